@@ -1,0 +1,7 @@
+"""`python -m releval` runs the command line."""
+
+import sys
+
+from releval.cli import main
+
+sys.exit(main())

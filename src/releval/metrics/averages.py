@@ -1,0 +1,100 @@
+"""Precision, recall, F-beta per class and their averages under every weighting, from counts alone.
+
+Every function accepts counts with leading batch dimensions (..., K), so resampling tests score thousands of
+bootstrap draws in one call. Definitions: metrics notes §1.1–1.2, Harbecke et al. (2022) §2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from releval.metrics.counts import ClassCounts
+from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting
+
+MICRO = "micro"
+
+
+@dataclass(frozen=True)
+class PRF:
+    """Precision, recall and F-beta (scalars or arrays of equal shape)."""
+
+    precision: NDArray[np.float64] | float
+    recall: NDArray[np.float64] | float
+    f: NDArray[np.float64] | float
+
+
+def _divide(num: NDArray, den: NDArray, zero_division: float) -> NDArray[np.float64]:
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), zero_division)
+
+
+def prf_from_counts(tp: NDArray, fp: NDArray, fn: NDArray, beta: float = 1.0, zero_division: float = 0.0) -> PRF:
+    """P = TP/(TP+FP), R = TP/(TP+FN), F = (1+β²)TP / ((1+β²)TP + β²FN + FP); 0/0 → zero_division."""
+    b2 = beta * beta
+    tp = np.asarray(tp, dtype=np.float64)
+    return PRF(
+        precision=_divide(tp, tp + fp, zero_division),
+        recall=_divide(tp, tp + fn, zero_division),
+        f=_divide((1 + b2) * tp, (1 + b2) * tp + b2 * np.asarray(fn) + np.asarray(fp), zero_division),
+    )
+
+
+@dataclass(frozen=True)
+class AveragingSpec:
+    """Every setting that changes an average: which classes are positive, β, zero_division, entropy's N."""
+
+    positive: NDArray[np.bool_]
+    weightings: tuple[Weighting, ...] = DEFAULT_WEIGHTINGS
+    beta: float = 1.0
+    zero_division: float = 0.0
+    entropy_n: str = "all"  # "all": N counts every gold item incl. the negative class; "positive": only C+
+
+    def __post_init__(self) -> None:
+        if self.entropy_n not in ("all", "positive"):
+            raise ValueError(f"entropy_n must be 'all' or 'positive', not {self.entropy_n!r}")
+
+
+def micro_average(counts: ClassCounts, spec: AveragingSpec) -> PRF:
+    """Counts pooled over the positive classes (the negative class's TPs are not counted; its FPs are)."""
+    pos = spec.positive
+    tp = (counts.tp * pos).sum(axis=-1)
+    fp = (counts.fp * pos).sum(axis=-1)
+    fn = (counts.fn * pos).sum(axis=-1)
+    return prf_from_counts(tp, fp, fn, spec.beta, spec.zero_division)
+
+
+def weighted_averages(counts: ClassCounts, spec: AveragingSpec, per_class: PRF | None = None) -> dict[str, PRF]:
+    """Σ w_i s_i for s ∈ {P, R, F} separately, weights over positive classes with gold support > 0."""
+    if per_class is None:
+        per_class = prf_from_counts(counts.tp, counts.fp, counts.fn, spec.beta, spec.zero_division)
+    support = counts.support
+    mask = spec.positive & (support > 0)
+    n_total = support.sum(axis=-1) if spec.entropy_n == "all" else (support * spec.positive).sum(axis=-1)
+    out: dict[str, PRF] = {}
+    for weighting in spec.weightings:
+        w = weighting.weights(support, mask, n_total)
+        out[weighting.name] = PRF(
+            precision=(w * per_class.precision).sum(axis=-1),
+            recall=(w * per_class.recall).sum(axis=-1),
+            f=(w * per_class.f).sum(axis=-1),
+        )
+    return out
+
+
+def all_averages(counts: ClassCounts, spec: AveragingSpec) -> tuple[PRF, dict[str, PRF]]:
+    """Per-class scores and every average (micro first, then the weightings in order)."""
+    per_class = prf_from_counts(counts.tp, counts.fp, counts.fn, spec.beta, spec.zero_division)
+    averages = {MICRO: micro_average(counts, spec)}
+    averages.update(weighted_averages(counts, spec, per_class))
+    return per_class, averages
+
+
+def average_names(weightings: Sequence[Weighting]) -> list[str]:
+    """Names of the averages `all_averages` returns, in order."""
+    return [MICRO, *(w.name for w in weightings)]

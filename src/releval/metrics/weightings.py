@@ -1,0 +1,75 @@
+"""Class-weighting schemes of Harbecke et al. (2022, §2.3, Table 2) as small pluggable objects.
+
+A scheme maps the gold supports n_i of the weighted classes (and N, the instance count used by entropy)
+to unnormalised weights; the scorer normalises them to sum 1 (desideratum D0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+WeightFn = Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]
+
+
+@dataclass(frozen=True)
+class Weighting:
+    """A named weighting w_i = fn(n_i, N); `fn` gets n of shape (..., K) and N of shape (..., 1)."""
+
+    name: str
+    fn: WeightFn
+    formula: str = ""
+
+    def weights(self, support: NDArray, mask: NDArray[np.bool_], n_total: NDArray | float) -> NDArray[np.float64]:
+        """Normalised weights over the classes in `mask` (rows with no such class get all zeros)."""
+        n = np.asarray(support, dtype=np.float64)
+        big_n = np.asarray(n_total, dtype=np.float64)[..., None] if np.ndim(n_total) else np.float64(n_total)
+        safe = np.where(mask, n, 1.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            raw = np.where(mask, self.fn(safe, big_n), 0.0)
+        total = raw.sum(axis=-1, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(total > 0, raw / np.where(total > 0, total, 1.0), 0.0)
+
+
+def _power(a: float) -> WeightFn:
+    return lambda n, big_n: n**a
+
+
+def _entropy(n: NDArray[np.float64], big_n: NDArray[np.float64]) -> NDArray[np.float64]:
+    return -n * np.log2(n / big_n)
+
+
+MACRO = Weighting("macro", lambda n, big_n: np.ones_like(n), "w_i ∝ 1")
+WEIGHTED = Weighting("weighted", _power(1.0), "w_i ∝ n_i")
+DODRANS = Weighting("dodrans", _power(0.75), "w_i ∝ n_i^(3/4)")
+ENTROPY = Weighting("entropy", _entropy, "w_i ∝ −n_i·log2(n_i/N)")
+
+#: The schemes reported by default, from most to least frequency-proportional (micro is pooled, not weighted).
+DEFAULT_WEIGHTINGS: tuple[Weighting, ...] = (WEIGHTED, DODRANS, ENTROPY, MACRO)
+
+_NAMED = {w.name: w for w in DEFAULT_WEIGHTINGS}
+
+
+def power(a: float) -> Weighting:
+    """The general power scheme w_i ∝ n_i^a (a = 0: macro, 0.75: dodrans, 1: weighted)."""
+    return Weighting(f"power:{a:g}", _power(float(a)), f"w_i ∝ n_i^{a:g}")
+
+
+def get_weighting(spec: str | Weighting) -> Weighting:
+    """Resolve 'weighted', 'dodrans', 'entropy', 'macro' or 'power:A' to a Weighting."""
+    if isinstance(spec, Weighting):
+        return spec
+    key = spec.strip().lower()
+    if key in _NAMED:
+        return _NAMED[key]
+    if key.startswith("power:"):
+        try:
+            return power(float(key.split(":", 1)[1]))
+        except ValueError:
+            pass
+    known = ", ".join([*_NAMED, "power:A"])
+    raise ValueError(f"unknown weighting '{spec}' (known: micro, {known})")
