@@ -1,0 +1,103 @@
+"""Matching predictions to gold items by id, with an explicit policy for missing predictions.
+
+The policies follow Olek's analysis of RECENT (olek-recent-f1.txt): `negative` fills a missing item with the
+negative class (the leaky TACRED/RECENT behaviour), `wrong` counts it as a wrong positive prediction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from releval.data.labels import LabelFile
+from releval.errors import InputError
+
+MISSING_LABEL = "<missing>"
+POLICIES = ("error", "negative", "wrong")
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """Gold and predicted labels item by item in gold order, and what the missing-prediction policy did."""
+
+    gold: list[str]
+    pred: list[str]
+    policy: str = "error"
+    missing_ids: list[str] = field(default_factory=list)
+    missing_gold_negative: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def n_missing(self) -> int:
+        return len(self.missing_ids)
+
+    @property
+    def missing_negative_share(self) -> float | None:
+        """Share of the filled items whose gold label is negative (≈ 100 % is RECENT's leak signature)."""
+        return self.missing_gold_negative / self.n_missing if self.missing_ids else None
+
+
+def _examples(items: list[str], k: int = 5) -> str:
+    shown = ", ".join(repr(x) for x in items[:k])
+    return shown + (f", … ({len(items) - k} more)" if len(items) > k else "")
+
+
+def align(
+    gold: LabelFile,
+    pred: LabelFile,
+    *,
+    on_missing: str = "error",
+    negative: str | None = None,
+    by_position: bool = False,
+) -> Alignment:
+    """Pair each gold item with its prediction; unknown ids are always an error, missing ones per policy."""
+    if on_missing not in POLICIES:
+        raise ValueError(f"on_missing must be one of {', '.join(POLICIES)}, not {on_missing!r}")
+    if by_position or gold.ids is None or pred.ids is None:
+        if not by_position:
+            side = gold if gold.ids is None else pred
+            raise InputError(
+                "has no ids, so it can only be aligned by position; ask for that explicitly (--by-position)",
+                file=side.path,
+            )
+        if len(gold) != len(pred):
+            raise InputError(
+                f"has {len(pred)} items but gold {gold.path} has {len(gold)}; position alignment needs equal lengths",
+                file=pred.path,
+            )
+        return Alignment(list(gold.labels), list(pred.labels), notes=["aligned by position"])
+    if gold.ids == pred.ids:
+        return Alignment(list(gold.labels), list(pred.labels))
+    index = {item_id: i for i, item_id in enumerate(gold.ids)}
+    unknown = [(pid, ln) for pid, ln in zip(pred.ids, pred.lines) if pid not in index]
+    if unknown:
+        pid, line = unknown[0]
+        raise InputError(
+            f"{len(unknown)} prediction id(s) not in gold {gold.path}: {_examples([u[0] for u in unknown])}",
+            file=pred.path,
+            line=line,
+            field="id",
+        )
+    slots: list[str | None] = [None] * len(gold)
+    for pid, label in zip(pred.ids, pred.labels):
+        slots[index[pid]] = label
+    missing = [i for i, s in enumerate(slots) if s is None]
+    if not missing:
+        return Alignment(list(gold.labels), slots)  # type: ignore[arg-type]
+    missing_ids = [gold.ids[i] for i in missing]
+    if on_missing == "error":
+        raise InputError(
+            f"{len(missing)} gold item(s) have no prediction: {_examples(missing_ids)}; choose a policy with "
+            "--on-missing negative|wrong if this is intended",
+            file=pred.path,
+            field="id",
+        )
+    if on_missing == "negative" and negative is None:
+        raise InputError("--on-missing negative needs a negative label", file=pred.path)
+    fill = negative if on_missing == "negative" else MISSING_LABEL
+    gold_negative = sum(gold.labels[i] == negative for i in missing) if negative is not None else 0
+    for i in missing:
+        slots[i] = fill
+    note = f"{len(missing)} missing prediction(s) filled as {'the negative class' if fill == negative else 'wrong'}"
+    if negative is not None:
+        note += f"; {100 * gold_negative / len(missing):.1f} % of them are gold-negative"
+    return Alignment(list(gold.labels), slots, on_missing, missing_ids, gold_negative, [note])  # type: ignore[arg-type]

@@ -1,0 +1,118 @@
+"""sacreBLEU-style signatures: every setting that can change a number, in a short and a long form.
+
+`key:value|key:value|...`; `parse()` reads either form back, so a saved signature can be compared field by field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from releval._version import __version__
+
+# Long name -> short name, in printing order. Fields a task does not use are simply absent.
+FIELDS: dict[str, str] = {
+    "task": "t",
+    "view": "v",
+    "criterion": "crit",
+    "negative": "neg",
+    "average": "avg",
+    "weighted_classes": "wc",
+    "entropy_n": "eN",
+    "beta": "b",
+    "zero_division": "zd",
+    "missing": "miss",
+    "labels": "lab",
+    "gold": "gold",
+    "n": "n",
+    "test": "test",
+    "resamples": "R",
+    "seed": "seed",
+    "alpha": "a",
+    "methods": "m",
+    "dependence": "dep",
+    "version": "ver",
+}
+_SHORT_TO_LONG = {short: long for long, short in FIELDS.items()}
+
+
+def _encode(value: str) -> str:
+    return value.replace("%", "%25").replace("|", "%7C")
+
+
+def _decode(value: str) -> str:
+    return value.replace("%7C", "|").replace("%25", "%")
+
+
+def short_hash(items: Iterable[str] | bytes, length: int = 8) -> str:
+    """A stable hex digest prefix of a byte string or of an ordered sequence of strings (sha256)."""
+    digest = hashlib.sha256()
+    if isinstance(items, bytes):
+        digest.update(items)
+    else:
+        for item in items:
+            digest.update(item.encode("utf-8"))
+            digest.update(b"\0")
+    return digest.hexdigest()[:length]
+
+
+@dataclass(frozen=True)
+class Signature:
+    """An ordered mapping of evaluation settings; `str()` is the long form."""
+
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, **settings: object) -> Signature:
+        """From keyword settings (None values dropped), with releval's version appended."""
+        values = {k: _stringify(v) for k, v in settings.items() if v is not None}
+        values.setdefault("version", __version__)
+        unknown = set(values) - set(FIELDS)
+        if unknown:
+            raise ValueError(f"unknown signature field(s): {', '.join(sorted(unknown))}")
+        return cls({k: values[k] for k in FIELDS if k in values})
+
+    def format(self, short: bool = False) -> str:
+        """`key:value|...` with long (default) or short keys."""
+        return "|".join(f"{FIELDS[k] if short else k}:{_encode(v)}" for k, v in self.fields.items())
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __getitem__(self, key: str) -> str:
+        return self.fields[key]
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return self.fields.get(key, default)
+
+    def differences(self, other: Signature) -> dict[str, tuple[str | None, str | None]]:
+        """Fields whose values differ (or exist on one side only), ignoring the version."""
+        keys = [k for k in FIELDS if (k in self.fields or k in other.fields) and k != "version"]
+        return {k: (self.get(k), other.get(k)) for k in keys if self.get(k) != other.get(k)}
+
+
+def _stringify(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_stringify(v) for v in value)
+    return str(value)
+
+
+def parse(text: str) -> Signature:
+    """Read a long- or short-form signature back; unknown keys are an error."""
+    values: dict[str, str] = {}
+    for part in text.strip().split("|"):
+        if not part:
+            continue
+        key, sep, value = part.partition(":")
+        if not sep:
+            raise ValueError(f"signature part '{part}' has no ':'")
+        long = key if key in FIELDS else _SHORT_TO_LONG.get(key)
+        if long is None:
+            raise ValueError(f"unknown signature key '{key}'")
+        values[long] = _decode(value)
+    return Signature({k: values[k] for k in FIELDS if k in values})
