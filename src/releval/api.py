@@ -8,6 +8,7 @@ from pathlib import Path
 
 from releval.data.alignment import MISSING_LABEL, Alignment, align
 from releval.data.labels import LabelFile, apply_patch, load_labels
+from releval.data.semeval_labels import undirected
 from releval.errors import InputError
 from releval.metrics.classification import detect_negative, encode, score_encoded
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weighting
@@ -26,7 +27,9 @@ def as_label_file(data: LabelsInput, role: str, format: str | None = None, **fie
         return load_labels(data, format=format, role=role, **fields)
     if isinstance(data, Mapping):
         ids = [str(k) for k in data]
-        return LabelFile(f"<{role} mapping>", "mapping", ids, [str(v) for v in data.values()], list(range(1, len(ids) + 1)))
+        return LabelFile(
+            f"<{role} mapping>", "mapping", ids, [str(v) for v in data.values()], list(range(1, len(ids) + 1))
+        )
     labels = [str(x) for x in data]
     return LabelFile(f"<{role} list>", "list", None, labels, list(range(1, len(labels) + 1)))
 
@@ -56,26 +59,41 @@ def score(
     gold_format: str | None = None,
     pred_format: str | None = None,
     patch: str | os.PathLike[str] | None = None,
+    view: str | None = None,
     system: str | None = None,
 ) -> ScoreResult:
     """Score one system against gold under micro and every weighting; every setting goes into the signature.
 
     Lists are aligned by position; files and mappings by id. `negative=None` means the data has no negative
-    class; `'auto'` picks no_relation / Other / NA when present.
+    class; `'auto'` picks no_relation / Other / NA when present. `view='undirected'` drops the direction
+    suffix of SemEval-style labels (`Cause-Effect(e2,e1)` → `Cause-Effect`) on both sides.
     """
     g = as_label_file(gold, "gold", gold_format)
     p = as_label_file(pred, "pred", pred_format)
     if patch is not None:
         g = apply_patch(g, patch)
+    if view not in (None, "directed", "undirected"):
+        raise ValueError(f"view must be 'directed' or 'undirected', not {view!r}")
+    if view == "undirected":
+        g, p = g.with_labels([undirected(x) for x in g.labels]), p.with_labels([undirected(x) for x in p.labels])
     positional = by_position if by_position is not None else (g.ids is None and p.ids is None)
     neg, notes = resolve_negative(negative, g)
     if neg is not None and neg not in set(g.labels):
         notes.append(f"negative label '{neg}' does not occur in gold")
     alignment = align(g, p, on_missing=on_missing, negative=neg, by_position=positional)
     return score_alignment(
-        alignment, gold_file=g, negative=neg, weightings=weightings, beta=beta, zero_division=zero_division,
-        entropy_n=entropy_n, strict_labels=strict_labels, system=system or _system_name(p), notes=notes,
+        alignment,
+        gold_file=g,
+        negative=neg,
+        weightings=weightings,
+        beta=beta,
+        zero_division=zero_division,
+        entropy_n=entropy_n,
+        strict_labels=strict_labels,
+        system=system or _system_name(p),
+        notes=notes,
         task="rc",
+        view=view,
     )
 
 
@@ -135,9 +153,7 @@ def score_alignment(
             "count": alignment.n_missing,
             "gold_negative": alignment.missing_gold_negative,
         }
-    return ScoreResult.from_scores(
-        system, scores, signature, [*notes, *alignment.notes], warnings, extra
-    )
+    return ScoreResult.from_scores(system, scores, signature, [*notes, *alignment.notes], warnings, extra)
 
 
 def _system_name(pred: LabelFile) -> str:

@@ -77,8 +77,16 @@ class ScoreResult:
         ]
         averages = {name: _average(name, prf) for name, prf in scores.averages.items()}
         return cls(
-            system, rows, averages, scores.accuracy, scores.n, scores.negative, signature,
-            list(notes or []), list(warnings or []), dict(extra or {}),
+            system,
+            rows,
+            averages,
+            scores.accuracy,
+            scores.n,
+            scores.negative,
+            signature,
+            list(notes or []),
+            list(warnings or []),
+            dict(extra or {}),
         )
 
     def __getitem__(self, name: str) -> Average:
@@ -98,9 +106,7 @@ class ScoreResult:
             "n": self.n,
             "negative": self.negative,
             "accuracy": self.accuracy,
-            "averages": {
-                k: {"precision": a.precision, "recall": a.recall, "f": a.f} for k, a in self.averages.items()
-            },
+            "averages": {k: {"precision": a.precision, "recall": a.recall, "f": a.f} for k, a in self.averages.items()},
             "per_class": [r.__dict__.copy() for r in self.per_class],
             "notes": list(self.notes),
             "warnings": list(self.warnings),
@@ -114,8 +120,17 @@ class ScoreResult:
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("to_frame() needs pandas: pip install 'releval[frame]'") from exc
         rows = [
-            {"label": r.label, "kind": "class", "precision": r.precision, "recall": r.recall, "f": r.f,
-             "support": r.support, "tp": r.tp, "fp": r.fp, "fn": r.fn}
+            {
+                "label": r.label,
+                "kind": "class",
+                "precision": r.precision,
+                "recall": r.recall,
+                "f": r.f,
+                "support": r.support,
+                "tp": r.tp,
+                "fp": r.fp,
+                "fn": r.fn,
+            }
             for r in self.per_class
         ]
         rows += [

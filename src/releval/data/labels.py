@@ -28,6 +28,10 @@ _SEMEVAL_LINE = re.compile(r"^(\d+)\t(.+)$")
 _MAX_ERRORS = 50
 
 
+class EndToEndFile(InputError):
+    """Raised by format detection for entity/relation files, which the e2e loaders handle."""
+
+
 @dataclass(frozen=True)
 class LabelFile:
     """Items of one file: ids (None when aligned by position), labels, source line numbers, extra fields."""
@@ -53,14 +57,19 @@ def detect_format(path: PathLike, data: bytes) -> str:
     head = data[:65536].decode("utf-8", errors="replace").lstrip("\ufeff")
     stripped = head.lstrip()
     name = str(path).lower().removesuffix(".gz")
+    first_record = stripped[:4096]
+    if (
+        re.match(r'^\{\s*"(train|dev|test)"\s*:', stripped)
+        or ('"tokens"' in first_record and '"entities"' in first_record)
+        or '"doc_key"' in first_record
+    ):
+        raise EndToEndFile("looks like an end-to-end RE file (entities and relations); use --task e2e", file=str(path))
     if stripped.startswith("["):
         return "tacred-json"
     if stripped.startswith("{"):
         first = stripped.split("\n", 1)[0]
         if '"label_true"' in first and '"label_pred"' in first:
             return "tacrev-jsonl"
-        if '"doc_key"' in first or ('"tokens"' in first and '"entities"' in first):
-            raise InputError("looks like an end-to-end RE file; use --task e2e", file=str(path))
         return "jsonl"
     first_line = split_lines(head)[0] if head else ""
     if name.endswith(".csv"):
@@ -181,7 +190,9 @@ def _load_id_tsv(text: str, name: str, semeval: bool) -> LabelFile:
             _check_label(label, name, i, errors)
         if item_id in first_seen:
             errors.append(
-                InputError(f"id {item_id} repeated (first on line {first_seen[item_id]})", file=name, line=i, field="id")
+                InputError(
+                    f"id {item_id} repeated (first on line {first_seen[item_id]})", file=name, line=i, field="id"
+                )
             )
             continue
         first_seen[item_id] = i
@@ -238,7 +249,9 @@ def _check_unique(ids: list[str], lines: list[int], name: str) -> None:
     errors = []
     for item_id, line in zip(ids, lines):
         if item_id in seen:
-            errors.append(InputError(f"id {item_id} repeated (first on line {seen[item_id]})", file=name, line=line, field="id"))
+            errors.append(
+                InputError(f"id {item_id} repeated (first on line {seen[item_id]})", file=name, line=line, field="id")
+            )
         else:
             seen[item_id] = line
     raise_all(errors[:_MAX_ERRORS])
@@ -306,7 +319,9 @@ def _records_to_file(
     errors: list[InputError] = []
     for i, label in enumerate(labels):
         if not isinstance(label, str):
-            errors.append(InputError(f"label must be a string, got {label!r}", file=name, line=line_numbers[i], field=lf))
+            errors.append(
+                InputError(f"label must be a string, got {label!r}", file=name, line=line_numbers[i], field=lf)
+            )
         elif not label.strip() or label != label.strip():
             _check_label(label, name, line_numbers[i], errors, lf)
         if len(errors) >= _MAX_ERRORS:
@@ -336,9 +351,7 @@ def _checked_fields(
     raise AssertionError("unreachable: a record lacked a field but no error was found")
 
 
-def _load_jsonl(
-    data: bytes, name: str, id_field: str, label_field: str | None, fmt: str, role: str
-) -> LabelFile:
+def _load_jsonl(data: bytes, name: str, id_field: str, label_field: str | None, fmt: str, role: str) -> LabelFile:
     records, line_numbers = _parse_jsonl(data, name)
     return _records_to_file(records, line_numbers, name, id_field, label_field, fmt, role, ("subj_type", "obj_type"))
 
@@ -402,7 +415,10 @@ def apply_patch(gold: LabelFile, patch_path: PathLike) -> LabelFile:
     if unknown:
         pid, rec = unknown[0]
         raise InputError(
-            f"{len(unknown)} patch id(s) not in gold {gold.path}, e.g. '{pid}'", file=str(patch_path), line=rec, field="id"
+            f"{len(unknown)} patch id(s) not in gold {gold.path}, e.g. '{pid}'",
+            file=str(patch_path),
+            line=rec,
+            field="id",
         )
     labels = list(gold.labels)
     for pid, label in zip(patch.ids or [], patch.labels):

@@ -81,6 +81,8 @@ def score_encoded(
     return ClassificationScores(enc.labels, counts, per_class, averages, accuracy, n, negative, positive, matrix)
 
 
-def score_labels(gold: Sequence[str], pred: Sequence[str], *, negative: str | None, **options: object) -> ClassificationScores:
+def score_labels(
+    gold: Sequence[str], pred: Sequence[str], *, negative: str | None, **options: object
+) -> ClassificationScores:
     """Convenience: encode then score aligned label sequences."""
     return score_encoded(encode(gold, pred), negative=negative, **options)  # type: ignore[arg-type]

@@ -1,0 +1,109 @@
+"""`releval score GOLD PRED…`: every weighting for one or several systems, with strict input checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from releval.api import score
+from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, resolve_negative_option
+from releval.data.alignment import POLICIES
+from releval.report.tables import render
+
+TASKS = ("rc", "semeval-official", "e2e")
+
+
+def score_command(
+    gold: Path = typer.Argument(
+        ..., help="Gold file (SemEval key or blocks, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV)."
+    ),
+    preds: list[Path] = typer.Argument(..., help="One or more prediction files; each becomes a column block."),
+    task: str = typer.Option("rc", "--task", help="rc (classification), semeval-official (perl v1.2 score), e2e."),
+    negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
+    no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
+    weighting: list[str] = typer.Option(
+        ["weighted", "dodrans", "entropy", "macro"],
+        "--weighting",
+        "-w",
+        help="Weightings besides micro: weighted, dodrans, entropy, macro, power:A (repeatable).",
+    ),
+    beta: float = typer.Option(1.0, "--beta", help="F-beta's beta."),
+    zero_division: float = typer.Option(0.0, "--zero-division", help="Value of P, R or F when 0/0."),
+    entropy_n: str = typer.Option("all", "--entropy-n", help="Entropy's N: all gold items, or positive only."),
+    on_missing: str = typer.Option("error", "--on-missing", help="Missing predictions: error, negative, wrong."),
+    strict_labels: bool = typer.Option(False, "--strict-labels", help="Refuse predicted labels absent from gold."),
+    by_position: bool = typer.Option(False, "--by-position", help="Align by line position instead of by id."),
+    view: str = typer.Option("directed", "--view", help="directed, or undirected (SemEval direction dropped)."),
+    patch: Path | None = typer.Option(None, "--patch", help="TACRev-style relabelling [{id, relation}] for gold."),
+    input_format: str | None = typer.Option(None, "--input-format", help="Force the format of gold and preds."),
+    gold_format: str | None = typer.Option(None, "--gold-format", help="Force the gold file's format."),
+    id_field: str = typer.Option("id", "--id-field", help="Id field of JSONL/CSV/TSV files."),
+    label_field: str | None = typer.Option(None, "--label-field", help="Label field of JSONL/CSV/TSV files."),
+    criterion: str = typer.Option("strict,boundaries", "--criterion", help="e2e: strict,boundaries."),
+    types: Path | None = typer.Option(None, "--types", help="e2e: SpERT types file (symmetric relations)."),
+    relaxed: bool = typer.Option(False, "--relaxed", help="e2e: also the experimental Relaxed criterion."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
+    width: int = typer.Option(2, "--width", help="Decimals of percentages in text/markdown/latex."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """Score predictions against gold under micro, weighted, dodrans, entropy and macro averaging.
+
+    Predictions are matched to gold by id; a missing, duplicated or unknown id is an error (exit 2) unless
+    --on-missing says otherwise. Every result carries a signature of the settings that produced it.
+    """
+    check_choice(task, TASKS, "--task")
+    check_choice(fmt, OUTPUT_FORMATS, "--format")
+    check_choice(on_missing, POLICIES, "--on-missing")
+    check_choice(entropy_n, ("all", "positive"), "--entropy-n")
+    check_choice(view, ("directed", "undirected"), "--view")
+    if task == "semeval-official":
+        from releval.commands.semeval import run_semeval_official
+
+        if fmt not in ("text", "json"):
+            raise typer.BadParameter("semeval-official prints text or json", param_hint="--format")
+        raise typer.Exit(run_semeval_official(gold, preds, allow_skipped=on_missing != "error", fmt=fmt, output=output))
+    if task == "e2e":
+        from releval.commands.e2e import run_score_e2e
+
+        criteria = [c.strip() for c in criterion.split(",") if c.strip()]
+        raise typer.Exit(
+            run_score_e2e(
+                gold,
+                preds,
+                criteria=criteria,
+                types=types,
+                relaxed=relaxed,
+                by_position=by_position,
+                fmt=fmt,
+                width=width,
+                output=output,
+                weightings=weighting,
+            )
+        )
+    fields = {"id_field": id_field, **({"label_field": label_field} if label_field else {})}
+    from releval.api import as_label_file
+
+    gold_file = as_label_file(gold, "gold", gold_format or input_format, **fields)
+    results = [
+        score(
+            gold_file,
+            as_label_file(pred, "pred", input_format, **fields),
+            negative=resolve_negative_option(negative, no_negative),
+            weightings=weighting,
+            beta=beta,
+            zero_division=zero_division,
+            entropy_n=entropy_n,
+            on_missing=on_missing,
+            strict_labels=strict_labels,
+            by_position=by_position or None,
+            patch=patch,
+            view=view if view == "undirected" else None,
+        )
+        for pred in preds
+    ]
+    emit(render(results, fmt, width), output)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score")(score_command)

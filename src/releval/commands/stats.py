@@ -1,0 +1,109 @@
+"""`releval stats FILE…`: label-distribution statistics per file and in total (Harbecke et al. 2022, Table 1)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from releval.commands.common import OUTPUT_FORMATS, check_choice, emit
+from releval.data.labels import EndToEndFile, LabelFile, load_labels
+from releval.data.semeval_labels import DIRECTED_SET, undirected
+from releval.metrics.classification import detect_negative
+from releval.report.tables import latex_escape
+from releval.stats.label_distribution import LabelStats, label_stats
+
+_COLUMNS = ("file", "view", "#rel", "#samples", "%neg", "ppl", "ppl w/o neg", "ratio")
+
+
+def _is_semeval(f: LabelFile) -> bool:
+    return all(label in DIRECTED_SET for label in f.labels[:1000])
+
+
+def collect(files: list[LabelFile], negative: str | None, view: str) -> list[tuple[str, LabelStats]]:
+    """Statistics per file and for all files together; SemEval files get a directed and an undirected row."""
+    rows: list[tuple[str, LabelStats]] = []
+    views = ["directed", "undirected"] if view == "both" else [view]
+    semeval = all(_is_semeval(f) for f in files)
+    for v in views if semeval else ["labels"]:
+        mapped = [(f.path, [undirected(x) for x in f.labels] if v == "undirected" else list(f.labels)) for f in files]
+        neg = negative if negative != "auto" else detect_negative([x for _, labels in mapped for x in labels])
+        for name, labels in mapped:
+            rows.append((v, label_stats(name, labels, neg)))
+        if len(files) > 1:
+            rows.append((v, label_stats("total", [x for _, labels in mapped for x in labels], neg)))
+    return rows
+
+
+def _cells(view: str, s: LabelStats) -> list[str]:
+    return [
+        s.name,
+        view,
+        str(s.n_labels),
+        f"{s.n_samples:,}",
+        f"{s.negative_percent:.1f}",
+        f"{s.perplexity:.2f}",
+        f"{s.perplexity_positive:.2f}",
+        f"{s.ratio:.2f}" if s.ratio < 100 else f"{s.ratio:.0f}",
+    ]
+
+
+def render_stats(rows: list[tuple[str, LabelStats]], fmt: str) -> str:
+    """Text, Markdown, LaTeX, CSV or JSON."""
+    if fmt == "json":
+        return json.dumps([{"view": v, **s.to_dict()} for v, s in rows], indent=2, ensure_ascii=False) + "\n"
+    body = [_cells(v, s) for v, s in rows]
+    if fmt == "csv":
+        return "\n".join(",".join(c.replace(",", "") for c in row) for row in [list(_COLUMNS), *body]) + "\n"
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(_COLUMNS) + " |", "|---|---|" + "---:|" * (len(_COLUMNS) - 2)]
+        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in body]) + "\n"
+    if fmt == "latex":
+        lines = [
+            r"\begin{tabular}{ll" + "r" * (len(_COLUMNS) - 2) + "}",
+            r"\toprule",
+            " & ".join(latex_escape(c) for c in _COLUMNS) + r" \\",
+            r"\midrule",
+        ]
+        lines += [" & ".join(latex_escape(c) for c in row) + r" \\" for row in body]
+        return "\n".join([*lines, r"\bottomrule", r"\end{tabular}"]) + "\n"
+    widths = [max(len(r[i]) for r in [list(_COLUMNS), *body]) for i in range(len(_COLUMNS))]
+    fmt_row = lambda r: "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
+    notes = [
+        "",
+        "ppl = 2^H of the label distribution (bits); ratio = most / least frequent positive class;",
+        "%neg counts the negative class (no_relation / Other / NA unless --negative says otherwise).",
+    ]
+    return "\n".join([fmt_row(list(_COLUMNS)), *(fmt_row(r) for r in body), *notes]) + "\n"
+
+
+def stats_command(
+    files: list[Path] = typer.Argument(..., help="Dataset files (classification, or end-to-end RE: SpERT/PURE)."),
+    negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
+    view: str = typer.Option("both", "--view", help="SemEval: directed, undirected or both."),
+    input_format: str | None = typer.Option(None, "--input-format", help="Force the input format."),
+    compare: bool = typer.Option(False, "--compare", help="e2e: list the differences between two dataset versions."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """Dataset statistics: #relations, #samples, % negative, perplexity with/without negative, ratio.
+
+    End-to-end RE files get sentence/entity/relation counts, overlap checks, the relation → argument-type
+    mapping and a content fingerprint instead.
+    """
+    check_choice(fmt, OUTPUT_FORMATS, "--format")
+    check_choice(view, ("directed", "undirected", "both"), "--view")
+    try:
+        loaded = [load_labels(f, format=input_format) for f in files]
+    except EndToEndFile:
+        from releval.commands.e2e import run_stats_e2e
+
+        raise typer.Exit(run_stats_e2e(files, compare=compare, fmt=fmt, output=output)) from None
+    if compare:
+        raise typer.BadParameter("--compare works on end-to-end RE dataset files", param_hint="--compare")
+    emit(render_stats(collect(loaded, negative, view), fmt), output)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("stats")(stats_command)

@@ -1,0 +1,70 @@
+"""Label-distribution statistics of a classification dataset (Harbecke et al. 2022, Table 1).
+
+Perplexity = 2^H with H the Shannon entropy in bits of the label distribution (equal to #labels when balanced);
+ratio = count of the most over the least frequent positive class.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class LabelStats:
+    """Statistics of one label sequence."""
+
+    name: str
+    n_labels: int
+    n_samples: int
+    n_negative: int
+    perplexity: float
+    perplexity_positive: float
+    ratio: float
+    counts: dict[str, int]
+
+    @property
+    def negative_percent(self) -> float:
+        return 100.0 * self.n_negative / self.n_samples if self.n_samples else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "relations": self.n_labels,
+            "samples": self.n_samples,
+            "negative": self.n_negative,
+            "negative_percent": self.negative_percent,
+            "perplexity": self.perplexity,
+            "perplexity_without_negative": self.perplexity_positive,
+            "ratio": self.ratio,
+            "counts": dict(self.counts),
+        }
+
+
+def perplexity(counts: Sequence[int]) -> float:
+    """2^H(p) with p the normalised counts (zero counts ignored); 0 for an empty distribution."""
+    c = np.asarray([x for x in counts if x > 0], dtype=np.float64)
+    if c.size == 0:
+        return 0.0
+    p = c / c.sum()
+    return float(2.0 ** (-(p * np.log2(p)).sum()))
+
+
+def label_stats(name: str, labels: Sequence[str], negative: str | None) -> LabelStats:
+    """#labels (incl. the negative class), #samples, negatives, perplexity with/without negative, ratio."""
+    counts = Counter(labels)
+    positive = [c for label, c in counts.items() if label != negative]
+    ratio = max(positive) / min(positive) if positive else float("nan")
+    return LabelStats(
+        name=name,
+        n_labels=len(counts),
+        n_samples=len(labels),
+        n_negative=counts.get(negative, 0) if negative is not None else 0,
+        perplexity=perplexity(list(counts.values())),
+        perplexity_positive=perplexity(positive),
+        ratio=float(ratio),
+        counts=dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
+    )
