@@ -52,7 +52,7 @@ class LabelFile:
         return replace(self, labels=labels)
 
 
-def detect_format(path: PathLike, data: bytes) -> str:
+def detect_format(path: PathLike, data: bytes, header_fields: tuple[str, ...] = ()) -> str:
     """Guess a file's format from its content; ambiguous or positional-only content is an error."""
     head = data[:65536].decode("utf-8", errors="replace").lstrip("\ufeff")
     stripped = head.lstrip()
@@ -78,7 +78,7 @@ def detect_format(path: PathLike, data: bytes) -> str:
         return "semeval"
     if "\t" in first_line:
         lines = [ln for ln in split_lines(head)[:200] if ln.strip()]
-        if all(re.match(r"^\S+\t", ln) for ln in lines[1:]) and not _looks_like_header(first_line):
+        if all(re.match(r"^\S+\t", ln) for ln in lines[1:]) and not _looks_like_header(first_line, header_fields):
             labels = [ln.split("\t", 1)[1] for ln in lines]
             known = sum(lbl.strip() in sem.DIRECTED_SET or lbl.strip() in sem.UNDIRECTED_SET for lbl in labels)
             if re.match(r"^\d+\t", first_line) and known * 2 >= len(labels):
@@ -94,9 +94,10 @@ def detect_format(path: PathLike, data: bytes) -> str:
     )
 
 
-def _looks_like_header(line: str) -> bool:
+def _looks_like_header(line: str, header_fields: tuple[str, ...] = ()) -> bool:
     cells = [c.strip().lower() for c in line.split("\t")]
     names = {"id", "label", "relation", "prediction", "pred", "gold"} | set(LABEL_FIELD_CANDIDATES["pred"])
+    names |= {f.lower() for f in header_fields}
     return any(c in names for c in cells)
 
 
@@ -112,7 +113,7 @@ def load_labels(
     if role not in ("gold", "pred"):
         raise ValueError(f"role must be 'gold' or 'pred', not {role!r}")
     data = read_bytes(path)
-    fmt = format or detect_format(path, data)
+    fmt = format or detect_format(path, data, (id_field, label_field or ""))
     if fmt not in FORMATS:
         raise InputError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})", file=str(path))
     try:

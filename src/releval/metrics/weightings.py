@@ -30,6 +30,10 @@ class Weighting:
         safe = np.where(mask, n, 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):
             raw = np.where(mask, self.fn(safe, big_n), 0.0)
+        # Degenerate rows (entropy of a lone class holding all N gives 0): the classes share the weight equally,
+        # the limit every scheme reaches when one class is all there is.
+        degenerate = (raw.sum(axis=-1, keepdims=True) <= 0) & mask.any(axis=-1, keepdims=True)
+        raw = np.where(degenerate & mask, 1.0, raw)
         total = raw.sum(axis=-1, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(total > 0, raw / np.where(total > 0, total, 1.0), 0.0)
