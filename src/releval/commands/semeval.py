@@ -1,0 +1,30 @@
+"""`releval score --task semeval-official`: the perl scorer v1.2's report for one or several systems."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from releval.commands.common import emit
+from releval.report.semeval_report import render_text
+from releval.semeval_api import score_semeval_official
+
+
+def run_semeval_official(gold: Path, preds: list[Path], *, allow_skipped: bool, fmt: str, output: Path | None) -> int:
+    """Score every prediction file against the key and print text (the scorer's layout) or JSON; returns 0.
+
+    All files are loaded and checked before anything is written, so a bad input leaves no output file.
+    """
+    if fmt not in ("text", "json"):
+        raise ValueError(f"semeval-official prints text or json, not {fmt!r}")
+    if not preds:
+        raise ValueError("at least one prediction file is needed")
+    results = [score_semeval_official(gold, p, allow_skipped) for p in preds]
+    if fmt == "json":
+        payload: object = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
+        text = json.dumps(payload, indent=2) + "\n"
+    else:
+        several = len(results) > 1
+        text = "\n".join(render_text(r, heading=several) for r in results)
+    emit(text, output)
+    return 0
