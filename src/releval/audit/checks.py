@@ -298,7 +298,8 @@ def label_space_findings(gold: LabelFile, pred: LabelFile, train: LabelFile | No
         nowhere = [label for label in not_in_gold if label not in train_set]
         train_only = [label for label in not_in_gold if label in train_set]
         if nowhere:
-            out.append(_label_finding("labels-unknown", "error", nowhere, pred_counts, "occur in neither gold nor train"))
+            what = "occur in neither gold nor train"
+            out.append(_label_finding("labels-unknown", "error", nowhere, pred_counts, what))
         if train_only:
             out.append(
                 _label_finding(
@@ -371,7 +372,9 @@ def type_constraint_findings(
 ) -> list[Finding]:
     """Predictions whose relation never occurs with the item's argument types in training, and their effect on F1."""
     missing_fields = [
-        f"{name} file lacks {fld}" for name, f in (("gold", gold), ("train", train)) for fld in TYPE_FIELDS
+        f"{name} file lacks {fld}"
+        for name, f in (("gold", gold), ("train", train))
+        for fld in TYPE_FIELDS
         if fld not in f.fields
     ]
     if missing_fields:
