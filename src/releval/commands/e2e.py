@@ -1,0 +1,331 @@
+"""End-to-end RE for the `score --task e2e` and `stats` commands: tables of NER strict and RE Strict /
+Boundaries side by side, and dataset statistics / integrity comparisons (Taillé et al. 2020)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import typer
+
+from releval.commands.common import OUTPUT_FORMATS, emit
+from releval.data.e2e import load_e2e
+from releval.e2e_api import E2EResult, score_e2e
+from releval.metrics.e2e import NER, RELAXED
+from releval.report.tables import latex_escape, table_cells
+from releval.result import ScoreResult
+from releval.stats.e2e_dataset import DatasetStats, compare_datasets, dataset_stats
+
+_TITLES = {
+    NER: "NER strict (span + type)",
+    "strict": "Strict (argument spans and types + relation type)",
+    "boundaries": "Boundaries (argument spans + relation type; argument types ignored)",
+    RELAXED: "Relaxed — EXPERIMENTAL, not an end-to-end RE score",
+}
+_SHORT = {NER: "NER", "strict": "Strict", "boundaries": "Boundaries", RELAXED: "Relaxed(exp.)"}
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in OUTPUT_FORMATS:
+        raise typer.BadParameter(f"'{fmt}' is not one of {', '.join(OUTPUT_FORMATS)}", param_hint="--format")
+
+
+# ----------------------------------------------------------------------------------------------- score
+
+
+def run_score_e2e(
+    gold: Path,
+    preds: list[Path],
+    *,
+    criteria: list[str],
+    types: Path | None,
+    relaxed: bool,
+    by_position: bool,
+    fmt: str,
+    width: int,
+    output: Path | None,
+    weightings: list[str],
+) -> int:
+    """Score each prediction file against gold; print or atomically write the tables; 0 on success."""
+    _check_format(fmt)
+    try:
+        results = [
+            score_e2e(
+                gold,
+                pred,
+                criteria=criteria,
+                types=types,
+                relaxed=relaxed,
+                by_position=by_position,
+                weightings=weightings,
+            )
+            for pred in preds
+        ]
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--criterion/--weighting") from None
+    emit(render_e2e(results, fmt, width), output)
+    return 0
+
+
+def _blocks(result: E2EResult) -> list[tuple[str, list[ScoreResult]]]:
+    """(title, results side by side): the NER table, then the relation criteria together."""
+    relation = [c for c in result.results if c != NER]
+    out = []
+    if NER in result.results:
+        out.append((f"{result.system}: {_TITLES[NER]}", [_renamed(result[NER], _SHORT[NER])]))
+    titles = "; ".join(f"{_SHORT[c]} = {_TITLES[c]}" for c in relation)
+    out.append((f"{result.system}: relations — {titles}", [_renamed(result[c], _SHORT[c]) for c in relation]))
+    return out
+
+
+def _renamed(r: ScoreResult, name: str) -> ScoreResult:
+    return ScoreResult(name, r.per_class, r.averages, r.accuracy, r.n, r.negative, r.signature, r.notes, r.warnings)
+
+
+def _cells(results: Sequence[ScoreResult], width: int) -> tuple[list[str], list[list[str]], int]:
+    header, body, first_average = table_cells(results, width)
+    header = [h if h != "support" else "gold" for h in header]
+    if len(results) == 1:
+        header = [header[0], *(f"{results[0].system} {h}" for h in header[1:-1]), header[-1]]
+    return header, body[:-1], first_average  # no accuracy row: there is no negative class in e2e RE
+
+
+def _footer(results: Sequence[ScoreResult]) -> list[str]:
+    lines: list[str] = []
+    for note in dict.fromkeys(n for r in results for n in r.notes):
+        lines.append(f"note: {note}")
+    for r in results:
+        lines += [f"warning ({r.system}): {w}" for w in r.warnings]
+    lines += [f"signature ({r.system}): {r.signature.format(short=True)}" for r in results]
+    return lines
+
+
+def render_e2e(results: Sequence[E2EResult], fmt: str = "text", width: int = 2) -> str:
+    """Text, Markdown, LaTeX (percentages), CSV or JSON (fractions) for one or several systems."""
+    if fmt == "json":
+        data = results[0].to_dict() if len(results) == 1 else {"results": [r.to_dict() for r in results]}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        return _render_csv(results)
+    parts = []
+    for result in results:
+        for title, block in _blocks(result):
+            header, body, first_average = _cells(block, width)
+            parts.append(_table(title, header, body, first_average, fmt, _footer(block)))
+    return "\n".join(parts)
+
+
+def _table(title: str, header: list[str], body: list[list[str]], first: int, fmt: str, footer: list[str]) -> str:
+    if fmt == "markdown":
+        out = [f"**{title}**", "", "| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
+        for i, row in enumerate(body):
+            cells = [f"**{row[0]}**" if i >= first else row[0], *row[1:]]
+            out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        out.append("")
+        out += [f"`{ln}`  " if ln.startswith("signature") else f"{ln}  " for ln in footer]
+        return "\n".join(out) + "\n"
+    if fmt == "latex":
+        out = [f"% {title}", *(f"% {ln}" for ln in footer)]
+        out += [r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule"]
+        out += [" & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
+        for i, row in enumerate(body):
+            if i == first:
+                out.append(r"\midrule")
+            out.append(" & ".join(latex_escape(c) for c in row) + r" \\")
+        return "\n".join([*out, r"\bottomrule", r"\end{tabular}"]) + "\n"
+    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join([cells[0].rjust(widths[0]), *(c.rjust(w) for c, w in zip(cells[1:], widths[1:]))]).rstrip()
+
+    out = [f"== {title} ==", line(header), ""]
+    out += [line(r) for r in body[:first]] + [""] + [line(r) for r in body[first:]] + ["", *footer]
+    return "\n".join(out) + "\n"
+
+
+def _render_csv(results: Sequence[E2EResult]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(
+        ["system", "criterion", "kind", "label", "precision", "recall", "f", "support", "tp", "fp", "fn", "signature"]
+    )
+    for result in results:
+        for criterion, r in result.results.items():
+            sig = str(r.signature)
+            for row in r.per_class:
+                writer.writerow(
+                    [
+                        result.system,
+                        criterion,
+                        "class",
+                        row.label,
+                        repr(row.precision),
+                        repr(row.recall),
+                        repr(row.f),
+                        row.support,
+                        row.tp,
+                        row.fp,
+                        row.fn,
+                        sig,
+                    ]
+                )
+            for a in r.averages.values():
+                writer.writerow(
+                    [
+                        result.system,
+                        criterion,
+                        "average",
+                        a.name,
+                        repr(a.precision),
+                        repr(a.recall),
+                        repr(a.f),
+                        "",
+                        "",
+                        "",
+                        "",
+                        sig,
+                    ]
+                )
+    return buf.getvalue()
+
+
+# ----------------------------------------------------------------------------------------------- stats
+
+_STAT_COLUMNS = (
+    ("split", "name"),
+    ("sentences", "sentences"),
+    ("tokens", "tokens"),
+    ("entities", "entities"),
+    ("relations", "relations"),
+    ("nested", "nested_mentions"),
+    ("crossing", "crossing_mentions"),
+    ("dup. ents", "duplicate_mentions"),
+    ("rels w/ overlapping args", "overlapping_argument_relations"),
+    ("dup. rels", "duplicate_relations"),
+    ("bijective", "bijective"),
+    ("fingerprint", "fingerprint"),
+)
+
+
+def run_stats_e2e(files: list[Path], *, compare: bool, fmt: str, output: Path | None) -> int:
+    """Statistics and integrity checks of e2e files, or (compare) the differences between two versions; 0 on success."""
+    _check_format(fmt)
+    datasets = [load_e2e(f) for f in files]
+    if compare:
+        if len(datasets) != 2:
+            raise typer.BadParameter(f"--compare needs exactly two files, got {len(files)}", param_hint="--compare")
+        emit(render_compare(datasets[0].path, datasets[1].path, compare_datasets(*datasets), fmt), output)
+        return 0
+    emit(render_stats_e2e([dataset_stats(d) for d in datasets], fmt), output)
+    return 0
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return f"{v:,}"
+    return str(v)
+
+
+def render_stats_e2e(stats: Sequence[DatasetStats], fmt: str = "text") -> str:
+    """Per-split and total counts, per-type counts and the relation → argument-type mapping."""
+    if fmt == "json":
+        data = stats[0].to_dict() if len(stats) == 1 else {"files": [s.to_dict() for s in stats]}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["file", "split", "kind", "key", "value"])
+        for s in stats:
+            for split in [*s.splits, s.total]:
+                for _, attr in _STAT_COLUMNS[1:]:
+                    writer.writerow([s.path, split.name, "count", attr, getattr(split, attr)])
+                for t, n in split.entity_types.items():
+                    writer.writerow([s.path, split.name, "entity_type", t, n])
+                for t, n in split.relation_types.items():
+                    writer.writerow([s.path, split.name, "relation_type", t, n])
+                for r, pairs in split.argument_types.items():
+                    for pair, n in pairs.items():
+                        writer.writerow([s.path, split.name, "argument_types", f"{r}: {pair}", n])
+        return buf.getvalue()
+    parts = []
+    for s in stats:
+        rows = [*s.splits, s.total] if len(s.splits) > 1 else s.splits
+        header = [c for c, _ in _STAT_COLUMNS]
+        body = [[_value(getattr(r, a)) for _, a in _STAT_COLUMNS] for r in rows]
+        parts.append(_plain(f"{s.path} ({s.format})", header, body, fmt))
+        names = [r.name for r in rows]
+        for kind, attr in (("entity type", "entity_types"), ("relation type", "relation_types")):
+            types = sorted({t for r in rows for t in getattr(r, attr)})
+            body = [[t, *(_value(getattr(r, attr).get(t, 0)) for r in rows)] for t in types]
+            parts.append(_plain(f"mentions per {kind}", [kind, *names], body, fmt))
+        total = s.total
+        body = [[r, ", ".join(f"{p} ({n:,})" for p, n in pairs.items())] for r, pairs in total.argument_types.items()]
+        verdict = "bijective" if total.bijective else "NOT bijective"
+        parts.append(
+            _plain(
+                f"relation type → (head type, tail type), all splits: {verdict}",
+                ["relation", "argument types"],
+                body,
+                fmt,
+            )
+        )
+        notes = [
+            "nested = pairs of mentions in one sentence where one span contains the other (identical spans with "
+            "different types included); crossing = overlapping without nesting; bijective = each relation type has "
+            "one (head, tail) type pair and no two relation types share one (Taillé et al. 2020, §5.4)",
+            *s.notes,
+        ]
+        parts.append("\n".join(("% " if fmt == "latex" else "note: ") + n for n in notes) + "\n")
+    return "\n".join(parts)
+
+
+def _plain(title: str, header: list[str], body: list[list[str]], fmt: str) -> str:
+    if fmt == "markdown":
+        lines = [
+            f"**{latex_escape(title) if False else title}**",
+            "",
+            "| " + " | ".join(header) + " |",
+            "|---" + "|---:" * (len(header) - 1) + "|",
+        ]
+        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in body]) + "\n"
+    if fmt == "latex":
+        lines = [
+            f"% {title}",
+            r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+            r"\toprule",
+            " & ".join(latex_escape(c) for c in header) + r" \\",
+            r"\midrule",
+        ]
+        lines += [" & ".join(latex_escape(c) for c in row) + r" \\" for row in body]
+        return "\n".join([*lines, r"\bottomrule", r"\end{tabular}"]) + "\n"
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+    fmt_row = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
+    return "\n".join([f"== {title} ==", fmt_row(header), *(fmt_row(r) for r in body)]) + "\n"
+
+
+def render_compare(first: str, second: str, differences: list[str], fmt: str = "text") -> str:
+    """The list of differences between two dataset versions (empty: same content fingerprint)."""
+    if fmt == "json":
+        data = {"first": first, "second": second, "identical": not differences, "differences": differences}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["first", "second", "difference"])
+        for d in differences:
+            writer.writerow([first, second, d.strip()])
+        return buf.getvalue()
+    head = f"{first} vs {second}: " + ("identical content" if not differences else f"{len(differences)} difference(s)")
+    if fmt == "latex":
+        return "\n".join(f"% {x}" for x in [head, *differences]) + "\n"
+    bullet = "- " if fmt == "markdown" else ""
+    return "\n".join([head, *(bullet + d for d in differences)]) + "\n"
+
+
+def register(app: typer.Typer) -> None:
+    """Nothing on the root: `score --task e2e` and `stats` call run_score_e2e / run_stats_e2e."""

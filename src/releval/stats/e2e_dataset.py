@@ -1,0 +1,231 @@
+"""End-to-end RE dataset statistics and integrity checks (Taillé et al. 2020, Table 3, §5.4 and Appendix B).
+
+Per split and in total: sentences, tokens, entity mentions, relations, per-type counts, overlapping / nested
+mentions, relations whose arguments overlap, the relation type → (head type, tail type) mapping and whether it
+is bijective, and a content fingerprint (sha256 of a canonical form) so two copies can be compared.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from releval.data.e2e import Document, E2EDataset
+
+
+@dataclass(frozen=True)
+class SplitStats:
+    """Counts of one split (or of all splits: name 'total')."""
+
+    name: str
+    sentences: int
+    tokens: int
+    entities: int
+    relations: int
+    entity_types: dict[str, int]
+    relation_types: dict[str, int]
+    nested_mentions: int  # pairs of mentions where one span contains the other (identical spans included)
+    crossing_mentions: int  # pairs of mentions that overlap without nesting
+    duplicate_mentions: int  # mentions repeating an earlier (start, end, type) of the same sentence
+    overlapping_argument_relations: int  # relations whose head and tail spans share a token
+    duplicate_relations: int  # relations repeating an earlier (head span+type, tail span+type, type)
+    argument_types: dict[str, dict[str, int]]  # relation type → "HeadType→TailType" → count
+    bijective: bool
+    fingerprint: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class DatasetStats:
+    """Statistics of one file: its splits and their total."""
+
+    path: str
+    format: str
+    splits: list[SplitStats]
+    total: SplitStats
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "format": self.format,
+            "splits": [s.to_dict() for s in self.splits],
+            "total": self.total.to_dict(),
+            "notes": list(self.notes),
+        }
+
+
+def canonical_document(doc: Document) -> tuple:
+    """Order-free form of a sentence: tokens, sorted mentions, sorted relations by argument spans and types."""
+    ents = doc.entities
+    rels = sorted((ents[h], ents[t], r) for h, t, r in doc.relations)
+    return (doc.id, list(doc.tokens), sorted(ents), rels)
+
+
+def fingerprint(docs: Sequence[Document]) -> str:
+    """sha256 (first 16 hex digits) of the canonical documents sorted by content: order and indices don't matter."""
+    digest = hashlib.sha256()
+    for item in sorted(orjson.dumps(canonical_document(d)) for d in docs):
+        digest.update(item)
+        digest.update(b"\n")
+    return digest.hexdigest()[:16]
+
+
+def _is_bijective(mapping: dict[str, Counter]) -> bool:
+    """Each relation type has exactly one argument-type pair, and no pair serves two relation types."""
+    pairs = [next(iter(c)) for c in mapping.values() if len(c) == 1]
+    return len(pairs) == len(mapping) and len(set(pairs)) == len(pairs)
+
+
+def split_stats(name: str, docs: Sequence[Document]) -> SplitStats:
+    """Counts and integrity checks of one list of sentences."""
+    ent_types: Counter = Counter()
+    rel_types: Counter = Counter()
+    arg_types: dict[str, Counter] = {}
+    nested = crossing = dup_ent = overlap_args = dup_rel = 0
+    for doc in docs:
+        ents = doc.entities
+        ent_types.update(t for _, _, t in ents)
+        dup_ent += len(ents) - len(set(ents))
+        spans = sorted({(s, e) for s, e, _ in ents})
+        for i, (s1, e1) in enumerate(spans):
+            for s2, e2 in spans[i + 1 :]:
+                if s2 >= e1:
+                    break
+                if e2 <= e1 or s2 == s1:
+                    nested += 1
+                else:
+                    crossing += 1
+        # several types on one span: also a nesting (identical spans)
+        span_counts = Counter((s, e) for s, e, _ in set(ents))
+        nested += sum(n * (n - 1) // 2 for n in span_counts.values())
+        seen = set()
+        for h, t, r in doc.relations:
+            rel_types[r] += 1
+            (hs, he, ht), (ts, te, tt) = ents[h], ents[t]
+            arg_types.setdefault(r, Counter())[(ht, tt)] += 1
+            if hs < te and ts < he:
+                overlap_args += 1
+            key = (ents[h], ents[t], r)
+            dup_rel += key in seen
+            seen.add(key)
+    mapping = {r: arg_types[r] for r in sorted(arg_types)}
+    return SplitStats(
+        name=name,
+        sentences=len(docs),
+        tokens=sum(len(d.tokens) for d in docs),
+        entities=sum(ent_types.values()),
+        relations=sum(rel_types.values()),
+        entity_types=dict(sorted(ent_types.items())),
+        relation_types=dict(sorted(rel_types.items())),
+        nested_mentions=nested,
+        crossing_mentions=crossing,
+        duplicate_mentions=dup_ent,
+        overlapping_argument_relations=overlap_args,
+        duplicate_relations=dup_rel,
+        argument_types={r: {f"{h}→{t}": n for (h, t), n in sorted(c.items())} for r, c in mapping.items()},
+        bijective=_is_bijective(mapping),
+        fingerprint=fingerprint(docs),
+    )
+
+
+def dataset_stats(data: E2EDataset) -> DatasetStats:
+    """Statistics of every split of a file and of their union."""
+    splits = [split_stats(name, docs) for name, docs in data.splits.items()]
+    notes = list(data.notes)
+    ids = [d.id for d in data.documents if d.id is not None]
+    repeated = [i for i, n in Counter(ids).items() if n > 1]
+    if repeated:
+        notes.append(f"{len(repeated)} sentence id(s) occur more than once, e.g. {', '.join(repeated[:5])}")
+    contents = Counter(tuple(d.tokens) for d in data.documents)
+    dup_sentences = sum(n - 1 for n in contents.values() if n > 1)
+    if dup_sentences:
+        notes.append(f"{dup_sentences} sentence(s) repeat the tokens of an earlier sentence")
+    names = list(data.splits)
+    for i, first in enumerate(names):
+        seen = {tuple(d.tokens) for d in data.splits[first]}
+        for second in names[i + 1 :]:
+            shared = sum(tuple(d.tokens) in seen for d in data.splits[second])
+            if shared:
+                notes.append(f"{shared} sentence(s) of split '{second}' have the same tokens as one of '{first}'")
+    return DatasetStats(data.path, data.format, splits, split_stats("total", data.documents), notes)
+
+
+def compare_datasets(a: E2EDataset, b: E2EDataset, limit: int = 20) -> list[str]:
+    """Differences between two versions of a dataset: split sizes, sentences only in one, changed annotations."""
+    out: list[str] = []
+    sa, sb = dataset_stats(a), dataset_stats(b)
+    if sa.total.fingerprint == sb.total.fingerprint:
+        return []
+    for field_name in ("sentences", "tokens", "entities", "relations"):
+        x, y = getattr(sa.total, field_name), getattr(sb.total, field_name)
+        if x != y:
+            out.append(f"total {field_name}: {x:,} vs {y:,} ({y - x:+,})")
+    for kind in ("entity_types", "relation_types"):
+        ca, cb = getattr(sa.total, kind), getattr(sb.total, kind)
+        for t in sorted(set(ca) | set(cb)):
+            if ca.get(t, 0) != cb.get(t, 0):
+                out.append(f"{kind[:-6]} type {t}: {ca.get(t, 0):,} vs {cb.get(t, 0):,}")
+    split_a = {s.name: s for s in sa.splits}
+    split_b = {s.name: s for s in sb.splits}
+    for name in [*split_a, *(n for n in split_b if n not in split_a)]:
+        if name not in split_a or name not in split_b:
+            out.append(f"split '{name}' only in {'the first' if name in split_a else 'the second'} file")
+        elif split_a[name].fingerprint != split_b[name].fingerprint:
+            x, y = split_a[name], split_b[name]
+            out.append(
+                f"split '{name}' differs: {x.sentences}/{x.entities}/{x.relations} vs "
+                f"{y.sentences}/{y.entities}/{y.relations} sentences/entities/relations"
+            )
+    out += _sentence_differences(a.documents, b.documents, limit)
+    return out
+
+
+def _sentence_differences(a: Sequence[Document], b: Sequence[Document], limit: int) -> list[str]:
+    def key(d: Document) -> tuple:
+        return (d.id,) if d.id is not None else (None, tuple(d.tokens))
+
+    index_a = {key(d): d for d in a}
+    index_b = {key(d): d for d in b}
+    only_a = [k for k in index_a if k not in index_b]
+    only_b = [k for k in index_b if k not in index_a]
+    changed = []
+    for k, da in index_a.items():
+        db = index_b.get(k)
+        if db is None:
+            continue
+        ca, cb = canonical_document(da), canonical_document(db)
+        if ca != cb:
+            parts = []
+            if ca[1] != cb[1]:
+                parts.append("tokens")
+            if ca[2] != cb[2]:
+                parts.append(f"entities {len(ca[2])}→{len(cb[2])}")
+            if ca[3] != cb[3]:
+                parts.append(f"relations {len(ca[3])}→{len(cb[3])}")
+            changed.append(f"sentence {_show(k)}: {', '.join(parts)} differ")
+    out = []
+    if only_a:
+        out.append(f"{len(only_a)} sentence(s) only in the first file, e.g. {', '.join(_show(k) for k in only_a[:5])}")
+    if only_b:
+        out.append(f"{len(only_b)} sentence(s) only in the second file, e.g. {', '.join(_show(k) for k in only_b[:5])}")
+    if changed:
+        out.append(f"{len(changed)} sentence(s) with changed annotations")
+        out += ["  " + c for c in changed[:limit]]
+        if len(changed) > limit:
+            out.append(f"  ... and {len(changed) - limit} more")
+    return out
+
+
+def _show(key: tuple) -> str:
+    if key[0] is not None:
+        return str(key[0])
+    tokens = key[1]
+    return "'" + " ".join(tokens[:6]) + (" …'" if len(tokens) > 6 else "'")
