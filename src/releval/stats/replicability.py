@@ -1,0 +1,359 @@
+"""Replicability analysis across datasets: how many datasets show an effect, and which ones.
+
+Counting (Dror, Baumer, Bogomolov & Reichart, TACL 2017, §4.1-4.2, after Benjamini & Heller 2008):
+with the one-sided p-values sorted, p_(1) <= ... <= p_(N), the partial-conjunction p-value for
+"at least u of N nulls are false" is
+
+* Bonferroni: p^{u/N} = min(1, (N - u + 1) p_(u))                          (Dror eq. 2; any dependence)
+* Fisher:     p^{u/N} = P(chi2_{2(N-u+1)} >= -2 sum_{i=u..N} ln p_(i))   (Dror eq. 2; independence only)
+* Simes:      p^{u/N} = min_{i=u..N} (N-u+1)/(i-u+1) p_(i)               (Benjamini & Heller 2008, Thm 1; PRDS)
+* Stouffer:   p^{u/N} = 1 - Phi(sum_{i=u..N} Phi^{-1}(1 - p_(i)) / sqrt(N-u+1))  (extension; independence)
+
+made monotone by a running maximum p*^{u/N} = max(p*^{(u-1)/N}, p^{u/N}) and turned into the lower
+confidence bound k_hat = max{u : p*^{u/N} <= alpha} (0 if none) (Dror eq. 3).  k_count = #{p_i <= alpha}
+is the naive practice the paper criticises, reported only as a baseline.
+
+Identification (Dror §4.3): Holm's step-down procedure, whose rejections are exactly the k_Bonferroni
+smallest p-values; Bonferroni, Hochberg, Hommel and Benjamini-Hochberg (FDR) are offered through
+statsmodels' ``multipletests``.  A hypothesis is rejected when its adjusted p-value is <= alpha.
+
+Every function takes plain p-values; the sorted-array helpers also accept a batch (..., N) so the
+simulation can evaluate thousands of repetitions at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import stats
+
+from releval.errors import InputError
+
+PCMethod = Literal["bonferroni", "fisher", "simes", "stouffer"]
+Dependence = Literal["dependent", "positive", "independent"]
+
+#: Partial-conjunction combination methods, in reporting order.
+PC_METHODS: tuple[str, ...] = ("bonferroni", "fisher", "simes", "stouffer")
+#: Methods reported by default (Stouffer is an opt-in extension: it is not in the paper).
+DEFAULT_PC_METHODS: tuple[str, ...] = ("bonferroni", "fisher", "simes")
+DEPENDENCES: tuple[str, ...] = ("dependent", "positive", "independent")
+
+#: Dependence assumptions under which each estimator bounds P(k_hat > k) <= alpha.
+PC_VALID_UNDER: dict[str, frozenset[str]] = {
+    "count": frozenset(),
+    "bonferroni": frozenset({"dependent", "positive", "independent"}),
+    "simes": frozenset({"positive", "independent"}),
+    "fisher": frozenset({"independent"}),
+    "stouffer": frozenset({"independent"}),
+}
+#: The count estimator Dror et al. recommend under each assumption (Simes for PRDS: their §7).
+RECOMMENDED_COUNT: dict[str, str] = {"dependent": "bonferroni", "positive": "simes", "independent": "fisher"}
+
+# Identification procedures: our name -> statsmodels `multipletests` method name.
+_SM_METHOD: dict[str, str] = {
+    "holm": "holm",
+    "bonferroni": "bonferroni",
+    "hochberg": "simes-hochberg",
+    "hommel": "hommel",
+    "fdr_bh": "fdr_bh",
+    "fdr_by": "fdr_by",
+    "sidak": "sidak",
+    "holm_sidak": "holm-sidak",
+    "fdr_tsbh": "fdr_tsbh",
+}
+_ALIASES: dict[str, str] = {
+    "simes-hochberg": "hochberg",
+    "sh": "hochberg",
+    "bh": "fdr_bh",
+    "benjamini-hochberg": "fdr_bh",
+    "by": "fdr_by",
+    "holm-sidak": "holm_sidak",
+}
+#: The identification procedures of the issue (extensions above are accepted too).
+ID_METHODS: tuple[str, ...] = ("holm", "bonferroni", "hochberg", "hommel", "fdr_bh")
+#: What each identification procedure controls, and under which dependence.
+ID_GUARANTEE: dict[str, tuple[str, frozenset[str]]] = {
+    "holm": ("FWER", frozenset({"dependent", "positive", "independent"})),
+    "bonferroni": ("FWER", frozenset({"dependent", "positive", "independent"})),
+    "hochberg": ("FWER", frozenset({"positive", "independent"})),
+    "hommel": ("FWER", frozenset({"positive", "independent"})),
+    "fdr_bh": ("FDR", frozenset({"positive", "independent"})),
+    "fdr_by": ("FDR", frozenset({"dependent", "positive", "independent"})),
+    "sidak": ("FWER", frozenset({"positive", "independent"})),
+    "holm_sidak": ("FWER", frozenset({"positive", "independent"})),
+    "fdr_tsbh": ("FDR", frozenset({"independent"})),
+}
+
+
+def check_pvalues(pvalues: ArrayLike, name: str = "p") -> NDArray[np.float64]:
+    """The p-values as a 1-D float array; an InputError names the first bad entry (NaN, outside [0, 1])."""
+    try:
+        arr = np.asarray(pvalues, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("p-values must be numbers", field=name) from None
+    if arr.ndim != 1:
+        raise InputError(f"expected a flat list of p-values, got shape {arr.shape}", field=name)
+    if arr.size == 0:
+        raise InputError("no p-values given (need at least one dataset)", field=name)
+    bad = np.flatnonzero(~((arr >= 0.0) & (arr <= 1.0)))  # NaN fails both comparisons
+    if bad.size:
+        i = int(bad[0])
+        raise InputError(f"p-value #{i + 1} is {float(arr[i])!r}; p-values must lie in [0, 1]", field=name)
+    return arr
+
+
+def check_alpha(alpha: float) -> float:
+    """alpha as a float in the open interval (0, 1)."""
+    a = float(alpha)
+    if not 0.0 < a < 1.0:
+        raise InputError(f"alpha must lie strictly between 0 and 1, got {alpha!r}", field="alpha")
+    return a
+
+
+def _tail_sums(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """sum_{i=u..N} values_i for every u, along the last axis."""
+    return np.flip(np.cumsum(np.flip(values, axis=-1), axis=-1), axis=-1)
+
+
+def partial_conjunction_sorted(sorted_p: NDArray[np.float64], method: str) -> NDArray[np.float64]:
+    """Raw (non-monotone) p^{u/N}, u = 1..N, from p-values sorted ascending along the last axis.
+
+    Works on a batch of shape (..., N).  p_(i) = 0 gives an infinite Fisher/Stouffer statistic and
+    therefore p^{u/N} = 0 for every u <= i (Dror's Chinese POS p-value is an exact zero).
+    """
+    p = np.asarray(sorted_p, dtype=float)
+    n = p.shape[-1]
+    m = np.arange(n, 0, -1, dtype=float)  # N - u + 1 for u = 1..N
+    if method == "bonferroni":
+        return np.minimum(1.0, m * p)
+    if method == "fisher":
+        with np.errstate(divide="ignore"):
+            stat = _tail_sums(-2.0 * np.log(p))
+        return stats.chi2.sf(stat, 2.0 * m)
+    if method == "simes":
+        out = np.empty_like(p)
+        for u in range(n):  # u is 0-based here; the tail p_(u..N) has n - u members
+            tail = p[..., u:]
+            out[..., u] = np.min(tail * ((n - u) / np.arange(1, n - u + 1, dtype=float)), axis=-1)
+        return np.minimum(1.0, out)
+    if method == "stouffer":
+        z = stats.norm.isf(p)  # +inf for p = 0, -inf for p = 1
+        with np.errstate(invalid="ignore"):
+            s = _tail_sums(z)
+        s = np.where(np.isnan(s), np.inf, s)  # a p = 0 together with a p = 1: the zero wins, as in Fisher
+        return stats.norm.sf(s / np.sqrt(m))
+    raise ValueError(f"unknown partial-conjunction method {method!r}; choose from {', '.join(PC_METHODS)}")
+
+
+def partial_conjunction_pvalues(pvalues: ArrayLike, method: str = "bonferroni") -> NDArray[np.float64]:
+    """Raw partial-conjunction p-values p^{u/N} for u = 1..N (index u - 1), in Dror's eq. 2 form."""
+    p = check_pvalues(pvalues)
+    return partial_conjunction_sorted(np.sort(p), method)
+
+
+def running_max(pc: NDArray[np.float64]) -> NDArray[np.float64]:
+    """p*^{u/N} = max(p*^{(u-1)/N}, p^{u/N}) along the last axis (Dror eq. 3)."""
+    return np.maximum.accumulate(np.asarray(pc, dtype=float), axis=-1)
+
+
+def k_from_monotone(pc_star: NDArray[np.float64], alpha: float) -> NDArray[np.int64] | int:
+    """k_hat = max{u : p*^{u/N} <= alpha}, 0 if none; p* is non-decreasing so this is a count."""
+    k = np.sum(np.asarray(pc_star) <= alpha, axis=-1)
+    return int(k) if np.ndim(k) == 0 else k.astype(np.int64)
+
+
+def k_estimate(pvalues: ArrayLike, alpha: float = 0.05, method: str = "bonferroni") -> int:
+    """k_hat for one combination method ('count' gives the naive #{p_i <= alpha})."""
+    a = check_alpha(alpha)
+    if method == "count":
+        return k_count(pvalues, a)
+    return int(k_from_monotone(running_max(partial_conjunction_pvalues(pvalues, method)), a))
+
+
+def k_count(pvalues: ArrayLike, alpha: float = 0.05) -> int:
+    """The naive count #{i : p_i <= alpha} (no guarantee against overclaiming; Dror §3.2)."""
+    return int(np.sum(check_pvalues(pvalues) <= check_alpha(alpha)))
+
+
+def normalise_id_method(method: str) -> str:
+    """Canonical identification-procedure name (accepts statsmodels spellings such as 'simes-hochberg')."""
+    key = method.strip().lower().replace(" ", "")
+    key = _ALIASES.get(key, key)
+    if key not in _SM_METHOD:
+        choices = ", ".join(dict.fromkeys(ID_METHODS + tuple(_SM_METHOD)))
+        raise InputError(f"unknown identification method {method!r}; choose from {choices}", field="method")
+    return key
+
+
+@dataclass(frozen=True)
+class Identification:
+    """Result of one multiple-testing procedure, in the input order of the p-values."""
+
+    method: str
+    alpha: float
+    adjusted: NDArray[np.float64]
+    rejected: NDArray[np.bool_]
+
+    @property
+    def indices(self) -> list[int]:
+        """0-based indices of the rejected (identified) datasets, in input order."""
+        return [int(i) for i in np.flatnonzero(self.rejected)]
+
+
+def identify(pvalues: ArrayLike, alpha: float = 0.05, method: str = "holm") -> Identification:
+    """Adjusted p-values by statsmodels' `multipletests` and the datasets with adjusted p <= alpha.
+
+    For the two-stage 'fdr_tsbh' the adjusted p-values depend on alpha (statsmodels' convention).
+    Holm's adjusted p-values are the running-max Bonferroni partial-conjunction p-values placed back in
+    input order, so the number of Holm rejections always equals k_Bonferroni (Dror §4.3).
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    p = check_pvalues(pvalues)
+    a = check_alpha(alpha)
+    name = normalise_id_method(method)
+    adjusted = np.minimum(1.0, np.asarray(multipletests(p, alpha=a, method=_SM_METHOD[name])[1], dtype=float))
+    return Identification(method=name, alpha=a, adjusted=adjusted, rejected=adjusted <= a)
+
+
+@dataclass(frozen=True)
+class ReplicabilityResult:
+    """Counting and identification for one comparison of two systems over N datasets."""
+
+    names: list[str]
+    pvalues: NDArray[np.float64]
+    alpha: float
+    dependence: str
+    pc_methods: tuple[str, ...]
+    pc_raw: dict[str, NDArray[np.float64]]
+    pc_monotone: dict[str, NDArray[np.float64]]
+    k: dict[str, int]
+    identification: Identification
+    effects: NDArray[np.float64] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return int(self.pvalues.size)
+
+    @property
+    def recommended(self) -> str:
+        """The count estimator appropriate for the declared dependence."""
+        return RECOMMENDED_COUNT[self.dependence]
+
+    @property
+    def k_recommended(self) -> int:
+        return self.k[self.recommended]
+
+    @property
+    def identified(self) -> list[str]:
+        return [self.names[i] for i in self.identification.indices]
+
+    def valid(self, method: str) -> bool:
+        """Whether `method` bounds the chance of overclaiming under the declared dependence."""
+        return self.dependence in PC_VALID_UNDER[method]
+
+
+def analyze(
+    pvalues: ArrayLike,
+    alpha: float = 0.05,
+    *,
+    names: Sequence[str] | None = None,
+    effects: ArrayLike | None = None,
+    dependence: str = "dependent",
+    method: str = "holm",
+    pc_methods: Sequence[str] = DEFAULT_PC_METHODS,
+) -> ReplicabilityResult:
+    """Full replicability analysis (Dror et al. 2017 §4): k_hat per method and the identified datasets.
+
+    `pvalues` are one-sided p-values, all for the same alternative (A better than B). `effects`, when
+    given, are the observed differences A - B; mixed signs produce a warning because such p-values are
+    usually not one-sided in a single direction (Dror's own POS table is an example).
+    """
+    p = check_pvalues(pvalues)
+    a = check_alpha(alpha)
+    if dependence not in DEPENDENCES:
+        raise InputError(
+            f"unknown dependence assumption {dependence!r}; choose from {', '.join(DEPENDENCES)}",
+            field="dependence",
+        )
+    methods = tuple(dict.fromkeys(pc_methods))
+    for m in methods:
+        if m not in PC_METHODS:
+            raise InputError(f"unknown partial-conjunction method {m!r}; choose from {', '.join(PC_METHODS)}")
+    rec = RECOMMENDED_COUNT[dependence]
+    if rec not in methods:
+        methods = (*methods, rec)
+    methods = tuple(m for m in PC_METHODS if m in methods)
+
+    n = p.size
+    label = list(names) if names is not None else [f"dataset{i + 1}" for i in range(n)]
+    if len(label) != n:
+        raise InputError(f"{len(label)} dataset names for {n} p-values", field="dataset")
+    eff: NDArray[np.float64] | None = None
+    if effects is not None:
+        eff = np.asarray(effects, dtype=float)
+        if eff.shape != p.shape:
+            raise InputError(f"{eff.size} effects for {n} p-values", field="effect")
+
+    sorted_p = np.sort(p)
+    raw = {m: partial_conjunction_sorted(sorted_p, m) for m in methods}
+    mono = {m: running_max(v) for m, v in raw.items()}
+    k: dict[str, int] = {"count": int(np.sum(p <= a))}
+    k.update({m: int(k_from_monotone(v, a)) for m, v in mono.items()})
+    ident = identify(p, a, method)
+
+    notes: list[str] = []
+    if eff is not None:
+        pos, neg = int(np.sum(eff > 0)), int(np.sum(eff < 0))
+        if pos and neg:
+            notes.append(
+                f"mixed effect signs ({pos} positive, {neg} negative): the p-values must all be one-sided "
+                "for the same alternative (A better than B); two-sided or opposite-direction p-values "
+                "make k_hat and the identified datasets meaningless"
+            )
+        flagged = [label[i] for i in ident.indices if eff[i] < 0]
+        if flagged:
+            notes.append(f"identified dataset(s) with a negative effect (B better): {', '.join(flagged)}")
+    guarantee, valid_under = ID_GUARANTEE[ident.method]
+    if dependence not in valid_under:
+        notes.append(
+            f"{ident.method} controls the {guarantee} only under "
+            f"{' or '.join(sorted(valid_under))} datasets, not under the declared '{dependence}' assumption"
+        )
+    return ReplicabilityResult(
+        names=label,
+        pvalues=p,
+        alpha=a,
+        dependence=dependence,
+        pc_methods=methods,
+        pc_raw=raw,
+        pc_monotone=mono,
+        k=k,
+        identification=ident,
+        effects=eff,
+        warnings=notes,
+    )
+
+
+def theory_independent_null(n: int, alpha: float) -> dict[str, float]:
+    """P(k_hat > 0) when all N nulls are true and the p-values are independent uniforms.
+
+    count: 1 - (1 - alpha)^N (Dror §3.2); Bonferroni: P(min p <= alpha/N) = 1 - (1 - alpha/N)^N;
+    Fisher, Simes and Stouffer: exactly alpha, since k_hat > 0 iff the global-null test (u = 1) rejects
+    and those global tests are exact under independence (Fisher 1932; Simes 1986; Stouffer 1949).
+    """
+    if n < 1:
+        raise ValueError("n must be positive")
+    return {
+        "count": 1.0 - (1.0 - alpha) ** n,
+        "bonferroni": -math.expm1(n * math.log1p(-alpha / n)),
+        "fisher": alpha,
+        "simes": alpha,
+        "stouffer": alpha,
+    }
