@@ -1,0 +1,193 @@
+"""A registry of published results with their evaluation settings (package data `claims.json`), and checks of a
+user's result against it: which published numbers it may be compared with, which not, and why.
+
+Sources: Taillé et al. (2020) Tables 2 and 4, Harbecke et al. (2022) Tables 3–4, Olek's RECENT note Tables 1–2.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+GROUP_ORDER = ("Strict", "Boundaries", "Relaxed", "Not comparable", "Relation classification")
+_REGISTRY_FILE = "claims.json"
+
+
+@lru_cache(maxsize=1)
+def registry() -> dict[str, Any]:
+    """The whole registry: description, sources, dataset names and claims (read once from package data)."""
+    text = resources.files("releval.audit").joinpath("data", _REGISTRY_FILE).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def claims(dataset: str | None = None, criterion: str | None = None, source: str | None = None) -> list[dict[str, Any]]:
+    """Registry entries, optionally filtered by dataset, criterion (strict / boundaries / relaxed) and source."""
+    out = []
+    for c in registry()["claims"]:
+        if dataset is not None and c["dataset"] != dataset.lower():
+            continue
+        if criterion is not None and (c.get("criterion") or "") != criterion.lower():
+            continue
+        if source is not None and c["source"] != source:
+            continue
+        out.append(c)
+    return out
+
+
+def criterion_gaps() -> dict[str, dict[str, Any]]:
+    """Boundaries − Strict RE F1 per dataset, min and max over Taillé et al.'s Table 4 configurations (test set)."""
+    pairs: dict[str, dict[str, dict[str, float]]] = {}
+    for c in claims(source="taille2020"):
+        if c["table"] != "4":
+            continue
+        config = c["id"].rsplit("-", 1)[0]
+        pairs.setdefault(c["dataset"], {}).setdefault(config, {})[c["criterion"]] = c["scores"]["rel"]
+    names = registry()["datasets"]
+    out = {}
+    for dataset, configs in pairs.items():
+        gaps = [round(v["boundaries"] - v["strict"], 1) for v in configs.values()]
+        out[dataset] = {"name": names.get(dataset, dataset), "low": min(gaps), "high": max(gaps), "n": len(gaps)}
+    return out
+
+
+def _score_text(c: dict[str, Any]) -> str:
+    s = c["scores"]
+    marks = c.get("marks", {})
+    if "rel" in s and c["source"] == "taille2020":
+        ent = "-" if s.get("ent") is None else f"{s['ent']:.1f}{marks.get('ent', '')}"
+        return f"Ent {ent:>6}  Rel {s['rel']:.1f}{marks.get('rel', '')}"
+    if "micro" in s:
+        return "  ".join(f"{k} {v['mean']:.1f}±{v['std']:.1f}" for k, v in s.items())
+    if "tp" in s:
+        return f"TP {s['tp']} FP {s['fp']} FN {s['fn']}  P {s['precision']:.2f} R {s['recall']:.2f} F1 {s['f1']:.2f}"
+    return f"F1 {s['f1']:.2f}"
+
+
+def render_claims(entries: Sequence[dict[str, Any]]) -> str:
+    """Plain text grouped by evaluation setting (Strict / Boundaries / …), incorrectly stated entries flagged."""
+    names = registry()["datasets"]
+    lines: list[str] = []
+    groups = sorted({c["group"] for c in entries}, key=lambda g: GROUP_ORDER.index(g) if g in GROUP_ORDER else 99)
+    for group in groups:
+        lines.append(f"== {group} ==")
+        for c in (c for c in entries if c["group"] == group):
+            flag = "  ✗ INCORRECTLY STATED" if c.get("incorrectly_stated") else ""
+            who = c["reference"] + (f" — {c['system']}" if c.get("system") else "")
+            where = f"{c['source']} T{c['table']}" if c["table"] != "text" else f"{c['source']} text"
+            lines.append(
+                f"  {who:<64} {names.get(c['dataset'], c['dataset']):<9} {c['metric']:<4} {_score_text(c)}"
+                f"  [{where}]{flag}"
+            )
+        lines.append("")
+    if any(c.get("marks") for c in entries):
+        lines.append("† / ∗: footnote marks as printed in Taillé et al.'s Table 2 (defined in its caption).")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """Whether a user's result may be compared with one published claim, and why."""
+
+    claim_id: str
+    reference: str
+    dataset: str
+    comparable: bool
+    reasons: list[str]
+    yours: float | None
+    theirs: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+_CONLL04_LABELS = {"Live_In", "Kill", "Work_For", "OrgBased_In", "Located_In", "Loc", "Org", "Peop", "Other"}
+_ACE05_LABELS = {"PHYS", "PART-WHOLE", "ORG-AFF", "GEN-AFF", "PER-SOC", "ART"} | {"FAC", "GPE", "LOC", "ORG", "PER"}
+_ACE05_LABELS |= {"VEH", "WEA"}
+_SEMEVAL_PREFIXES = ("Cause-Effect", "Component-Whole", "Entity-Destination", "Member-Collection")
+_DATASET_HINTS = {
+    "tacred": lambda labels: any(x.startswith(("per:", "org:")) for x in labels),
+    "semeval": lambda labels: any(x.startswith(_SEMEVAL_PREFIXES) for x in labels),
+    "conll04": lambda labels: bool(labels) and set(labels) <= _CONLL04_LABELS,
+    "ace05": lambda labels: bool(labels) and set(labels) <= _ACE05_LABELS,
+}
+
+
+def guess_dataset(labels: Sequence[str]) -> str | None:
+    """The dataset a result's label set belongs to, when exactly one registry dataset matches."""
+    found = [name for name, test in _DATASET_HINTS.items() if test(list(labels))]
+    return found[0] if len(found) == 1 else None
+
+
+def check_result(results: Sequence[Any], dataset: str | None = None) -> tuple[str | None, list[ClaimVerdict]]:
+    """Each registry claim on the result's dataset, with a verdict; `results` are SavedResult entries of one file."""
+    if dataset is None:
+        labels = [row["label"] for r in results for row in r.data.get("per_class", [])]
+        dataset = guess_dataset(labels)
+    if dataset is None:
+        return None, []
+    return dataset, [_verdict(c, results) for c in claims(dataset=dataset)]
+
+
+def _verdict(claim: dict[str, Any], results: Sequence[Any]) -> ClaimVerdict:
+    reasons: list[str] = []
+    task = claim["task"]
+    same_task = [r for r in results if r.signature.get("task", "rc") == task]
+    candidates = same_task
+    if not same_task:
+        reasons.append(f"task differs: the claim is {task}, your result is {results[0].signature.get('task', 'rc')}")
+    if task == "e2e" and same_task:
+        candidates = [r for r in same_task if r.criterion == claim["criterion"]]
+        if not candidates:
+            have = ", ".join(sorted({str(r.criterion) for r in same_task if r.criterion != "ner"})) or "none"
+            reasons.append(f"criterion differs: the claim is {claim['criterion']}, your result has {have}")
+    if claim.get("incorrectly_stated"):
+        reasons.append("the source marks this number as incorrectly stated: " + claim.get("notes", "see the source"))
+    elif claim["group"] == "Not comparable":
+        reasons.append("the source lists this number as not comparable: " + claim.get("notes", ""))
+    if claim.get("missing_policy") == "negative" and not claim.get("incorrectly_stated"):
+        reasons.append("obtained with missing predictions filled as the negative class: " + claim.get("notes", ""))
+    mine = candidates[0] if candidates else None
+    average = "macro" if claim["average"] == "macro" else "micro"
+    if mine is not None:
+        sig = mine.signature
+        if task == "rc" and claim.get("negative_excluded") and sig.get("negative") in (None, "none"):
+            reasons.append("the claim excludes the negative class; your result has none declared")
+        if claim.get("view") and (sig.get("view") or "directed") != claim["view"]:
+            reasons.append(f"label view differs: the claim is {claim['view']}, yours is {sig.get('view')}")
+        if sig.get("missing") == "negative":
+            reasons.append("your result filled missing predictions with the negative class (RECENT's leak pattern)")
+        if average not in mine.data.get("averages", {}):
+            reasons.append(f"your result has no {average} average")
+    yours = theirs = None
+    if mine is not None and average in mine.data.get("averages", {}):
+        yours = 100 * float(mine.data["averages"][average]["f"])
+    s = claim["scores"]
+    theirs = s.get("rel", s.get("f1", (s.get(average) or {}).get("mean") if isinstance(s.get(average), dict) else None))
+    comparable = not reasons
+    if comparable:
+        reasons.append(f"same task, criterion, negative class and averaging ({average})")
+        if claim.get("runs"):
+            reasons.append(f"the claim is a mean over {claim['runs']} runs: compare it with a mean over runs")
+        if claim.get("marks"):
+            reasons.append(f"marked {', '.join(sorted(set(claim['marks'].values())))} in the source table")
+    return ClaimVerdict(claim["id"], claim["reference"], claim["dataset"], comparable, reasons, yours, theirs)
+
+
+def render_verdicts(dataset: str | None, verdicts: Sequence[ClaimVerdict]) -> str:
+    """Plain text: comparable claims first, then the others with their reasons."""
+    if dataset is None:
+        return "cannot tell the dataset from the result's labels; name it with --dataset\n"
+    names = registry()["datasets"]
+    lines = [f"published results on {names.get(dataset, dataset)} ({len(verdicts)}):"]
+    for title, ok in (("may be compared with", True), ("may NOT be compared with", False)):
+        chosen = [v for v in verdicts if v.comparable == ok]
+        lines.append(f"{title} ({len(chosen)}):")
+        for v in chosen:
+            nums = f" (theirs {v.theirs:.2f}" + (f", yours {v.yours:.2f})" if v.yours is not None else ")")
+            lines.append(f"  {v.claim_id}: {v.reference}{nums if v.theirs is not None else ''}")
+            lines += [f"      - {r}" for r in v.reasons]
+    return "\n".join(lines) + "\n"

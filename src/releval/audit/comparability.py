@@ -1,0 +1,194 @@
+"""`audit compare`: may two saved results be compared? Signatures field by field, plus dataset facts when present.
+
+Rules follow Taillé et al. (2020, §4): a different criterion (Strict / Boundaries / Relaxed), averaging, negative
+class, label set (e.g. an entity type dropped), test data or missing-prediction protocol makes numbers incomparable.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from releval.audit.claims import criterion_gaps
+from releval.data.io import PathLike, read_text
+from releval.errors import InputError
+from releval.report.signature import Signature, parse
+
+NOT_COMPARABLE, CAVEATS, COMPARABLE = "not comparable", "comparable with caveats", "comparable"
+_BLOCKING = ("task", "view", "criterion", "negative", "weighted_classes", "beta", "labels", "n", "missing")
+_CAVEAT = ("entropy_n", "zero_division", "gold")
+_IGNORED = ("test", "resamples", "seed", "alpha", "methods", "dependence", "version")
+_DATASET_KEYS = ("dataset", "fingerprint", "statistics", "documents")
+
+
+@dataclass(frozen=True)
+class SavedResult:
+    """One scored result read back from JSON: where it came from, its signature and dataset facts."""
+
+    name: str
+    path: str
+    signature: Signature
+    data: dict[str, Any]
+    dataset: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def criterion(self) -> str | None:
+        return self.signature.get("criterion")
+
+
+def load_results(path: PathLike) -> list[SavedResult]:
+    """Every result in a `releval score` JSON file: one result, {"results": [...]}, or an e2e file's criteria."""
+    try:
+        data = json.loads(read_text(path))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
+    name = Path(str(path)).name
+    if isinstance(data, dict) and isinstance(data.get("criteria"), dict):
+        facts = {k: data[k] for k in _DATASET_KEYS if k in data}
+        return [_one(v, f"{name}[{c}]", path, facts) for c, v in data["criteria"].items()]
+    if isinstance(data, dict) and isinstance(data.get("results"), list):
+        out: list[SavedResult] = []
+        for i, item in enumerate(data["results"]):
+            if isinstance(item, dict) and isinstance(item.get("criteria"), dict):
+                facts = {k: item[k] for k in _DATASET_KEYS if k in item}
+                out += [_one(v, f"{name}#{i + 1}[{c}]", path, facts) for c, v in item["criteria"].items()]
+            else:
+                out.append(_one(item, f"{name}#{i + 1}", path, {}))
+        return out
+    return [_one(data, name, path, {})]
+
+
+def _one(item: Any, name: str, path: PathLike, facts: dict[str, Any]) -> SavedResult:
+    if not isinstance(item, dict) or not isinstance(item.get("signature"), str):
+        raise InputError("not a releval result: no 'signature' string", file=str(path), field="signature")
+    try:
+        signature = parse(item["signature"])
+    except ValueError as exc:
+        raise InputError(str(exc), file=str(path), field="signature") from None
+    facts = {**facts, **{k: item[k] for k in _DATASET_KEYS if k in item}}
+    extra = item.get("extra") or {}
+    facts |= {k: extra[k] for k in _DATASET_KEYS if isinstance(extra, dict) and k in extra}
+    return SavedResult(name, str(path), signature, item, facts)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The verdict on one pair of results, with every reason (blocking ones first)."""
+
+    a: str
+    b: str
+    verdict: str
+    reasons: list[str]
+    differences: dict[str, tuple[str | None, str | None]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "verdict": self.verdict,
+            "reasons": list(self.reasons),
+            "differences": {k: list(v) for k, v in self.differences.items()},
+        }
+
+
+def _criterion_name(value: str | None) -> str:
+    return (value or "unstated").replace("(experimental)", "").capitalize()
+
+
+def _gap_hint(a: str | None, b: str | None, dataset: str | None) -> str:
+    """Taillé et al.'s measured Boundaries − Strict gap, as a hint of how far apart the numbers should be."""
+    pair = {(a or "").removesuffix("(experimental)"), (b or "").removesuffix("(experimental)")}
+    if pair != {"strict", "boundaries"}:
+        return ""
+    gaps = criterion_gaps()
+    names = [dataset.lower()] if dataset and dataset.lower() in gaps else sorted(gaps)
+    parts = [f"{gaps[d]['low']:+.1f} to {gaps[d]['high']:+.1f} F1 on {gaps[d]['name']}" for d in names]
+    return "; expect Boundaries ≈ " + ", ".join(parts) + " higher than Strict (Taillé et al. 2020, Table 4)"
+
+
+def compare_pair(a: SavedResult, b: SavedResult, dataset: str | None = None) -> Comparison:
+    """Compare two results' signatures field by field and their dataset facts; the verdict names every reason."""
+    diffs = a.signature.differences(b.signature)
+    blocking, caveats = [], []
+    for key, (va, vb) in diffs.items():
+        if key in _IGNORED:
+            continue
+        if key == "criterion":
+            blocking.append(
+                f"A is {_criterion_name(va)}, B is {_criterion_name(vb)}: not comparable" + _gap_hint(va, vb, dataset)
+            )
+        elif key == "average":
+            shared = sorted(set((va or "").split(",")) & set((vb or "").split(",")) - {""})
+            caveats.append(f"averages differ (A: {va}, B: {vb}); compare only {', '.join(shared) or 'nothing'}")
+        elif key == "missing":
+            blocking.append(_missing_reason(va, vb))
+        elif key in _BLOCKING:
+            blocking.append(f"{_LABELS.get(key, key)} differs: A {va or 'unstated'}, B {vb or 'unstated'}")
+        elif key in _CAVEAT:
+            caveats.append(f"{_LABELS.get(key, key)} differs: A {va or 'unstated'}, B {vb or 'unstated'}")
+        else:
+            caveats.append(f"{key} differs: A {va or 'unstated'}, B {vb or 'unstated'}")
+    for key in sorted(set(a.dataset) | set(b.dataset)):
+        if key in a.dataset and key in b.dataset and a.dataset[key] != b.dataset[key]:
+            blocking.append(f"dataset {key} differs: A {a.dataset[key]!r}, B {b.dataset[key]!r}")
+    verdict = NOT_COMPARABLE if blocking else CAVEATS if caveats else COMPARABLE
+    reasons = blocking + caveats or ["every setting in the signatures is the same"]
+    return Comparison(a.name, b.name, verdict, reasons, diffs)
+
+
+_LABELS = {
+    "task": "task",
+    "view": "label view (directed / undirected)",
+    "negative": "negative class",
+    "weighted_classes": "classes in the weighted averages",
+    "beta": "F-beta's beta",
+    "labels": "label set",
+    "n": "number of test items",
+    "entropy_n": "entropy's N",
+    "zero_division": "zero-division value",
+    "gold": "gold data (digest)",
+}
+
+
+def _missing_reason(a: str | None, b: str | None) -> str:
+    leaky = [side for side, v in (("A", a), ("B", b)) if v == "negative"]
+    text = f"missing-prediction policy differs: A {a or 'none missing'}, B {b or 'none missing'}"
+    if leaky:
+        text += f"; {' and '.join(leaky)} filled missing predictions with the negative class (RECENT's leak pattern)"
+    return text
+
+
+def _pairs(results: Sequence[list[SavedResult]]) -> list[tuple[SavedResult, SavedResult]]:
+    """Which entries of two files to compare: same criterion where they share one, else every pair."""
+    out = []
+    for left, right in combinations(results, 2):
+        shared = {r.criterion for r in left} & {r.criterion for r in right}
+        if shared:
+            out += [(x, y) for x in left for y in right if x.criterion == y.criterion]
+            rest_l = [x for x in left if x.criterion not in shared and x.criterion != "ner"]
+            rest_r = [y for y in right if y.criterion not in shared and y.criterion != "ner"]
+            out += [(x, y) for x in rest_l for y in rest_r]
+        else:
+            out += [(x, y) for x in left for y in right]
+    return out
+
+
+def compare_files(paths: Sequence[PathLike], dataset: str | None = None) -> list[Comparison]:
+    """Every pair of results across the files (two or more), each with a verdict and its reasons."""
+    if len(paths) < 2:
+        raise InputError("audit compare needs at least two result files")
+    loaded = [load_results(p) for p in paths]
+    return [compare_pair(a, b, dataset) for a, b in _pairs(loaded)]
+
+
+def render_comparisons(comparisons: Sequence[Comparison]) -> str:
+    """Plain text: one verdict line per pair, then its reasons."""
+    lines = []
+    for c in comparisons:
+        lines.append(f"{c.a} vs {c.b}: {c.verdict.upper()}")
+        lines += [f"  - {r}" for r in c.reasons]
+    return "\n".join(lines) + "\n"
