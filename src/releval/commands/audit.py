@@ -1,0 +1,147 @@
+"""`releval audit` and `releval claims`: check an evaluation and a comparison before they are published.
+
+`releval audit GOLD PRED` is short for `releval audit run GOLD PRED` (a group that runs `run` when its first
+argument is not a subcommand); `releval audit compare A.json B.json …` compares saved results;
+`releval claims list|check` reads the registry of published results. Exit 1 when an error / incomparability is found.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from releval.audit.checks import audit
+from releval.audit.claims import check_result, claims, registry, render_claims, render_verdicts
+from releval.audit.comparability import NOT_COMPARABLE, compare_files, load_results, render_comparisons
+from releval.audit.findings import AuditReport
+from releval.commands.common import check_choice, emit, resolve_negative_option
+
+FORMATS = ("text", "json")
+
+
+class _RunByDefault(TyperGroup):
+    """A group whose first argument, when not a subcommand name or help, goes to the `run` subcommand."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+audit_app = typer.Typer(
+    cls=_RunByDefault,
+    no_args_is_help=True,
+    help="Audit an evaluation (GOLD PRED, or `run GOLD PRED`) or a comparison of saved results (`compare`).",
+)
+claims_app = typer.Typer(no_args_is_help=True, help="Published results with their evaluation settings.")
+
+
+def render_report(report: AuditReport) -> str:
+    """Plain text: one block per finding, severity first; a summary line last."""
+    lines = [f"audit of {report.inputs.get('pred')} against {report.inputs.get('gold')}"]
+    if report.inputs.get("train"):
+        lines[0] += f" (training data {report.inputs['train']})"
+    for f in report:
+        count = f" [{f.count}]" if f.count is not None else ""
+        lines.append(f"{f.severity.upper():<7} {f.code}{count}: {f.message}")
+        lines += [f"          e.g. {x}" for x in f.examples]
+    s = report.summary()
+    lines.append(f"{s['error']} error(s), {s['warning']} warning(s), {s['info']} note(s)")
+    return "\n".join(lines) + "\n"
+
+
+@audit_app.command("run")
+def run_command(
+    gold: Path = typer.Argument(..., help="Gold file (any format `releval score` reads)."),
+    pred: Path = typer.Argument(..., help="Prediction file."),
+    train: Path | None = typer.Option(None, "--train", help="Training data: label space and type constraints."),
+    negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
+    no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
+    gold_format: str | None = typer.Option(None, "--gold-format", help="Force the gold file's format."),
+    pred_format: str | None = typer.Option(None, "--pred-format", help="Force the prediction file's format."),
+    train_format: str | None = typer.Option(None, "--train-format", help="Force the training file's format."),
+    id_field: str = typer.Option("id", "--id-field", help="Id field of JSONL/CSV/TSV files."),
+    label_field: str | None = typer.Option(None, "--label-field", help="Label field of JSONL/CSV/TSV files."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """Every check on one system's predictions; exit 1 when any finding is an error (it never stops early)."""
+    check_choice(fmt, FORMATS, "--format")
+    report = audit(
+        gold,
+        pred,
+        train,
+        negative=resolve_negative_option(negative, no_negative),
+        gold_format=gold_format,
+        pred_format=pred_format,
+        train_format=train_format,
+        id_field=id_field,
+        label_field=label_field,
+    )
+    text = render_report(report) if fmt == "text" else json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    emit(text, output)
+    raise typer.Exit(report.exit_status)
+
+
+@audit_app.command("compare")
+def compare_command(
+    results: list[Path] = typer.Argument(..., help="Two or more result files (JSON output of `releval score`)."),
+    dataset: str | None = typer.Option(None, "--dataset", help="Dataset name, for the expected criterion gap."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """May these numbers be compared? Signatures field by field; exit 1 when any pair is not comparable."""
+    check_choice(fmt, FORMATS, "--format")
+    comparisons = compare_files(results, dataset)
+    if fmt == "text":
+        text = render_comparisons(comparisons)
+    else:
+        text = json.dumps([c.to_dict() for c in comparisons], indent=2, ensure_ascii=False) + "\n"
+    emit(text, output)
+    raise typer.Exit(1 if any(c.verdict == NOT_COMPARABLE for c in comparisons) else 0)
+
+
+@claims_app.command("list")
+def list_command(
+    dataset: str | None = typer.Option(None, "--dataset", help="ace05, ace04, conll04, ade, scierc, tacred, semeval."),
+    criterion: str | None = typer.Option(None, "--criterion", help="strict, boundaries or relaxed."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """Published results with their settings, grouped by criterion; incorrectly stated ones flagged."""
+    check_choice(fmt, FORMATS, "--format")
+    if dataset is not None and dataset.lower() not in registry()["datasets"]:
+        known = ", ".join(registry()["datasets"])
+        raise typer.BadParameter(f"'{dataset}' is not one of {known}", param_hint="--dataset")
+    entries = claims(dataset=dataset, criterion=criterion)
+    text = render_claims(entries) if fmt == "text" else json.dumps(entries, indent=2, ensure_ascii=False) + "\n"
+    emit(text, output)
+
+
+@claims_app.command("check")
+def check_command(
+    result: Path = typer.Argument(..., help="A result file (JSON output of `releval score`)."),
+    dataset: str | None = typer.Option(None, "--dataset", help="The result's dataset (guessed from labels if absent)."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """Which published numbers the result may be compared with, which not, and why."""
+    check_choice(fmt, FORMATS, "--format")
+    found, verdicts = check_result(load_results(result), dataset)
+    if fmt == "text":
+        text = render_verdicts(found, verdicts)
+    else:
+        text = json.dumps({"dataset": found, "claims": [v.to_dict() for v in verdicts]}, indent=2, ensure_ascii=False)
+        text += "\n"
+    emit(text, output)
+    if found is None:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(audit_app, name="audit")
+    app.add_typer(claims_app, name="claims")
