@@ -1,0 +1,161 @@
+"""`run_score_e2e` / `run_stats_e2e` (called by `releval score --task e2e` and `releval stats`), all formats."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from tests.conftest import EXAMPLES, shared_path
+
+from releval.cli import main
+from releval.commands.e2e import run_score_e2e, run_stats_e2e
+from releval.data.e2e import Document, load_e2e, to_spert
+from releval.errors import InputError
+
+WEIGHTINGS = ["weighted", "dodrans", "entropy", "macro"]
+
+
+def _score(gold, preds, capsys, **kw):
+    args = dict(
+        criteria=["strict", "boundaries"],
+        types=None,
+        relaxed=False,
+        by_position=False,
+        fmt="text",
+        width=2,
+        output=None,
+        weightings=WEIGHTINGS,
+    )
+    args.update(kw)
+    rc = run_score_e2e(gold, preds, **args)
+    return rc, capsys.readouterr()
+
+
+def test_stats_conll04_all_splits_text(capsys):
+    rc = run_stats_e2e(
+        [shared_path("data", "conll04", "conll04_sincere_all_splits.json")], compare=False, fmt="text", output=None
+    )
+    out = capsys.readouterr().out
+    assert rc == 0
+    lines = {ln.split()[0]: ln.split() for ln in out.splitlines() if ln.split()}
+    assert lines["train"][1:5] == ["922", "26,525", "3,377", "1,283"]
+    assert lines["dev"][1:5] == ["231", "6,993", "893", "343"]
+    assert lines["test"][1:5] == ["288", "8,336", "1,079", "422"]
+    assert lines["total"][1:5] == ["1,441", "41,854", "5,349", "2,048"]
+    assert "relation type → (head type, tail type), all splits: bijective ==" in out
+    assert "Live_In       Peop→Loc (521)" in out
+
+
+def test_stats_json_csv_and_output_file(tmp_path, capsys):
+    path = shared_path("data", "conll04", "conll04_sincere_all_splits.json")
+    run_stats_e2e([path], compare=False, fmt="json", output=None)
+    data = json.loads(capsys.readouterr().out)
+    assert (data["total"]["sentences"], data["total"]["entities"], data["total"]["relations"]) == (1441, 5349, 2048)
+    assert data["total"]["bijective"] is True
+    assert [s["name"] for s in data["splits"]] == ["train", "dev", "test"]
+    out = tmp_path / "stats.csv"
+    assert run_stats_e2e([path], compare=False, fmt="csv", output=out) == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    got = {(r["split"], r["key"]): r["value"] for r in rows if r["kind"] == "count"}
+    assert got[("test", "relations")] == "422"
+    assert got[("total", "bijective")] == "True"
+    for fmt, marker in (("markdown", "| total | 1,441 | 41,854 | 5,349 | 2,048 |"), ("latex", r"total & 1,441")):
+        run_stats_e2e([path], compare=False, fmt=fmt, output=None)
+        assert marker in capsys.readouterr().out
+
+
+def test_stats_compare(tmp_path, capsys):
+    test = shared_path("data", "conll04", "conll04_test.json")
+    docs = load_e2e(test).documents
+    altered = [docs[0], Document(docs[1].id, docs[1].tokens, docs[1].entities, ()), *docs[3:]]
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(to_spert(altered)))
+    assert run_stats_e2e([test, other], compare=True, fmt="json", output=None) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["identical"] is False
+    removed = len(docs[1].relations) + len(docs[2].relations)
+    assert f"total relations: 422 vs {422 - removed} ({-removed:+,})" in data["differences"]
+    assert f"1 sentence(s) only in the first file, e.g. {docs[2].id}" in data["differences"]
+    run_stats_e2e([test, test], compare=True, fmt="text", output=None)
+    assert "identical content" in capsys.readouterr().out
+
+
+def test_score_conll04_against_itself_through_main(capsys):
+    gold = str(shared_path("data", "conll04", "conll04_test.json"))
+    types = str(shared_path("data", "conll04", "conll04_types.json"))
+    rc = main(["score", gold, gold, "--task", "e2e", "--types", types, "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    assert set(data["criteria"]) == {"ner", "strict", "boundaries"}
+    for crit in data["criteria"].values():
+        for avg in crit["averages"].values():
+            assert avg["f"] == pytest.approx(1.0)
+    assert data["criteria"]["strict"]["signature"].startswith("task:e2e|criterion:strict|")
+
+
+def test_score_text_side_by_side_and_relaxed_label(tmp_path, capsys):
+    gold = shared_path("data", "conll04", "conll04_test.json")
+    docs = load_e2e(gold).documents
+    # mistype the head of every relation of the first sentence with relations: Strict drops, Boundaries does not
+    k = next(i for i, d in enumerate(docs) if d.relations)
+    ents = [
+        (s, e, "Other") if j == docs[k].relations[0][0] else (s, e, t) for j, (s, e, t) in enumerate(docs[k].entities)
+    ]
+    pred = [*docs[:k], Document(docs[k].id, docs[k].tokens, tuple(ents), docs[k].relations), *docs[k + 1 :]]
+    path = tmp_path / "pred.json"
+    path.write_text(json.dumps(to_spert(pred)))
+    rc, out = _score(gold, [path], capsys, relaxed=True)
+    assert rc == 0
+    text = out.out
+    assert "Strict P" in text and "Boundaries P" in text and "Relaxed(exp.) P" in text
+    micro = next(
+        ln
+        for ln in text.splitlines()
+        if ln.strip().startswith("micro") and "Strict" not in ln and len(ln.split()) == 11
+    )
+    cells = micro.split()
+    assert cells[6] == "100.00"  # Boundaries F1
+    assert float(cells[3]) < 100.0  # Strict F1
+    assert "Relaxed is EXPERIMENTAL and does not evaluate end-to-end RE" in text
+    assert "crit:relaxed(experimental)" in text
+
+
+def test_score_csv_markdown_latex_and_atomic_output(tmp_path, capsys):
+    gold = shared_path("data", "conll04", "conll04_test.json")
+    out = tmp_path / "scores.csv"
+    rc, _ = _score(gold, [gold], capsys, fmt="csv", output=out)
+    assert rc == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    micro = {r["criterion"]: float(r["f"]) for r in rows if r["label"] == "micro"}
+    assert micro == {"ner": 1.0, "strict": 1.0, "boundaries": 1.0}
+    support = {r["label"]: int(r["support"]) for r in rows if r["criterion"] == "strict" and r["kind"] == "class"}
+    assert support == {"Kill": 47, "Live_In": 100, "Located_In": 94, "OrgBased_In": 105, "Work_For": 76}
+    _, md = _score(gold, [gold], capsys, fmt="markdown")
+    assert "| **micro** | 100.00 | 100.00 | 100.00 | 100.00 | 100.00 | 100.00 | 422 |" in md.out
+    _, tex = _score(gold, [gold], capsys, fmt="latex")
+    assert r"\begin{tabular}{lrrrrrrr}" in tex.out
+
+
+def test_bad_prediction_exits_2_and_writes_nothing(tmp_path, capsys):
+    gold = shared_path("data", "conll04", "conll04_test.json")
+    docs = load_e2e(gold).documents
+    bad = to_spert([Document(docs[0].id, docs[0].tokens[:-1], (), ()), *docs[1:]])
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    out = tmp_path / "out.json"
+    with pytest.raises(InputError, match=f"id {docs[0].id}: tokens differ"):
+        _score(gold, [path], capsys, output=out)
+    rc = main(["score", str(gold), str(path), "--task", "e2e", "--output", str(out)])
+    assert rc == 2
+    assert f"id {docs[0].id}: tokens differ from gold" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_bundled_example_slice():
+    example = EXAMPLES / "conll04" / "conll04_test_first30.json"
+    data = load_e2e(example)
+    assert len(data.documents) == 30
+    full = load_e2e(shared_path("data", "conll04", "conll04_test.json")).documents[:30]
+    assert data.documents == full
