@@ -26,6 +26,7 @@ _COMMAND_MODULES = (
     "releval.commands.score",
     "releval.commands.stats",
     "releval.commands.audit",
+    "releval.commands.compare",
 )
 
 

@@ -1,0 +1,245 @@
+"""`releval compare` (paired tests or seed comparisons of several systems) and `releval check-stats` (audit)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from pathlib import Path
+
+import orjson
+import typer
+
+from releval.api import as_label_file, resolve_negative
+from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, resolve_negative_option
+from releval.data.alignment import POLICIES, align
+from releval.data.io import read_text
+from releval.errors import InputError, raise_all
+from releval.report.compare_report import render_checks, render_paired, render_seeds
+from releval.stats.compare import CORRECTIONS, TESTS, compare_paired, compare_seed_runs
+from releval.stats.paired import ALTERNATIVES, DEFAULT_RESAMPLES, DEFAULT_SEED
+from releval.stats.rounding import READINGS, StatsCheck, check_stats
+
+
+def parse_system(spec: str) -> tuple[str, list[Path]]:
+    """NAME=PRED[,PRED…] → (name, files)."""
+    name, sep, files = spec.partition("=")
+    paths = [Path(f.strip()) for f in files.split(",") if f.strip()]
+    if not sep or not name.strip() or not paths:
+        raise InputError(f"--system expects NAME=PRED[,PRED…], got {spec!r}", field="system")
+    return name.strip(), paths
+
+
+def compare_command(
+    gold: Path = typer.Argument(..., help="Gold file (SemEval key, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV)."),
+    system: list[str] = typer.Option(
+        ..., "--system", "-s", help="NAME=PRED[,PRED…]; several files = runs over seeds (repeatable)."
+    ),
+    test: str = typer.Option("bootstrap", "--test", "-t", help="Paired tests: bootstrap,randomization,mcnemar,sign."),
+    weighting: list[str] = typer.Option(
+        ["weighted", "dodrans", "entropy", "macro"], "--weighting", "-w", help="Weightings besides micro (repeatable)."
+    ),
+    resamples: int = typer.Option(DEFAULT_RESAMPLES, "--resamples", "-R", help="Bootstrap resamples / AR trials."),
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", help="Random seed (recorded in the signature)."),
+    alternative: str = typer.Option("two-sided", "--alternative", help="two-sided, greater (A > B) or less."),
+    confidence: float = typer.Option(0.95, "--confidence", help="Level of the bootstrap percentile intervals."),
+    baseline: str | None = typer.Option(None, "--baseline", help="Compare every system with this one only."),
+    correction: str = typer.Option("holm", "--correction", help="Across pairs: holm, bonferroni, none."),
+    negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
+    no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
+    on_missing: str = typer.Option("error", "--on-missing", help="Missing predictions: error, negative, wrong."),
+    by_position: bool = typer.Option(False, "--by-position", help="Align by line position instead of by id."),
+    input_format: str | None = typer.Option(None, "--input-format", help="Force the format of the prediction files."),
+    gold_format: str | None = typer.Option(None, "--gold-format", help="Force the gold file's format."),
+    id_field: str = typer.Option("id", "--id-field", help="Id field of JSONL/CSV/TSV files."),
+    label_field: str | None = typer.Option(None, "--label-field", help="Label field of JSONL/CSV/TSV files."),
+    progress: bool | None = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
+    width: int = typer.Option(2, "--width", help="Decimals of percentages."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """Compare systems on one test set: paired tests (one file per system) or Welch/Cohen over seeds (several).
+
+    Every pair (or every system against --baseline) is tested under micro and each weighting; p-values are
+    adjusted across pairs (Holm by default). Resampling tests use a fixed seed, recorded in the signature.
+    """
+    check_choice(fmt, OUTPUT_FORMATS, "--format")
+    check_choice(on_missing, POLICIES, "--on-missing")
+    check_choice(alternative, ALTERNATIVES, "--alternative")
+    check_choice(correction, CORRECTIONS, "--correction")
+    tests = [t.strip() for t in test.split(",") if t.strip()]
+    for t in tests:
+        check_choice(t, TESTS, "--test")
+    if resamples < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--resamples")
+    specs = [parse_system(s) for s in system]
+    names = [n for n, _ in specs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise InputError(f"system name(s) used twice: {', '.join(dupes)}", field="system")
+    fields = {"id_field": id_field, **({"label_field": label_field} if label_field else {})}
+    gold_file = as_label_file(gold, "gold", gold_format or input_format, **fields)
+    neg, _ = resolve_negative(resolve_negative_option(negative, no_negative), gold_file)
+    runs: dict[str, list[list[str]]] = {}
+    errors: list[InputError] = []
+    for name, paths in specs:
+        for path in paths:
+            try:
+                pred = as_label_file(path, "pred", input_format, **fields)
+                alignment = align(
+                    gold_file,
+                    pred,
+                    on_missing=on_missing,
+                    negative=neg,
+                    by_position=by_position or (gold_file.ids is None and pred.ids is None),
+                )
+                runs.setdefault(name, []).append(alignment.pred)
+            except InputError as exc:
+                errors.append(exc)
+    raise_all(errors)
+    counts = {len(v) for v in runs.values()}
+    gold_labels = list(gold_file.labels)
+    show = progress if progress is not None else sys.stderr.isatty()
+    if counts == {1}:
+        table = compare_paired(
+            gold_labels,
+            {k: v[0] for k, v in runs.items()},
+            baseline=baseline,
+            tests=tests,
+            negative=neg,
+            weightings=weighting,
+            resamples=resamples,
+            seed=seed,
+            alternative=alternative,
+            confidence=confidence,
+            correction=correction,
+            progress=show,
+        )
+        emit(render_paired(table, fmt, width), output)
+        return
+    if 1 in counts:
+        single = [k for k, v in runs.items() if len(v) == 1]
+        raise InputError(
+            f"mixing single-file systems ({', '.join(single)}) with multi-run systems: give every system one file "
+            "(paired tests) or several runs (seed comparison)",
+            field="system",
+        )
+    seeds = compare_seed_runs(
+        gold_labels,
+        runs,
+        baseline=baseline,
+        negative=neg,
+        weightings=weighting,
+        alternative=alternative,
+        correction=correction,
+    )
+    emit(render_seeds(seeds, fmt, width), output)
+
+
+_TABLE_KEYS = ("name", "a", "b", "n", "n_b", "claimed_p", "claimed_d")
+
+
+def load_check_table(path: Path) -> list[dict[str, str]]:
+    """Rows of a CSV (header: name,a,b[,n][,n_b][,claimed_p][,claimed_d]) or a JSON list of such objects."""
+    text = read_text(path)
+    rows: list[tuple[int, dict[str, str]]] = []
+    if text.lstrip().startswith(("[", "{")):
+        try:
+            data = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            raise InputError(f"invalid JSON: {exc}", file=str(path)) from None
+        data = data.get("rows", data) if isinstance(data, dict) else data
+        if not isinstance(data, list):
+            raise InputError("expected a JSON list of comparisons", file=str(path))
+        for i, rec in enumerate(data, 1):
+            if not isinstance(rec, dict):
+                raise InputError("expected an object", file=str(path), line=i)
+            rows.append((i, {k: "" if v is None else str(v) for k, v in rec.items()}))
+    else:
+        reader = csv.DictReader(io.StringIO(text))
+        for rec in reader:
+            rows.append((reader.line_num, {k.strip(): (v or "").strip() for k, v in rec.items() if k}))
+    errors = []
+    out = []
+    for line, rec in rows:
+        unknown = sorted(set(rec) - set(_TABLE_KEYS))
+        if unknown:
+            errors.append(InputError(f"unknown column(s) {', '.join(unknown)}", file=str(path), line=line))
+        for key in ("a", "b"):
+            if not rec.get(key):
+                errors.append(InputError("missing value", file=str(path), line=line, field=key))
+        out.append({"_line": str(line), **rec})
+    raise_all(errors)
+    if not out:
+        raise InputError("no comparisons in the table", file=str(path))
+    return out
+
+
+def check_stats_command(
+    a: str | None = typer.Option(None, "--a", help="System A as printed: 'MEAN±SD', e.g. 72.5±0.3."),
+    b: str | None = typer.Option(None, "--b", help="System B as printed, e.g. 71.5±0.4."),
+    n: int = typer.Option(5, "--n", help="Runs per system (seeds)."),
+    n_b: int | None = typer.Option(None, "--n-b", help="Runs of B when they differ from A's."),
+    claimed_p: str | None = typer.Option(None, "--claimed-p", help="Published p as printed (0.005, 3e-3, 3·10^-3)."),
+    claimed_d: str | None = typer.Option(None, "--claimed-d", help="Published Cohen's d (A − B) as printed."),
+    table: Path | None = typer.Option(None, "--table", help="CSV/JSON of comparisons: name,a,b,n,claimed_p,claimed_d."),
+    alternative: str = typer.Option("two-sided", "--alternative", help="two-sided, greater or less."),
+    reading: list[str] = typer.Option(list(READINGS), "--reading", help="Readings of ±: sample, population."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """Check published mean ± sd comparisons: the Welch t, p and Cohen's d compatible with the rounding.
+
+    Exit code 1 when a claimed p or d is inconsistent under every reading of ±, 0 otherwise.
+    """
+    check_choice(fmt, OUTPUT_FORMATS, "--format")
+    check_choice(alternative, ALTERNATIVES, "--alternative")
+    checks: list[StatsCheck] = []
+    if table is not None:
+        if a or b:
+            raise typer.BadParameter("give either --table or --a/--b", param_hint="--table")
+        errors = []
+        for row in load_check_table(table):
+            line = int(row["_line"])
+            try:
+                checks.append(
+                    check_stats(
+                        row["a"],
+                        row["b"],
+                        _int(row.get("n"), n, table, line, "n"),
+                        n_b=_int(row.get("n_b"), n_b, table, line, "n_b"),
+                        claimed_p=row.get("claimed_p") or None,
+                        claimed_d=row.get("claimed_d") or None,
+                        alternative=alternative,
+                        readings=reading,
+                        name=row.get("name", ""),
+                    )
+                )
+            except InputError as exc:
+                errors.append(InputError(exc.message, file=str(table), line=line, field=exc.field))
+        raise_all(errors)
+    else:
+        if not a or not b:
+            raise typer.BadParameter("needs --a and --b (or --table)", param_hint="--a/--b")
+        checks.append(
+            check_stats(
+                a, b, n, n_b=n_b, claimed_p=claimed_p, claimed_d=claimed_d, alternative=alternative, readings=reading
+            )
+        )
+    emit(render_checks(checks, fmt), output)
+    bad = any(c.p_consistent is False or c.d_consistent is False for c in checks)
+    raise typer.Exit(1 if bad else 0)
+
+
+def _int(value: str | None, default: int | None, path: Path, line: int, fld: str) -> int | None:
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise InputError(f"expected an integer, got {value!r}", file=str(path), line=line, field=fld) from None
+
+
+def register(app: typer.Typer) -> None:
+    app.command("compare")(compare_command)
+    app.command("check-stats")(check_stats_command)
