@@ -12,6 +12,7 @@ import io
 import re
 from dataclasses import dataclass, field, replace
 
+import msgspec
 import orjson
 
 from releval.data import semeval_labels as sem
@@ -317,22 +318,33 @@ def _records_to_file(
         ids = [r[id_field] for r in records] if id_field else None  # type: ignore[index]
     except (KeyError, TypeError):
         labels, ids = _checked_fields(records, line_numbers, name, id_field, lf)
-    errors: list[InputError] = []
-    for i, label in enumerate(labels):
-        if not isinstance(label, str):
-            errors.append(
-                InputError(f"label must be a string, got {label!r}", file=name, line=line_numbers[i], field=lf)
-            )
-        elif not label.strip() or label != label.strip():
-            _check_label(label, name, line_numbers[i], errors, lf)
-        if len(errors) >= _MAX_ERRORS:
-            break
-    raise_all(errors)
+    _check_labels(labels, line_numbers, name, lf)
     if ids is not None:
         ids = [x if isinstance(x, str) else str(x) for x in ids]
         _check_unique(ids, line_numbers, name)
     extras = {f: [str(r.get(f, "")) for r in records] for f in extra_fields if f in first}  # type: ignore[union-attr]
     return LabelFile(name, fmt, ids, labels, line_numbers, extras)
+
+
+def _check_labels(labels: list, line_numbers: list[int], name: str, fld: str) -> None:
+    """Every label a non-empty string without surrounding space; checked on the distinct values first."""
+    try:
+        distinct = set(labels)
+    except TypeError:
+        distinct = {None}
+    if all(isinstance(x, str) and x and x == x.strip() for x in distinct):
+        return
+    errors: list[InputError] = []
+    for i, label in enumerate(labels):
+        if not isinstance(label, str):
+            errors.append(
+                InputError(f"label must be a string, got {label!r}", file=name, line=line_numbers[i], field=fld)
+            )
+        elif not label.strip() or label != label.strip():
+            _check_label(label, name, line_numbers[i], errors, fld)
+        if len(errors) >= _MAX_ERRORS:
+            break
+    raise_all(errors)
 
 
 def _checked_fields(
@@ -352,7 +364,51 @@ def _checked_fields(
     raise AssertionError("unreachable: a record lacked a field but no error was found")
 
 
+def _fast_jsonl(
+    data: bytes, id_field: str, label_field: str, extra_fields: tuple[str, ...]
+) -> tuple[list[str], list[str], dict[str, list[str]]] | None:
+    """Typed decoding of every line at once (msgspec validates the JSON too); None when anything is unusual,
+    so the careful per-line path can locate the problem."""
+    names = [id_field, label_field, *extra_fields]
+    if len(set(names)) != len(names):
+        return None
+    rename = {f"f{i}": n for i, n in enumerate(names)}
+    extra_spec = [(f"f{i + 2}", str, "") for i in range(len(extra_fields))]
+    records = None
+    for id_type in (str, int):  # string ids (the common case) first; integer ids are turned into strings
+        record = msgspec.defstruct("Record", [("f0", id_type), ("f1", str), *extra_spec], rename=rename, gc=False)
+        try:
+            records = msgspec.json.Decoder(record).decode_lines(data)
+            break
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue
+    if records is None:
+        return None
+    expected = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    if len(records) != expected:
+        return None  # blank lines: let the careful path report them
+    ids = [r.f0 for r in records] if id_type is str else [str(r.f0) for r in records]
+    extras = {f: [getattr(r, f"f{i + 2}") for r in records] for i, f in enumerate(extra_fields)}
+    return ids, [r.f1 for r in records], extras
+
+
 def _load_jsonl(data: bytes, name: str, id_field: str, label_field: str | None, fmt: str, role: str) -> LabelFile:
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    try:
+        newline = body.find(b"\n")
+        first = orjson.loads(body[: newline if newline >= 0 else len(body)])
+    except orjson.JSONDecodeError:
+        first = None
+    if isinstance(first, dict) and id_field in first:
+        lf = label_field or _pick_label_field(first, role, name, 1)
+        extra = tuple(f for f in ("subj_type", "obj_type") if f in first)
+        fast = _fast_jsonl(body, id_field, lf, extra)
+        if fast is not None:
+            ids, labels, extras = fast
+            lines = list(range(1, len(labels) + 1))
+            _check_labels(labels, lines, name, lf)
+            _check_unique(ids, lines, name)
+            return LabelFile(name, fmt, ids, labels, lines, extras)
     records, line_numbers = _parse_jsonl(data, name)
     return _records_to_file(records, line_numbers, name, id_field, label_field, fmt, role, ("subj_type", "obj_type"))
 

@@ -1,0 +1,120 @@
+"""The score and stats commands end to end: specific numbers, formats, signatures, and a light start-up."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import releval
+from releval.cli import main
+from releval.report.signature import FIELDS, Signature, parse
+from tests.conftest import EXAMPLES, shared_path
+
+KEY = EXAMPLES / "semeval2010_task8" / "test_key_directed.txt"
+RBERT = EXAMPLES / "semeval2010_task8" / "onehaitao_rbert.txt"
+CNN = EXAMPLES / "semeval2010_task8" / "onehaitao_cnn.txt"
+
+
+def test_bundled_example_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's main command: R-BERT directed micro 89.48 and macro 82.81 (metrics notes §1.3)."""
+    assert main(["score", str(KEY), str(RBERT), str(CNN)]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.strip()}
+    assert rows["micro"][:3] == ["88.06", "90.94", "89.48"]
+    assert rows["macro"][2] == "82.81"
+    for name in ("weighted", "dodrans", "entropy", "accuracy"):
+        assert name in rows
+    assert "negative class 'Other' detected automatically" in out
+    assert out.count("signature (") == 2
+
+
+def test_json_output_round_trips(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    assert main(["score", str(KEY), str(RBERT), "--format", "json", "-o", str(out), "--width", "4"]) == 0
+    data = json.loads(out.read_text())
+    assert data["averages"]["micro"]["f"] == pytest.approx(releval.score(KEY, RBERT)["micro"].f, abs=0)
+    assert data["n"] == 2717 and data["negative"] == "Other"
+    sig = parse(data["signature"])
+    assert sig == parse(data["signature_short"])
+    assert (sig["task"], sig["negative"], sig["missing"], sig["n"]) == ("rc", "Other", "error", "2717")
+
+
+def test_csv_markdown_latex(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(KEY), str(RBERT), "-f", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    macro = next(r for r in rows if r["label"] == "macro")
+    assert float(macro["f"]) == pytest.approx(releval.score(KEY, RBERT)["macro"].f)
+    assert main(["score", str(KEY), str(RBERT), "-f", "markdown"]) == 0
+    md = capsys.readouterr().out
+    assert md.startswith("| label | P | R | F1 | support |") and "| **macro** | 82.06 | 83.72 | 82.81 | 2263 |" in md
+    assert main(["score", str(KEY), str(RBERT), "-f", "latex"]) == 0
+    tex = capsys.readouterr().out
+    assert "\\toprule" in tex and "macro & 82.06 & 83.72 & 82.81 & 2263 \\\\" in tex
+
+
+def test_undirected_view_and_no_negative(capsys: pytest.CaptureFixture[str]) -> None:
+    undirected = releval.score(KEY, RBERT, view="undirected")
+    assert len([r for r in undirected.per_class if r.positive]) == 9
+    assert undirected.signature["view"] == "undirected"
+    with_other = releval.score(KEY, RBERT, negative=None)
+    assert with_other["micro"].f == pytest.approx(with_other.accuracy)  # every class positive: micro-F = accuracy
+    assert main(["score", str(KEY), str(RBERT), "--no-negative", "-f", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["negative"] is None
+
+
+def test_bad_option_values_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(KEY), str(RBERT), "--on-missing", "maybe"]) == 2
+    assert "'maybe' is not one of error, negative, wrong" in capsys.readouterr().err
+    assert main(["score", str(KEY), "/nonexistent/pred.txt"]) == 2
+    assert "/nonexistent/pred.txt: file not found" in capsys.readouterr().err
+
+
+def test_stats_reproduce_harbecke_table_1(capsys: pytest.CaptureFixture[str]) -> None:
+    sem = shared_path("data", "semeval2010_task8")
+    assert main(["stats", str(sem / "TRAIN_FILE.TXT"), str(sem / "TEST_FILE_FULL.TXT"), "-f", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    test = {r["view"]: r for r in rows if r["name"].endswith("TEST_FILE_FULL.TXT")}
+    total = {r["view"]: r for r in rows if r["name"] == "total"}
+    assert [round(test["directed"][k], 2) for k in ("perplexity", "perplexity_without_negative", "ratio")] == [
+        14.45, 14.37, 291.0]
+    assert [round(test["undirected"][k], 2) for k in ("perplexity", "perplexity_without_negative", "ratio")] == [
+        9.61, 8.80, 2.10]
+    assert total["directed"]["samples"] == 10717 and round(total["directed"]["negative_percent"], 1) == 17.4
+    assert (total["directed"]["relations"], total["undirected"]["relations"]) == (19, 10)
+
+
+def test_stats_text_on_bundled_key(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", str(KEY)]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "directed " in ln and "undirected" not in ln)
+    assert line.split()[2:] == ["19", "2,717", "16.7", "14.45", "14.37", "291"]
+
+
+@given(st.dictionaries(st.sampled_from(sorted(set(FIELDS) - {"version"})),
+                       st.text(min_size=1, max_size=12).filter(lambda s: s == s.strip()), min_size=1))
+def test_signature_round_trip(values: dict[str, str]) -> None:
+    sig = Signature.build(**values)
+    assert parse(sig.format()) == sig
+    assert parse(sig.format(short=True)) == sig
+
+
+def test_signature_differences() -> None:
+    a = Signature.build(task="e2e", criterion="strict", n=10)
+    b = Signature.build(task="e2e", criterion="boundaries", n=10)
+    assert a.differences(b) == {"criterion": ("strict", "boundaries")}
+    with pytest.raises(ValueError, match="unknown signature key 'bogus'"):
+        parse("bogus:1")
+
+
+def test_cli_start_up_stays_light() -> None:
+    """Scoring must not pay for SciPy/statsmodels/matplotlib imports: command modules import them lazily."""
+    code = "import sys, releval.cli; print(sorted(m for m in ('scipy', 'statsmodels', 'matplotlib', 'pandas') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
