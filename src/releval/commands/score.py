@@ -49,7 +49,7 @@ def score_command(
 ) -> None:
     """Score predictions against gold under micro, weighted, dodrans, entropy and macro averaging.
 
-    Predictions are matched to gold by id; a missing, duplicated or unknown id is an error (exit 2) unless
+    Predictions are matched to gold by id: a missing, duplicated or unknown id is an error (exit 2) unless
     --on-missing says otherwise. Every result carries a signature of the settings that produced it.
     """
     check_choice(task, TASKS, "--task")
