@@ -25,6 +25,7 @@ app = typer.Typer(
 _COMMAND_MODULES = (
     "releval.commands.score",
     "releval.commands.stats",
+    "releval.commands.replicability",
     "releval.commands.audit",
     "releval.commands.compare",
 )

@@ -357,3 +357,69 @@ def theory_independent_null(n: int, alpha: float) -> dict[str, float]:
         "simes": alpha,
         "stouffer": alpha,
     }
+
+
+#: Paired tests usable for the from-predictions path (releval.stats.paired), one-sided "A better than B".
+PAIRED_TESTS: tuple[str, ...] = ("bootstrap", "randomization", "mcnemar", "sign")
+
+
+@dataclass(frozen=True)
+class DatasetTests:
+    """One-sided per-dataset p-values (H1: A better than B) computed from gold labels and two systems' predictions."""
+
+    names: list[str]
+    pvalues: NDArray[np.float64]
+    effects: NDArray[np.float64]
+    test: str
+    details: list[dict[str, object]]
+
+
+def pvalues_from_predictions(
+    datasets: Sequence[tuple[str, Sequence[str], Sequence[str], Sequence[str]]],
+    *,
+    test: str = "bootstrap",
+    metric: str = "micro",
+    negative: str | None = "auto",
+    resamples: int = 10_000,
+    seed: int | None = 12345,
+) -> DatasetTests:
+    """Run the chosen paired test (releval.stats.paired, alternative 'greater') on each (name, gold, A, B) dataset.
+
+    bootstrap / randomization test F(A) - F(B) for `metric` (micro or a weighting name) on corpus-level sufficient
+    statistics; mcnemar / sign test per-item correctness (accuracy).  The same seed is used for every dataset.
+    """
+    from releval.metrics.averages import MICRO
+    from releval.stats import paired
+
+    if test not in PAIRED_TESTS:
+        raise InputError(f"unknown paired test {test!r}; choose from {', '.join(PAIRED_TESTS)}", field="test")
+    if not datasets:
+        raise InputError("no datasets given", field="dataset")
+    names, ps, effects, details = [], [], [], []
+    for name, gold, pred_a, pred_b in datasets:
+        if test in ("bootstrap", "randomization"):
+            run = paired.paired_bootstrap if test == "bootstrap" else paired.approximate_randomization
+            res = run(
+                gold,
+                pred_a,
+                pred_b,
+                negative=negative,
+                weightings=() if metric == MICRO else (metric,),
+                metric=metric,
+                alternative="greater",
+                resamples=resamples,
+                seed=seed,
+            )
+            p, eff = res.p_value, res.effect
+            detail: dict[str, object] = {"score_a": res.score_a, "score_b": res.score_b}
+        else:
+            run_d = paired.mcnemar if test == "mcnemar" else paired.sign_test
+            disc = run_d(gold, pred_a, pred_b, alternative="greater")
+            p, eff = disc.p_value, disc.effect
+            detail = {"score_a": disc.score_a, "score_b": disc.score_b, "b": disc.b, "c": disc.c}
+        names.append(name)
+        ps.append(float(p))
+        effects.append(float(eff))
+        details.append({"dataset": name, "n": len(gold), "p": float(p), "effect": float(eff), **detail})
+    label = f"{test}:greater" + (f":{metric}" if test in ("bootstrap", "randomization") else ":accuracy")
+    return DatasetTests(names, np.asarray(ps, dtype=float), np.asarray(effects, dtype=float), label, details)

@@ -1,0 +1,231 @@
+"""`releval replicability analyze|simulate`: counting and identifying datasets with an effect (Dror et al. 2017)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from releval.api import as_label_file, resolve_negative
+from releval.commands.common import check_choice, emit, resolve_negative_option
+from releval.data.alignment import align
+from releval.data.pvalues import load_pvalues
+from releval.errors import InputError, raise_all
+from releval.report.replicability_report import (
+    FORMATS,
+    render_analysis,
+    render_simulation,
+    require_matplotlib,
+    simulation_figure,
+    write_bytes_atomic,
+)
+from releval.stats.replicability import (
+    DEFAULT_PC_METHODS,
+    PAIRED_TESTS,
+    PC_METHODS,
+    analyze,
+    check_alpha,
+    normalise_id_method,
+    pvalues_from_predictions,
+)
+from releval.stats.simulation import SCENARIOS, simulate
+
+replicability_app = typer.Typer(
+    name="replicability",
+    help="Replicability analysis across datasets: on how many datasets is A better than B, and which ones.",
+    no_args_is_help=True,
+)
+
+
+def _methods(value: str) -> tuple[str, ...]:
+    names = tuple(dict.fromkeys(m.strip().lower() for m in value.split(",") if m.strip()))
+    for m in names:
+        check_choice(m, PC_METHODS, "--estimators")
+    return names
+
+
+def _dependence(dependent: bool, positive: bool) -> str:
+    if positive and not dependent:
+        raise typer.BadParameter("choose either --independent or --positive-dependence", param_hint="--independent")
+    return "positive" if positive else ("dependent" if dependent else "independent")
+
+
+@replicability_app.command("analyze")
+def analyze_command(
+    pvalues: Path = typer.Argument(
+        ...,
+        help="Table of per-dataset one-sided p-values: CSV/TSV/JSON with "
+        "columns dataset, p and optionally effect (A - B).",
+    ),
+    alpha: float = typer.Option(0.05, "--alpha", "-a", help="Bound on P(k_hat > k) and on the FWER."),
+    dependent: bool = typer.Option(
+        True,
+        "--dependent/--independent",
+        help="Dependence between datasets: --dependent (default; any dependence, Bonferroni/Holm) or "
+        "--independent (Fisher's k is the recommended count).",
+    ),
+    positive: bool = typer.Option(
+        False,
+        "--positive-dependence",
+        help="Assume positively dependent (PRDS) test statistics: Simes' k is the recommended count.",
+    ),
+    method: str = typer.Option(
+        "holm",
+        "--method",
+        "-m",
+        help="Identification: holm, bonferroni, hochberg, hommel, fdr_bh (also fdr_by, sidak, holm_sidak, fdr_tsbh).",
+    ),
+    estimators: str = typer.Option(
+        ",".join(DEFAULT_PC_METHODS),
+        "--estimators",
+        help=f"Partial-conjunction estimators to report ({', '.join(PC_METHODS)}).",
+    ),
+    per_u: bool = typer.Option(False, "--per-u", help="Also show the partial-conjunction p-values for every u."),
+    table_format: str = typer.Option(
+        None, "--table-format", help="Input format (csv, tsv, json); default: from the extension."
+    ),
+    fmt: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
+    output: Path = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """Count (k_hat) and identify the datasets on which system A is better than system B."""
+    check_choice(fmt, FORMATS, "--format")
+    check_alpha(alpha)
+    normalise_id_method(method)
+    pc = _methods(estimators)
+    dependence = _dependence(dependent, positive)
+    table = load_pvalues(pvalues, fmt=table_format)
+    result = analyze(
+        table.p,
+        alpha,
+        names=table.datasets,
+        effects=table.effect,
+        dependence=dependence,
+        method=method,
+        pc_methods=pc,
+    )
+    for w in result.warnings:
+        typer.echo(f"warning: {w}", err=True)
+    emit(render_analysis(result, fmt, per_u=per_u), output)
+
+
+def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
+    """NAME=GOLD,PRED_A,PRED_B -> (name, gold, a, b)."""
+    name, sep, files = spec.partition("=")
+    paths = [Path(f.strip()) for f in files.split(",") if f.strip()]
+    if not sep or not name.strip() or len(paths) != 3:
+        raise InputError(f"--dataset expects NAME=GOLD,PRED_A,PRED_B, got {spec!r}", field="dataset")
+    return name.strip(), paths[0], paths[1], paths[2]
+
+
+@replicability_app.command("from-predictions")
+def from_predictions_command(
+    dataset: list[str] = typer.Option(
+        ..., "--dataset", "-d", help="NAME=GOLD,PRED_A,PRED_B (repeatable; one per dataset)."
+    ),
+    test: str = typer.Option("bootstrap", "--test", "-t", help=f"One-sided paired test: {', '.join(PAIRED_TESTS)}."),
+    metric: str = typer.Option("micro", "--metric", help="F average tested by bootstrap/randomization."),
+    resamples: int = typer.Option(10_000, "--resamples", "-R", min=1, help="Bootstrap resamples / AR trials."),
+    seed: int = typer.Option(12345, "--seed", help="Random seed of the resampling tests (same for every dataset)."),
+    input_format: str | None = typer.Option(
+        None, "--input-format", help="Force the format of gold and prediction files (e.g. labels-lines)."
+    ),
+    negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
+    no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
+    alpha: float = typer.Option(0.05, "--alpha", "-a", help="Bound on P(k_hat > k) and on the FWER."),
+    dependent: bool = typer.Option(
+        True, "--dependent/--independent", help="Dependence between datasets (see `analyze`)."
+    ),
+    positive: bool = typer.Option(False, "--positive-dependence", help="Assume PRDS: Simes' k is recommended."),
+    method: str = typer.Option("holm", "--method", "-m", help="Identification procedure (see `analyze`)."),
+    estimators: str = typer.Option(",".join(DEFAULT_PC_METHODS), "--estimators", help="Estimators to report."),
+    per_u: bool = typer.Option(False, "--per-u", help="Also show the partial-conjunction p-values for every u."),
+    fmt: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
+    output: Path = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """Run a one-sided paired test (A better than B) on every dataset, then the replicability analysis."""
+    check_choice(fmt, FORMATS, "--format")
+    check_choice(test, PAIRED_TESTS, "--test")
+    check_alpha(alpha)
+    normalise_id_method(method)
+    pc = _methods(estimators)
+    dependence = _dependence(dependent, positive)
+    specs = [_parse_dataset(d) for d in dataset]
+    names = [s[0] for s in specs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise InputError(f"dataset name(s) used twice: {', '.join(dupes)}", field="dataset")
+    loaded = []
+    errors: list[InputError] = []
+    for name, gold_path, a_path, b_path in specs:
+        try:
+            gold = as_label_file(gold_path, "gold", input_format)
+            neg, _ = resolve_negative(resolve_negative_option(negative, no_negative), gold)
+            preds = []
+            for path in (a_path, b_path):
+                pred = as_label_file(path, "pred", input_format)
+                by_position = gold.ids is None and pred.ids is None
+                preds.append(align(gold, pred, negative=neg, by_position=by_position).pred)
+            loaded.append((name, list(gold.labels), preds[0], preds[1], neg))
+        except InputError as exc:
+            errors.append(exc)
+    raise_all(errors)
+    negs = {x[4] for x in loaded}
+    tests = pvalues_from_predictions(
+        [x[:4] for x in loaded],
+        test=test,
+        metric=metric,
+        negative=negs.pop() if len(negs) == 1 else "auto",
+        resamples=resamples,
+        seed=seed,
+    )
+    result = analyze(
+        tests.pvalues,
+        alpha,
+        names=tests.names,
+        effects=tests.effects,
+        dependence=dependence,
+        method=method,
+        pc_methods=pc,
+    )
+    for w in result.warnings:
+        typer.echo(f"warning: {w}", err=True)
+    emit(render_analysis(result, fmt, per_u=per_u, test=tests.test), output)
+
+
+@replicability_app.command("simulate")
+def simulate_command(
+    reps: int = typer.Option(1000, "--reps", "-r", min=1, help="Repetitions per scenario."),
+    seed: int = typer.Option(12345, "--seed", help="Seed of numpy's default generator (PCG64)."),
+    n: int = typer.Option(100, "--n", min=1, help="Datasets per repetition (the dependent scenario needs 100)."),
+    alpha: float = typer.Option(0.05, "--alpha", "-a"),
+    scenario: str = typer.Option("both", "--scenario", help="independent, dependent or both."),
+    estimators: str = typer.Option(
+        ",".join(DEFAULT_PC_METHODS), "--estimators", help=f"Partial-conjunction estimators ({', '.join(PC_METHODS)})."
+    ),
+    figure: Path = typer.Option(None, "--figure", help="Write a k_hat histogram (PNG/PDF/SVG; needs matplotlib)."),
+    fmt: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
+    output: Path = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+) -> None:
+    """Dror et al. §5: how often each k_hat overclaims when all N nulls are true."""
+    check_choice(fmt, FORMATS, "--format")
+    check_choice(scenario, ("both", *SCENARIOS), "--scenario")
+    check_alpha(alpha)
+    pc = _methods(estimators)
+    fig_format = None
+    if figure is not None:
+        fig_format = figure.suffix.lower().lstrip(".") or "png"
+        check_choice(fig_format, ("png", "pdf", "svg"), "--figure")
+        require_matplotlib()
+    scenarios = SCENARIOS if scenario == "both" else (scenario,)
+    sim = simulate(reps, seed, n=n, alpha=alpha, scenarios=scenarios, methods=pc)
+    text = render_simulation(sim, fmt)
+    image = simulation_figure(sim, fig_format) if figure is not None and fig_format else None
+    emit(text, output)
+    if figure is not None and image is not None:
+        write_bytes_atomic(figure, image)
+        typer.echo(f"wrote {figure}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `replicability` command group."""
+    app.add_typer(replicability_app, name="replicability")
