@@ -103,7 +103,6 @@ def score_e2e(
         notes.append("no types file: every relation type is directed")
     warnings = _duplicate_warnings(counts)
     name = system or _system_name(p)
-    gold_digest = short_hash([repr(d) for d in aligned.gold])
     results = {}
     for criterion, dc in counts.items():
         crit_notes = list(notes)
@@ -116,7 +115,7 @@ def score_e2e(
             schemes,
             beta,
             zero_division,
-            gold_digest,
+            dc.gold_digest,
             len(aligned.gold),
             crit_notes,
             crit_warnings,
