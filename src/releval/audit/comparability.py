@@ -106,8 +106,8 @@ def _gap_hint(a: str | None, b: str | None, dataset: str | None) -> str:
         return ""
     gaps = criterion_gaps()
     names = [dataset.lower()] if dataset and dataset.lower() in gaps else sorted(gaps)
-    parts = [f"{gaps[d]['low']:+.1f} to {gaps[d]['high']:+.1f} F1 on {gaps[d]['name']}" for d in names]
-    return "; expect Boundaries ≈ " + ", ".join(parts) + " higher than Strict (Taillé et al. 2020, Table 4)"
+    parts = [f"+{gaps[d]['low']:.1f}–{gaps[d]['high']:.1f} F1 on {gaps[d]['name']}" for d in names]
+    return "; expect ≈ " + ", ".join(parts) + " for Boundaries over Strict (Taillé et al. 2020, Table 4 test scores)"
 
 
 def compare_pair(a: SavedResult, b: SavedResult, dataset: str | None = None) -> Comparison:
