@@ -159,3 +159,31 @@ def test_bundled_example_slice():
     assert len(data.documents) == 30
     full = load_e2e(shared_path("data", "conll04", "conll04_test.json")).documents[:30]
     assert data.documents == full
+
+
+def test_docs_worked_example_numbers(tmp_path, capsys):
+    """The numbers shown in docs/e2e.md, recomputed from the bundled slice."""
+    data = json.loads((EXAMPLES / "conll04" / "conll04_test_first30.json").read_text())
+    swap = {"Loc": "Org", "Org": "Loc", "Peop": "Other", "Other": "Peop"}
+    for k, s in enumerate(data):
+        if len(s["entities"]) >= 4:
+            s["entities"][3]["type"] = swap[s["entities"][3]["type"]]
+        if k % 5 == 0 and s["relations"]:
+            s["relations"] = s["relations"][:-1]
+    pred = tmp_path / "example_pred.json"
+    pred.write_text(json.dumps(data))
+    rc, out = _score(
+        EXAMPLES / "conll04" / "conll04_test_first30.json",
+        [pred],
+        capsys,
+        fmt="json",
+        types=EXAMPLES / "conll04" / "conll04_types.json",
+        weightings=["macro", "weighted"],
+    )
+    result = json.loads(out.out)["criteria"]
+    assert rc == 0
+    assert round(100 * result["strict"]["averages"]["micro"]["f"], 2) == 77.55
+    assert round(100 * result["boundaries"]["averages"]["micro"]["f"], 2) == 93.88
+    assert round(100 * result["ner"]["averages"]["weighted"]["f"], 2) == 89.36
+    located = next(r for r in result["strict"]["per_class"] if r["label"] == "Located_In")
+    assert (located["tp"], located["fp"], located["fn"]) == (15, 7, 9)
