@@ -187,3 +187,15 @@ def test_docs_worked_example_numbers(tmp_path, capsys):
     assert round(100 * result["ner"]["averages"]["weighted"]["f"], 2) == 89.36
     located = next(r for r in result["strict"]["per_class"] if r["label"] == "Located_In")
     assert (located["tp"], located["fp"], located["fn"]) == (15, 7, 9)
+
+
+def test_relaxed_needs_its_flag_on_the_command_line(capsys):
+    gold = str(shared_path("data", "conll04", "conll04_test.json"))
+    rc = main(["score", gold, gold, "--task", "e2e", "--criterion", "strict,relaxed"])
+    assert rc == 2
+    assert "--relaxed" in capsys.readouterr().err
+    rc = main(["score", gold, gold, "--task", "e2e", "--criterion", "strict", "--relaxed", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    assert list(data["criteria"]) == ["ner", "strict", "relaxed"]
+    assert data["criteria"]["relaxed"]["warnings"][0].startswith("Relaxed is EXPERIMENTAL")
