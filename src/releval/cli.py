@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import sys
 
 import typer
 from rich.console import Console
@@ -49,22 +48,12 @@ for _name in _COMMAND_MODULES:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app, turning releval's own errors into a message and exit code 2."""
+    """Entry point: run the app; releval's own errors become one message and exit code 2, usage errors exit 2."""
     try:
-        app(args=argv, prog_name="releval", standalone_mode=False)
+        app(args=argv, prog_name="releval", standalone_mode=True)
     except RelevalError as exc:
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(str(exc))}")
         return 2
-    except typer.Exit as exc:
-        return exc.exit_code
-    except (typer.Abort, KeyboardInterrupt):
-        print("Aborted.", file=sys.stderr)
-        return 130
-    except Exception as exc:  # click usage errors
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            return exc.exit_code
-        raise
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return 0
