@@ -30,7 +30,6 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats
 
 from releval.errors import InputError
 
@@ -134,6 +133,8 @@ def partial_conjunction_sorted(sorted_p: NDArray[np.float64], method: str) -> ND
     if method == "fisher":
         with np.errstate(divide="ignore"):
             stat = _tail_sums(-2.0 * np.log(p))
+        from scipy import stats  # imported here: the CLI must start without SciPy
+
         return stats.chi2.sf(stat, 2.0 * m)
     if method == "simes":
         out = np.empty_like(p)
@@ -146,6 +147,8 @@ def partial_conjunction_sorted(sorted_p: NDArray[np.float64], method: str) -> ND
         with np.errstate(invalid="ignore"):
             s = _tail_sums(z)
         s = np.where(np.isnan(s), np.inf, s)  # a p = 0 together with a p = 1: the zero wins, as in Fisher
+        from scipy import stats  # imported here: the CLI must start without SciPy
+
         return stats.norm.sf(s / np.sqrt(m))
     raise ValueError(f"unknown partial-conjunction method {method!r}; choose from {', '.join(PC_METHODS)}")
 

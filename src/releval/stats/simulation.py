@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from releval.errors import InputError
 from releval.stats.replicability import (
@@ -60,6 +59,8 @@ def null_pvalues(
             e = rng.standard_normal((reps, size))
             w = rng.standard_normal((reps, 1))
             blocks.append(np.sqrt(rho) * w + np.sqrt(1.0 - rho) * e)
+        from scipy import stats  # imported here: the CLI must start without SciPy
+
         return stats.norm.sf(np.concatenate(blocks, axis=1))
     raise InputError(f"unknown scenario {scenario!r}; choose from {', '.join(SCENARIOS)}", field="scenario")
 
