@@ -18,7 +18,7 @@ from releval.api import AUTO, LabelsInput, as_label_file, resolve_negative, scor
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
 from releval.data.alignment import MISSING_LABEL, Alignment, align
-from releval.data.labels import LabelFile
+from releval.data.labels import EndToEndFile, LabelFile
 from releval.result import ScoreResult
 
 LEAK_SHARE = 0.95  # a filled-item gold-negative share at or above this (and above the base rate) is RECENT's signature
@@ -41,12 +41,18 @@ def audit(
 ) -> AuditReport:
     """Run every check on one system's predictions and return all findings (severity error / warning / info).
 
+    End-to-end files (entities and relations) are audited by `releval.audit.e2e_checks.audit_e2e`.
+
     `negative='auto'` detects no_relation / Other / NA; None means the data has no negative class. `train` (optional)
     enables the label-space checks against training labels and the type constraints learned from training data.
     """
     g = _load(gold, "gold", gold_format, id_field, label_field)
     p = _load(pred, "pred", pred_format, id_field, label_field)
     t = _load(train, "train", train_format, id_field, label_field) if train is not None else None
+    if any(isinstance(e, EndToEndFile) for e in g.errors + p.errors):
+        from releval.audit.e2e_checks import audit_e2e
+
+        return audit_e2e(gold, pred, train)  # type: ignore[arg-type]
     report = AuditReport(inputs={"gold": g.path, "pred": p.path, "train": t.path if t else None})
     for loaded in (g, p, t):
         if loaded is not None:

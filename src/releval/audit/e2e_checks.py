@@ -1,0 +1,265 @@
+"""Audit of end-to-end RE files (SpERT/sincere JSON, PURE/DyGIE++ JSONL) with the e2e loaders and scorer.
+
+Checks: relations whose arguments are not among the file's entity mentions (counted exactly from the raw records,
+since the loader stops at them), repeated sentence ids, missing / unknown sentences, duplicated entity mentions and
+relations (set semantics hides them; duplicates inflate tools that count lists), Strict vs Boundaries (Taillé et al.
+2020), and (head type, tail type) → relation constraints learned from the training file only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from dataclasses import replace
+from typing import Any
+
+import orjson
+
+from releval.audit.findings import AuditReport, Finding
+from releval.data.e2e import Document, E2EDataset, align_documents, load_e2e
+from releval.data.io import read_bytes
+from releval.e2e_api import score_e2e
+from releval.errors import InputError, InputErrors
+
+N_EXAMPLES = 5
+E2EInput = str | os.PathLike[str] | E2EDataset
+
+
+def audit_e2e(
+    gold: E2EInput, pred: E2EInput, train: E2EInput | None = None, *, by_position: bool = False
+) -> AuditReport:
+    """Every end-to-end check on one system's predictions; findings as in `audit`, exit status 1 on any error."""
+    report = AuditReport(inputs={"gold": _name(gold), "pred": _name(pred), "train": _name(train) if train else None})
+    loaded = {}
+    for role, data in (("gold", gold), ("pred", pred), ("train", train)):
+        if data is None:
+            continue
+        if not isinstance(data, E2EDataset):
+            report.extend(dangling_findings(data, role))
+        dataset, errors = _load(data, role)
+        if errors:
+            report.add(_unreadable(role, _name(data), errors))
+        loaded[role] = dataset
+    g, p = loaded.get("gold"), loaded.get("pred")
+    for role, dataset in loaded.items():
+        if dataset is not None:
+            report.extend(duplicate_findings(dataset, role))
+    if g is None or p is None:
+        return report
+    try:
+        aligned = align_documents(g, p, by_position=by_position)
+    except (InputError, InputErrors) as exc:
+        report.add(_alignment_finding(g, p, exc))
+        return report
+    result = score_e2e(aligned.gold, aligned.pred, criteria=("strict", "boundaries"), ner=False, by_position=True)
+    strict, boundaries = result["strict"]["micro"].f, result["boundaries"]["micro"].f
+    report.add(
+        Finding(
+            "criteria",
+            "info",
+            f"relation micro-F1 {100 * strict:.2f} Strict vs {100 * boundaries:.2f} Boundaries "
+            f"({100 * (boundaries - strict):+.2f}): report Strict, and say which one any compared number uses",
+            data={"strict": strict, "boundaries": boundaries, "difference": boundaries - strict},
+        )
+    )
+    t = loaded.get("train")
+    if t is not None:
+        report.extend(e2e_type_findings(aligned.gold, aligned.pred, t))
+    return report
+
+
+def _name(data: Any) -> str:
+    return data.path if isinstance(data, E2EDataset) else str(data)
+
+
+def _load(data: E2EInput, role: str) -> tuple[E2EDataset | None, list[InputError]]:
+    try:
+        return (data if isinstance(data, E2EDataset) else load_e2e(data, "gold" if role == "train" else role)), []
+    except InputErrors as exc:
+        return None, list(exc.errors)
+    except InputError as exc:
+        return None, [exc]
+
+
+def _unreadable(role: str, path: str, errors: list[InputError]) -> Finding:
+    return Finding(
+        "unreadable-input",
+        "error",
+        f"{role} file {path} has {len(errors)} problem(s) that keep it from being read (the loader stops after 50); "
+        "the checks that need it are skipped",
+        len(errors),
+        [str(e) for e in errors[:20]],
+        {"file": role, "path": path},
+    )
+
+
+def dangling_findings(path: str | os.PathLike[str], role: str) -> list[Finding]:
+    """Relations whose argument is not one of the file's entity mentions, counted over the whole raw file."""
+    try:
+        raw = read_bytes(path).removeprefix(b"\xef\xbb\xbf")
+    except InputError:
+        return []
+    try:
+        data = orjson.loads(raw)
+        if isinstance(data, dict) and "sentences" in data:
+            dangling = _dygie_dangling([data], role)
+        else:
+            records = data if isinstance(data, list) else [x for v in data.values() if isinstance(v, list) for x in v]
+            dangling = _spert_dangling(records)
+    except orjson.JSONDecodeError:
+        try:
+            dangling = _dygie_dangling([orjson.loads(ln) for ln in raw.split(b"\n") if ln.strip()], role)
+        except (orjson.JSONDecodeError, TypeError, KeyError, IndexError, AttributeError):
+            return []
+    except (TypeError, KeyError, IndexError, AttributeError):
+        return []
+    if not dangling:
+        return []
+    return [
+        Finding(
+            "relation-arguments-not-entities",
+            "error",
+            f"{role} file {path}: {len(dangling)} relation(s) have an argument that is not one of the sentence's "
+            "entity mentions",
+            len(dangling),
+            dangling[:N_EXAMPLES],
+            {"file": role, "path": str(path)},
+        )
+    ]
+
+
+def _spert_dangling(records: list[Any]) -> list[str]:
+    out = []
+    for k, rec in enumerate(records):
+        n = len(rec.get("entities", []))
+        for j, rel in enumerate(rec.get("relations", []) or []):
+            if not (0 <= rel["head"] < n and 0 <= rel["tail"] < n):
+                out.append(
+                    f"record {k + 1} (orig_id {rec.get('orig_id')}) relation {j}: head {rel['head']}, "
+                    f"tail {rel['tail']}, {n} entities"
+                )
+    return out
+
+
+def _dygie_dangling(records: list[dict], role: str) -> list[str]:
+    predicted = role == "pred" and any("predicted_relations" in r for r in records)
+    ner_key, rel_key = ("predicted_ner", "predicted_relations") if predicted else ("ner", "relations")
+    out = []
+    for rec in records:
+        for i, (ner, rels) in enumerate(zip(rec.get(ner_key, []), rec.get(rel_key, []))):
+            spans = {(e[0], e[1]) for e in ner}
+            for rel in rels:
+                missing = [list(s) for s in ((rel[0], rel[1]), (rel[2], rel[3])) if s not in spans]
+                if missing:
+                    out.append(f"{rec.get('doc_key')} sentence {i}: {rel[4]} argument(s) {missing} not in {ner_key}")
+    return out
+
+
+def _relation_keys(doc: Document) -> list[tuple]:
+    return [(doc.entities[h][:2], doc.entities[t][:2], r) for h, t, r in doc.relations]
+
+
+def duplicate_findings(dataset: E2EDataset, role: str) -> list[Finding]:
+    """Repeated sentence ids, and entity mentions / relations listed twice in one sentence."""
+    out = []
+    docs = dataset.documents
+    ids = Counter(d.id for d in docs if d.id is not None)
+    repeated = {i: n for i, n in ids.items() if n > 1}
+    if repeated:
+        out.append(
+            Finding(
+                "duplicate-ids",
+                "error",
+                f"{role} file {dataset.path}: {sum(repeated.values()) - len(repeated)} repeated sentence(s) of "
+                f"{len(repeated)} id(s)",
+                sum(repeated.values()) - len(repeated),
+                [str(i) for i in list(repeated)[:N_EXAMPLES]],
+                {"file": role, "ids": len(repeated)},
+            )
+        )
+    kinds = (
+        ("duplicate-entities", "entity mention", lambda d: list(d.entities)),
+        ("duplicate-relations", "relation", _relation_keys),
+    )
+    for code, what, keys in kinds:
+        extra, examples = 0, []
+        for k, doc in enumerate(docs):
+            items = keys(doc)
+            n = len(items) - len(set(items))
+            if n:
+                extra += n
+                dup = next(x for x, c in Counter(items).items() if c > 1)
+                examples.append(f"{doc.id if doc.id is not None else f'sentence {k + 1}'}: {dup}")
+        if extra:
+            out.append(
+                Finding(
+                    code,
+                    "warning",
+                    f"{role} file {dataset.path}: {extra} {what}(s) listed more than once in a sentence; releval "
+                    "counts each once (set semantics), tools that count list items would inflate TP or FP",
+                    extra,
+                    examples[:N_EXAMPLES],
+                    {"file": role},
+                )
+            )
+    return out
+
+
+def _alignment_finding(gold: E2EDataset, pred: E2EDataset, exc: InputError | InputErrors) -> Finding:
+    errors = exc.errors if isinstance(exc, InputErrors) else [exc]
+    gold_ids = {d.id for d in gold.documents}
+    pred_ids = {d.id for d in pred.documents}
+    data = {"missing": len(gold_ids - pred_ids), "unknown": len(pred_ids - gold_ids)} if len(gold.splits) == 1 else {}
+    return Finding(
+        "sentence-alignment",
+        "error",
+        "predictions cannot be paired with gold sentences: " + "; ".join(e.message for e in errors[:3]),
+        len(errors),
+        [str(e) for e in errors[:N_EXAMPLES]],
+        data,
+    )
+
+
+def type_map(train: E2EDataset) -> dict[tuple[str, str], set[str]]:
+    """(head type, tail type) → relation types, from the 'train' split when the file has one, else all sentences."""
+    docs = train.splits["train"] if "train" in train.splits else train.documents
+    allowed: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for doc in docs:
+        for h, t, r in doc.relations:
+            allowed[(doc.entities[h][2], doc.entities[t][2])].add(r)
+    return dict(allowed)
+
+
+def e2e_type_findings(gold: list[Document], pred: list[Document], train: E2EDataset) -> list[Finding]:
+    """Predicted relations whose predicted argument types never carry that relation in training; F1 without them."""
+    allowed = type_map(train)
+    violations, examples, kept_docs = 0, [], []
+    for k, doc in enumerate(pred):
+        kept = []
+        for h, t, r in doc.relations:
+            pair = (doc.entities[h][2], doc.entities[t][2])
+            if r in allowed.get(pair, ()):
+                kept.append((h, t, r))
+            else:
+                violations += 1
+                examples.append(f"{doc.id if doc.id is not None else f'sentence {k + 1}'}: {r} for {pair}")
+        kept_docs.append(replace(doc, relations=tuple(kept)))
+    data: dict[str, Any] = {"type_pairs_in_train": len(allowed), "violations": violations}
+    if not violations:
+        return [
+            Finding("type-constraints", "info", "every predicted relation fits the training type map", 0, data=data)
+        ]
+    before = score_e2e(gold, pred, criteria=("strict",), ner=False, by_position=True)["strict"]["micro"].f
+    after = score_e2e(gold, kept_docs, criteria=("strict",), ner=False, by_position=True)["strict"]["micro"].f
+    data |= {"strict_f_before": before, "strict_f_without": after, "f_change": after - before}
+    return [
+        Finding(
+            "type-constraints",
+            "warning",
+            f"{violations} predicted relation(s) join argument types never seen with that relation in training; "
+            f"without them Strict micro-F1 {100 * before:.2f} → {100 * after:.2f}",
+            violations,
+            examples[:N_EXAMPLES],
+            data,
+        )
+    ]
