@@ -12,8 +12,6 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from scipy.stats import binomtest
-
 from releval.api import AUTO, LabelsInput, as_label_file, resolve_negative, score_alignment
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
@@ -260,6 +258,8 @@ def policy_findings(gold: LabelFile, pred: LabelFile, negative: str | None) -> l
             data={"negative": as_negative.to_dict(), "wrong": as_wrong.to_dict(), "f_difference": diff},
         )
     ]
+    from scipy.stats import binomtest  # lazily: the CLI starts without SciPy
+
     n, k = filled_neg.n_missing, filled_neg.missing_gold_negative
     base_rate = sum(label == negative for label in gold.labels) / len(gold)
     share = k / n
