@@ -156,3 +156,23 @@ def test_per_document_count_cells() -> None:
     np.testing.assert_array_equal(tot_b, [2, 2, 0, 0, 0, 0])
     with pytest.raises(ValueError, match="shape"):
         cells_from_counts(tp, fp, fn, tp, fp, fn[:2])
+
+
+def test_pooled_multinomial_draw_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two-stage draw (multinomial over large cells + a pool of small ones) has the Multinomial(n, m/n) law."""
+    import releval.stats.cells as cells_module
+
+    monkeypatch.setattr(cells_module, "POOL_MAX", 2)  # cells of 1, 1, 2 items pooled; the 8-item cell is not
+    g = np.array([0, 1, 2, 2] + [3] * 8)
+    cells = cells_from_labels(g, g, g, 4)
+    assert sorted(cells.counts) == [1, 1, 2, 8]
+    draws = cells_module.bootstrap_cell_counts(cells, 200_000, np.random.default_rng(8))
+    assert (draws.sum(axis=1) == 12).all()
+    keys, observed = np.unique(draws, axis=0, return_counts=True)
+    expected = stats.multinomial.pmf(keys, 12, cells.counts / 12) * draws.shape[0]
+    big = expected >= 5  # pool the sparse bins so the χ² approximation holds
+    obs = np.append(observed[big], observed[~big].sum() + (draws.shape[0] - observed.sum()))
+    exp = np.append(expected[big], draws.shape[0] - expected[big].sum())
+    assert stats.chisquare(obs, exp).pvalue > 1e-3
+    # and the means are n·m/n per cell
+    assert draws.mean(axis=0) == pytest.approx(cells.counts, abs=0.02)

@@ -198,3 +198,13 @@ def test_shared_semeval_rbert_vs_cnn(capsys: pytest.CaptureFixture[str]) -> None
     micro = next(p for p in data["pairs"] if p["metric"] == "micro")
     assert micro["p_value"] == pytest.approx(1 / 1001)  # no resample comes near a difference of 9 points
     assert micro["ci_effect"][0] > 0.07
+
+
+def test_cli_constants_match_the_library() -> None:
+    """commands.compare repeats choices to keep start-up light; they must equal the library's."""
+    from releval.commands import compare as cmd
+    from releval.stats import compare, paired, rounding
+
+    assert cmd.TESTS == compare.TESTS and cmd.CORRECTIONS == compare.CORRECTIONS
+    assert cmd.ALTERNATIVES == paired.ALTERNATIVES and cmd.READINGS == rounding.READINGS
+    assert (cmd.DEFAULT_RESAMPLES, cmd.DEFAULT_SEED) == (paired.DEFAULT_RESAMPLES, paired.DEFAULT_SEED)

@@ -15,10 +15,15 @@ from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, resolve_
 from releval.data.alignment import POLICIES, align
 from releval.data.io import read_text
 from releval.errors import InputError, raise_all
-from releval.report.compare_report import render_checks, render_paired, render_seeds
-from releval.stats.compare import CORRECTIONS, TESTS, compare_paired, compare_seed_runs
-from releval.stats.paired import ALTERNATIVES, DEFAULT_RESAMPLES, DEFAULT_SEED
-from releval.stats.rounding import READINGS, StatsCheck, check_stats
+
+# Option defaults and choices are repeated here so that `releval --help` and scoring never import SciPy or
+# statsmodels; the statistics modules are imported when a command runs (tests check both lists agree).
+TESTS = ("bootstrap", "randomization", "mcnemar", "sign")
+CORRECTIONS = ("holm", "bonferroni", "none")
+ALTERNATIVES = ("two-sided", "greater", "less")
+READINGS = ("sample", "population")
+DEFAULT_RESAMPLES = 10_000
+DEFAULT_SEED = 12345
 
 
 def parse_system(spec: str) -> tuple[str, list[Path]]:
@@ -97,6 +102,9 @@ def compare_command(
             except InputError as exc:
                 errors.append(exc)
     raise_all(errors)
+    from releval.report.compare_report import render_paired, render_seeds
+    from releval.stats.compare import compare_paired, compare_seed_runs
+
     counts = {len(v) for v in runs.values()}
     gold_labels = list(gold_file.labels)
     show = progress if progress is not None else sys.stderr.isatty()
@@ -192,6 +200,9 @@ def check_stats_command(
 
     Exit code 1 when a claimed p or d is inconsistent under every reading of ±, 0 otherwise.
     """
+    from releval.report.compare_report import render_checks
+    from releval.stats.rounding import StatsCheck, check_stats
+
     check_choice(fmt, OUTPUT_FORMATS, "--format")
     check_choice(alternative, ALTERNATIVES, "--alternative")
     checks: list[StatsCheck] = []
