@@ -125,6 +125,8 @@ def partial_conjunction_sorted(sorted_p: NDArray[np.float64], method: str) -> ND
     Works on a batch of shape (..., N).  p_(i) = 0 gives an infinite Fisher/Stouffer statistic and
     therefore p^{u/N} = 0 for every u <= i (Dror's Chinese POS p-value is an exact zero).
     """
+    from scipy import stats  # imported here, not at module level: the CLI must start without SciPy
+
     p = np.asarray(sorted_p, dtype=float)
     n = p.shape[-1]
     m = np.arange(n, 0, -1, dtype=float)  # N - u + 1 for u = 1..N
@@ -133,8 +135,6 @@ def partial_conjunction_sorted(sorted_p: NDArray[np.float64], method: str) -> ND
     if method == "fisher":
         with np.errstate(divide="ignore"):
             stat = _tail_sums(-2.0 * np.log(p))
-        from scipy import stats  # imported here: the CLI must start without SciPy
-
         return stats.chi2.sf(stat, 2.0 * m)
     if method == "simes":
         out = np.empty_like(p)
@@ -147,8 +147,6 @@ def partial_conjunction_sorted(sorted_p: NDArray[np.float64], method: str) -> ND
         with np.errstate(invalid="ignore"):
             s = _tail_sums(z)
         s = np.where(np.isnan(s), np.inf, s)  # a p = 0 together with a p = 1: the zero wins, as in Fisher
-        from scipy import stats  # imported here: the CLI must start without SciPy
-
         return stats.norm.sf(s / np.sqrt(m))
     raise ValueError(f"unknown partial-conjunction method {method!r}; choose from {', '.join(PC_METHODS)}")
 
