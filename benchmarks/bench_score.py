@@ -52,7 +52,8 @@ def time_cli(gold: list[str], pred: list[str], repeat: int) -> float:
         gp, pp = Path(tmp, "gold.jsonl"), Path(tmp, "pred.jsonl")
         gp.write_bytes(b"\n".join(orjson.dumps({"id": f"id{i}", "label": x}) for i, x in enumerate(gold)) + b"\n")
         pp.write_bytes(b"\n".join(orjson.dumps({"id": f"id{i}", "label": x}) for i, x in enumerate(pred)) + b"\n")
-        cmd = [sys.executable, "-m", "releval", "score", str(gp), str(pp), "--format", "json", "-o", str(Path(tmp, "o"))]
+        out = str(Path(tmp, "o"))
+        cmd = [sys.executable, "-m", "releval", "score", str(gp), str(pp), "--format", "json", "-o", out]
 
         def run() -> None:
             subprocess.run(cmd, check=True, capture_output=True)
@@ -69,11 +70,11 @@ def main() -> None:
     print(f"{'n':>9}  {'releval (5 avgs)':>16}  {'sklearn (3 avgs)':>16}  {'ratio':>7}  {'CLI run':>8}")
     for n in args.sizes:
         gold, pred = make_data(n)
-        ours = best_of(args.repeat, lambda: score_labels(gold, pred, negative="no_relation"))
+        ours = best_of(args.repeat, lambda g=gold, p=pred: score_labels(g, p, negative="no_relation"))
 
-        def sklearn() -> None:
+        def sklearn(g: list[str] = gold, p: list[str] = pred) -> None:
             for average in ("micro", "macro", "weighted"):
-                precision_recall_fscore_support(gold, pred, labels=positive, average=average, zero_division=0)
+                precision_recall_fscore_support(g, p, labels=positive, average=average, zero_division=0)
 
         theirs = best_of(args.repeat, sklearn)
         cli = time_cli(gold, pred, args.repeat)

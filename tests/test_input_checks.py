@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.conftest import shared_path
 
 import releval
 from releval.cli import main
-from tests.conftest import shared_path
 
 
 def _write(path: Path, text: str) -> Path:

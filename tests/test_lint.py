@@ -6,7 +6,6 @@ import shutil
 import subprocess
 
 import pytest
-
 from tests.conftest import REPO
 
 

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, precision_recall_fscore_support
+from tests.conftest import shared_path
 
 import releval
-from tests.conftest import shared_path
 
 LABELS = ["NA", "a", "b", "c", "d", "e"]
 

@@ -7,12 +7,12 @@ import math
 
 import numpy as np
 import pytest
+from tests.conftest import shared_path
 
 import releval
 from releval.metrics.averages import AveragingSpec, micro_average, prf_from_counts, weighted_averages
 from releval.metrics.classification import encode
 from releval.metrics.counts import class_counts
-from tests.conftest import shared_path
 
 SCHEMES = ("micro", "weighted", "dodrans", "entropy", "macro")
 
