@@ -119,3 +119,19 @@ def test_cli_start_up_stays_light() -> None:
     code = f"import sys, releval.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_public_api_names_resolve() -> None:
+    """Every name in releval.__all__ resolves, lazily imported statistics included."""
+    missing = [name for name in releval.__all__ if not hasattr(releval, name)]
+    assert missing == []
+    assert releval.partial_conjunction_pvalues([0.01, 0.04], "bonferroni").tolist() == [0.02, 0.04]
+
+
+def test_to_frame_matches_to_dict() -> None:
+    result = releval.score(KEY, RBERT)
+    frame = result.to_frame()
+    data = result.to_dict()
+    assert frame.loc["macro", "f"] == pytest.approx(data["averages"]["macro"]["f"])
+    assert int(frame.loc["Other", "support"]) == 454
+    assert len(frame) == len(data["per_class"]) + len(data["averages"])
