@@ -1,7 +1,7 @@
 """releval: honest, comparable evaluation of relation extraction and relation classification.
 
-The names below are the public API. Statistical functions that need SciPy or statsmodels are resolved on
-first use (PEP 562), so `import releval` and the command line stay fast.
+The names below are the public API. Everything beyond classification scoring is resolved on first use
+(PEP 562), so `import releval` — and with it every command-line run — stays fast.
 """
 
 from __future__ import annotations
@@ -11,19 +11,34 @@ from typing import Any
 
 from releval._version import __version__
 from releval.api import score
-from releval.audit import AuditReport, Finding, audit
 from releval.data.alignment import align
 from releval.data.labels import LabelFile, apply_patch, load_labels
-from releval.e2e_api import E2EResult, score_e2e
 from releval.errors import InputError, InputErrors, RelevalError
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weighting, power
 from releval.report import signature
 from releval.result import Average, ClassRow, ScoreResult
-from releval.semeval_api import SemevalOfficialResult, score_semeval_official
-from releval.stats.label_distribution import LabelStats, label_stats
 
-# name -> module, imported on first access because the module needs SciPy or statsmodels.
+# name -> (module, attribute), imported on first access.
 _LAZY = {
+    "AuditReport": ("releval.audit.findings", "AuditReport"),
+    "Finding": ("releval.audit.findings", "Finding"),
+    "audit": ("releval.audit.checks", "audit"),
+    "E2EResult": ("releval.e2e_api", "E2EResult"),
+    "score_e2e": ("releval.e2e_api", "score_e2e"),
+    "SemevalOfficialResult": ("releval.semeval_api", "SemevalOfficialResult"),
+    "score_semeval_official": ("releval.semeval_api", "score_semeval_official"),
+    "LabelStats": ("releval.stats.label_distribution", "LabelStats"),
+    "label_stats": ("releval.stats.label_distribution", "label_stats"),
+    "paired_bootstrap": ("releval.stats.paired", "paired_bootstrap"),
+    "approximate_randomization": ("releval.stats.paired", "approximate_randomization"),
+    "mcnemar": ("releval.stats.paired", "mcnemar"),
+    "sign_test": ("releval.stats.paired", "sign_test"),
+    "PairedResult": ("releval.stats.paired", "PairedResult"),
+    "compare_seeds": ("releval.stats.seeds", "compare_seeds"),
+    "SeedComparison": ("releval.stats.seeds", "SeedComparison"),
+    "check_stats": ("releval.stats.rounding", "check_stats"),
+    "compare_paired": ("releval.stats.compare", "compare_paired"),
+    "compare_seed_runs": ("releval.stats.compare", "compare_seed_runs"),
     "analyze_replicability": ("releval.stats.replicability", "analyze"),
     "identify": ("releval.stats.replicability", "identify"),
     "partial_conjunction_pvalues": ("releval.stats.replicability", "partial_conjunction_pvalues"),
@@ -48,30 +63,21 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "DEFAULT_WEIGHTINGS",
-    "AuditReport",
     "Average",
     "ClassRow",
-    "E2EResult",
-    "Finding",
     "InputError",
     "InputErrors",
     "LabelFile",
-    "LabelStats",
     "RelevalError",
     "ScoreResult",
-    "SemevalOfficialResult",
     "Weighting",
     "__version__",
     "align",
     "apply_patch",
-    "audit",
     "get_weighting",
-    "label_stats",
     "load_labels",
     "power",
     "score",
-    "score_e2e",
-    "score_semeval_official",
     "signature",
     *_LAZY,
 ]

@@ -24,7 +24,8 @@ def as_label_file(data: LabelsInput, role: str, format: str | None = None, **fie
     if isinstance(data, LabelFile):
         return data
     if isinstance(data, (str, os.PathLike)):
-        return load_labels(data, format=format, role=role, **fields)
+        # predictions' repeated ids are found by `align` (cheaper for large files)
+        return load_labels(data, format=format, role=role, check_unique=role == "gold", **fields)
     if isinstance(data, Mapping):
         ids = [str(k) for k in data]
         return LabelFile(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 
 import typer
 from rich.console import Console
@@ -20,14 +21,27 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-# Each module in releval.commands exposes `register(app)`; one line per command family.
-_COMMAND_MODULES = (
-    "releval.commands.score",
-    "releval.commands.stats",
-    "releval.commands.replicability",
-    "releval.commands.audit",
-    "releval.commands.compare",
-)
+# Each module in releval.commands exposes `register(app)`; it is listed with the command names it adds, so a
+# run imports only the module of the command it invokes (start-up time is part of every scoring run).
+_COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "releval.commands.score": ("score",),
+    "releval.commands.stats": ("stats",),
+    "releval.commands.replicability": ("replicability",),
+    "releval.commands.audit": ("audit", "claims"),
+    "releval.commands.compare": ("compare", "check-stats"),
+}
+_registered: set[str] = set()
+
+
+def register_commands(argv: list[str] | None = None) -> None:
+    """Register the module of the command named in `argv`, or every module (for help or an unknown name)."""
+    words = sys.argv[1:] if argv is None else argv
+    first = next((w for w in words if not w.startswith("-")), None)
+    wanted = [m for m, names in _COMMAND_MODULES.items() if first in names] or list(_COMMAND_MODULES)
+    for module in wanted:
+        if module not in _registered:
+            importlib.import_module(module).register(app)
+            _registered.add(module)
 
 
 def _version(value: bool) -> None:
@@ -43,12 +57,9 @@ def _root(
     """Honest, comparable evaluation of relation extraction and classification."""
 
 
-for _name in _COMMAND_MODULES:
-    importlib.import_module(_name).register(app)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app; releval's own errors become one message and exit code 2, usage errors exit 2."""
+    register_commands(argv)
     try:
         app(args=argv, prog_name="releval", standalone_mode=True)
     except RelevalError as exc:

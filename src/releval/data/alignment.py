@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from releval.data.labels import LabelFile
-from releval.errors import InputError
+from releval.errors import InputError, raise_all
 
 MISSING_LABEL = "<missing>"
 POLICIES = ("error", "negative", "wrong")
@@ -78,8 +78,18 @@ def align(
             field="id",
         )
     slots: list[str | None] = [None] * len(gold)
-    for pid, label in zip(pred.ids, pred.labels):
-        slots[index[pid]] = label
+    source_line = [0] * len(gold)
+    repeated: list[InputError] = []
+    for pid, label, line in zip(pred.ids, pred.labels, pred.lines):
+        i = index[pid]
+        if slots[i] is not None:
+            repeated.append(
+                InputError(f"id {pid} repeated (first on line {source_line[i]})", file=pred.path, line=line, field="id")
+            )
+            continue
+        slots[i] = label
+        source_line[i] = line
+    raise_all(repeated[:50])
     missing = [i for i, s in enumerate(slots) if s is None]
     if not missing:
         return Alignment(list(gold.labels), slots)  # type: ignore[arg-type]

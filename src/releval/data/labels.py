@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import msgspec
@@ -41,7 +42,7 @@ class LabelFile:
     format: str
     ids: list[str] | None
     labels: list[str]
-    lines: list[int]
+    lines: Sequence[int]
     fields: dict[str, list[str]] = field(default_factory=dict)
     digest: str = ""
 
@@ -102,6 +103,17 @@ def _looks_like_header(line: str, header_fields: tuple[str, ...] = ()) -> bool:
     return any(c in names for c in cells)
 
 
+_JSON_FORMATS = ("tacred-json", "tacrev-jsonl", "jsonl")
+
+
+def _decode(data: bytes, path: PathLike) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(f"not valid UTF-8 (byte {exc.start})", file=str(path), line=line) from None
+
+
 def load_labels(
     path: PathLike,
     *,
@@ -109,19 +121,20 @@ def load_labels(
     role: str = "gold",
     id_field: str = "id",
     label_field: str | None = None,
+    check_unique: bool = True,
 ) -> LabelFile:
-    """Load one file's ids and labels; `role` ('gold'/'pred') picks the label column of two-label files."""
+    """Load one file's ids and labels; `role` ('gold'/'pred') picks the label column of two-label files.
+
+    `check_unique=False` lets a large JSONL prediction file skip the repeated-id check, which `align` then does
+    (it costs a hash set of every id; identical id order with gold needs none).
+    """
     if role not in ("gold", "pred"):
         raise ValueError(f"role must be 'gold' or 'pred', not {role!r}")
     data = read_bytes(path)
     fmt = format or detect_format(path, data, (id_field, label_field or ""))
     if fmt not in FORMATS:
         raise InputError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})", file=str(path))
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"not valid UTF-8 (byte {exc.start})", file=str(path), line=line) from None
+    text = "" if fmt in _JSON_FORMATS else _decode(data, path)  # the JSON parsers validate UTF-8 themselves
     name = str(path)
     if fmt == "semeval":
         out = _load_semeval_blocks(text, name)
@@ -133,9 +146,9 @@ def load_labels(
         out = _load_json_records(data, name, id_field, label_field or "relation", fmt)
     elif fmt == "tacrev-jsonl":
         field_name = label_field or ("label_true" if role == "gold" else "label_pred")
-        out = _load_jsonl(data, name, id_field, field_name, fmt, role)
+        out = _load_jsonl(data, name, id_field, field_name, fmt, role, check_unique)
     elif fmt == "jsonl":
-        out = _load_jsonl(data, name, id_field, label_field, fmt, role)
+        out = _load_jsonl(data, name, id_field, label_field, fmt, role, check_unique)
     else:
         out = _load_table(text, name, "," if fmt == "csv" else "\t", id_field, label_field, fmt, role)
     return replace(out, digest=short_hash(data, 16))
@@ -244,7 +257,7 @@ def _load_semeval_blocks(text: str, name: str) -> LabelFile:
     return LabelFile(name, "semeval", ids, labels, lines)
 
 
-def _check_unique(ids: list[str], lines: list[int], name: str) -> None:
+def _check_unique(ids: list[str], lines: Sequence[int], name: str) -> None:
     if len(set(ids)) == len(ids):
         return
     seen: dict[str, int] = {}
@@ -326,7 +339,7 @@ def _records_to_file(
     return LabelFile(name, fmt, ids, labels, line_numbers, extras)
 
 
-def _check_labels(labels: list, line_numbers: list[int], name: str, fld: str) -> None:
+def _check_labels(labels: list, line_numbers: Sequence[int], name: str, fld: str) -> None:
     """Every label a non-empty string without surrounding space; checked on the distinct values first."""
     try:
         distinct = set(labels)
@@ -392,7 +405,9 @@ def _fast_jsonl(
     return ids, [r.f1 for r in records], extras
 
 
-def _load_jsonl(data: bytes, name: str, id_field: str, label_field: str | None, fmt: str, role: str) -> LabelFile:
+def _load_jsonl(
+    data: bytes, name: str, id_field: str, label_field: str | None, fmt: str, role: str, check_unique: bool = True
+) -> LabelFile:
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     try:
         newline = body.find(b"\n")
@@ -405,9 +420,10 @@ def _load_jsonl(data: bytes, name: str, id_field: str, label_field: str | None, 
         fast = _fast_jsonl(body, id_field, lf, extra)
         if fast is not None:
             ids, labels, extras = fast
-            lines = list(range(1, len(labels) + 1))
+            lines = range(1, len(labels) + 1)  # a range, not a list: no million int objects
             _check_labels(labels, lines, name, lf)
-            _check_unique(ids, lines, name)
+            if check_unique:
+                _check_unique(ids, lines, name)
             return LabelFile(name, fmt, ids, labels, lines, extras)
     records, line_numbers = _parse_jsonl(data, name)
     return _records_to_file(records, line_numbers, name, id_field, label_field, fmt, role, ("subj_type", "obj_type"))
