@@ -15,7 +15,7 @@ from releval.commands.common import OUTPUT_FORMATS, emit
 from releval.data.e2e import load_e2e
 from releval.e2e_api import E2EResult, score_e2e
 from releval.metrics.e2e import NER, RELAXED
-from releval.report.tables import latex_escape, table_cells
+from releval.report.tables import CSV_HEADER, csv_rows, latex_escape, table_cells
 from releval.result import ScoreResult
 from releval.stats.e2e_dataset import DatasetStats, compare_datasets, dataset_stats
 
@@ -147,48 +147,13 @@ def _table(title: str, header: list[str], body: list[list[str]], first: int, fmt
 
 
 def _render_csv(results: Sequence[E2EResult]) -> str:
+    """The classification CSV layout with a criterion column after the system."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(
-        ["system", "criterion", "kind", "label", "precision", "recall", "f", "support", "tp", "fp", "fn", "signature"]
-    )
+    writer.writerow([CSV_HEADER[0], "criterion", *CSV_HEADER[1:]])
     for result in results:
         for criterion, r in result.results.items():
-            sig = str(r.signature)
-            for row in r.per_class:
-                writer.writerow(
-                    [
-                        result.system,
-                        criterion,
-                        "class",
-                        row.label,
-                        repr(row.precision),
-                        repr(row.recall),
-                        repr(row.f),
-                        row.support,
-                        row.tp,
-                        row.fp,
-                        row.fn,
-                        sig,
-                    ]
-                )
-            for a in r.averages.values():
-                writer.writerow(
-                    [
-                        result.system,
-                        criterion,
-                        "average",
-                        a.name,
-                        repr(a.precision),
-                        repr(a.recall),
-                        repr(a.f),
-                        "",
-                        "",
-                        "",
-                        "",
-                        sig,
-                    ]
-                )
+            writer.writerows([row[0], criterion, *row[1:]] for row in csv_rows(r, accuracy=False))
     return buf.getvalue()
 
 

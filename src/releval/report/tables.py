@@ -150,34 +150,44 @@ def render_latex(results: Sequence[ScoreResult], width: int = 2) -> str:
     return "\n".join(out) + "\n"
 
 
+CSV_HEADER = ["system", "kind", "label", "precision", "recall", "f", "support", "tp", "fp", "fn", "signature"]
+
+
+def csv_rows(result: ScoreResult, accuracy: bool = True) -> list[list[object]]:
+    """One result's long-format rows (CSV_HEADER order): classes, averages and, optionally, accuracy."""
+    sig = str(result.signature)
+    rows: list[list[object]] = [
+        [
+            result.system,
+            "class",
+            row.label,
+            repr(row.precision),
+            repr(row.recall),
+            repr(row.f),
+            row.support,
+            row.tp,
+            row.fp,
+            row.fn,
+            sig,
+        ]
+        for row in result.per_class
+    ]
+    rows += [
+        [result.system, "average", a.name, repr(a.precision), repr(a.recall), repr(a.f), "", "", "", "", sig]
+        for a in result.averages.values()
+    ]
+    if accuracy:
+        rows.append([result.system, "accuracy", "accuracy", "", "", repr(result.accuracy), result.n, "", "", "", sig])
+    return rows
+
+
 def render_csv(results: Sequence[ScoreResult]) -> str:
     """Long format: one line per system × row with real fractions, for spreadsheets and pandas."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["system", "kind", "label", "precision", "recall", "f", "support", "tp", "fp", "fn", "signature"])
+    writer.writerow(CSV_HEADER)
     for r in results:
-        sig = str(r.signature)
-        for row in r.per_class:
-            writer.writerow(
-                [
-                    r.system,
-                    "class",
-                    row.label,
-                    repr(row.precision),
-                    repr(row.recall),
-                    repr(row.f),
-                    row.support,
-                    row.tp,
-                    row.fp,
-                    row.fn,
-                    sig,
-                ]
-            )
-        for a in r.averages.values():
-            writer.writerow(
-                [r.system, "average", a.name, repr(a.precision), repr(a.recall), repr(a.f), "", "", "", "", sig]
-            )
-        writer.writerow([r.system, "accuracy", "accuracy", "", "", repr(r.accuracy), r.n, "", "", "", sig])
+        writer.writerows(csv_rows(r))
     return buf.getvalue()
 
 
