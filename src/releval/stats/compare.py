@@ -34,6 +34,18 @@ TESTS = ("bootstrap", "randomization", "mcnemar", "sign")
 CORRECTIONS = ("holm", "bonferroni", "none")
 
 
+def _data_settings(gold: Sequence[str], negative: str | None, metrics: Sequence[str]) -> dict[str, object]:
+    """The signature fields that describe the data and the averages (shared by paired and seed tables)."""
+    return {
+        "task": "rc",
+        "negative": negative if negative is not None else "none",
+        "average": list(metrics),
+        "labels": short_hash(sorted(set(gold))),
+        "gold": short_hash(list(gold)),
+        "n": len(gold),
+    }
+
+
 @dataclass(frozen=True)
 class PairRow:
     """One test of system `a` against system `b` under one average (`effect` = a − b)."""
@@ -255,12 +267,7 @@ def compare_paired(
                     bar.advance(bar.task_ids[0])
     rows = _adjusted_rows(raw, correction)
     signature = Signature.build(
-        task="rc",
-        negative=neg if neg is not None else "none",
-        average=list(metrics),
-        labels=short_hash(sorted(set(gold))),
-        gold=short_hash(list(gold)),
-        n=len(gold),
+        **_data_settings(gold, neg, metrics),
         test=",".join(f"{t}:{alternative}" for t in tests),
         resamples=resamples if {"bootstrap", "randomization"} & set(tests) else None,
         seed=(seed if seed is not None else "none") if {"bootstrap", "randomization"} & set(tests) else None,
@@ -401,12 +408,7 @@ def compare_seed_runs(
             adjusted[i] = p
     rows = [SeedRow(a, b, m, res, adjusted[i]) for i, (a, b, m, res) in enumerate(raw)]
     signature = Signature.build(
-        task="rc",
-        negative=neg if neg is not None else "none",
-        average=list(metrics),
-        labels=short_hash(sorted(set(gold))),
-        gold=short_hash(list(gold)),
-        n=len(gold),
+        **_data_settings(gold, neg, metrics),
         test=f"welch:{alternative},cohen-d:harbecke-eq4",
         methods=correction,
     )
