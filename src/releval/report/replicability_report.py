@@ -11,14 +11,13 @@ from __future__ import annotations
 import io
 import json
 import os
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from releval.errors import RelevalError
+from releval.report.output import write_atomic
 from releval.report.signature import Signature
 from releval.report.tables import latex_escape
 from releval.stats.replicability import ID_GUARANTEE, PC_VALID_UNDER, ReplicabilityResult
@@ -367,14 +366,5 @@ def simulation_figure(sim: SimulationResult, fmt: str = "png") -> bytes:
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write bytes through a temporary file in the same folder and an atomic rename."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write a figure's bytes atomically (releval.report.output.write_atomic)."""
+    write_atomic(path, data)
