@@ -15,6 +15,9 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8") if isinstance(text, str) else text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would make results unreadable to the group
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
