@@ -135,3 +135,15 @@ def test_to_frame_matches_to_dict() -> None:
     assert frame.loc["macro", "f"] == pytest.approx(data["averages"]["macro"]["f"])
     assert int(frame.loc["Other", "support"]) == 454
     assert len(frame) == len(data["per_class"]) + len(data["averages"])
+
+
+def test_console_entry_exit_codes_and_flushed_output(tmp_path: Path) -> None:
+    """`python -m releval` leaves through os._exit: output must still be complete and the exit code kept."""
+    ok = subprocess.run([sys.executable, "-m", "releval", "score", str(KEY), str(RBERT), "-f", "csv"],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0
+    rows = list(csv.DictReader(io.StringIO(ok.stdout)))
+    assert len(rows) == len(releval.score(KEY, RBERT).per_class) + 5 + 1
+    bad = subprocess.run([sys.executable, "-m", "releval", "score", str(KEY), str(tmp_path / "nope.txt")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "nope.txt: file not found" in bad.stderr

@@ -1,7 +1,5 @@
 """`python -m releval` runs the command line."""
 
-import sys
+from releval.cli import run
 
-from releval.cli import main
-
-sys.exit(main())
+run()
