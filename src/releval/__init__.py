@@ -35,6 +35,8 @@ _LAZY = {
     "sign_test": ("releval.stats.paired", "sign_test"),
     "PairedResult": ("releval.stats.paired", "PairedResult"),
     "compare_seeds": ("releval.stats.seeds", "compare_seeds"),
+    "paired_t": ("releval.stats.paired_classic", "paired_t"),
+    "wilcoxon_signed_rank": ("releval.stats.paired_classic", "wilcoxon_signed_rank"),
     "SeedComparison": ("releval.stats.seeds", "SeedComparison"),
     "check_stats": ("releval.stats.rounding", "check_stats"),
     "compare_paired": ("releval.stats.compare", "compare_paired"),
