@@ -50,6 +50,27 @@ def _dependence(dependent: bool, positive: bool) -> str:
     return "positive" if positive else ("dependent" if dependent else "independent")
 
 
+def _analyze_and_emit(
+    p,
+    names,
+    effects,
+    alpha: float,
+    dependence: str,
+    method: str,
+    pc: tuple[str, ...],
+    fmt: str,
+    per_u: bool,
+    output: Path | None,
+    test: str | None = None,
+) -> None:
+    """Run the analysis, send its warnings to stderr and write the rendered result."""
+    result = analyze(p, alpha, names=names, effects=effects, dependence=dependence, method=method, pc_methods=pc)
+    for w in result.warnings:
+        typer.echo(f"warning: {w}", err=True)
+    extra = {"test": test} if test is not None else {}
+    emit(render_analysis(result, fmt, per_u=per_u, **extra), output)
+
+
 @replicability_app.command("analyze")
 def analyze_command(
     pvalues: Path = typer.Argument(
@@ -94,18 +115,7 @@ def analyze_command(
     pc = _methods(estimators)
     dependence = _dependence(dependent, positive)
     table = load_pvalues(pvalues, fmt=table_format)
-    result = analyze(
-        table.p,
-        alpha,
-        names=table.datasets,
-        effects=table.effect,
-        dependence=dependence,
-        method=method,
-        pc_methods=pc,
-    )
-    for w in result.warnings:
-        typer.echo(f"warning: {w}", err=True)
-    emit(render_analysis(result, fmt, per_u=per_u), output)
+    _analyze_and_emit(table.p, table.datasets, table.effect, alpha, dependence, method, pc, fmt, per_u, output)
 
 
 def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
@@ -178,18 +188,9 @@ def from_predictions_command(
         resamples=resamples,
         seed=seed,
     )
-    result = analyze(
-        tests.pvalues,
-        alpha,
-        names=tests.names,
-        effects=tests.effects,
-        dependence=dependence,
-        method=method,
-        pc_methods=pc,
+    _analyze_and_emit(
+        tests.pvalues, tests.names, tests.effects, alpha, dependence, method, pc, fmt, per_u, output, tests.test
     )
-    for w in result.warnings:
-        typer.echo(f"warning: {w}", err=True)
-    emit(render_analysis(result, fmt, per_u=per_u, test=tests.test), output)
 
 
 @replicability_app.command("simulate")
