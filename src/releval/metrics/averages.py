@@ -34,14 +34,18 @@ def _divide(num: NDArray, den: NDArray, zero_division: float) -> NDArray[np.floa
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), zero_division)
 
 
+def _f_beta(tp: NDArray, fp: NDArray, fn: NDArray, beta: float, zero_division: float) -> NDArray[np.float64]:
+    b2 = beta * beta
+    return _divide((1 + b2) * tp, (1 + b2) * tp + b2 * np.asarray(fn) + np.asarray(fp), zero_division)
+
+
 def prf_from_counts(tp: NDArray, fp: NDArray, fn: NDArray, beta: float = 1.0, zero_division: float = 0.0) -> PRF:
     """P = TP/(TP+FP), R = TP/(TP+FN), F = (1+β²)TP / ((1+β²)TP + β²FN + FP); 0/0 → zero_division."""
-    b2 = beta * beta
     tp = np.asarray(tp, dtype=np.float64)
     return PRF(
         precision=_divide(tp, tp + fp, zero_division),
         recall=_divide(tp, tp + fn, zero_division),
-        f=_divide((1 + b2) * tp, (1 + b2) * tp + b2 * np.asarray(fn) + np.asarray(fp), zero_division),
+        f=_f_beta(tp, fp, fn, beta, zero_division),
     )
 
 
@@ -69,17 +73,21 @@ def micro_average(counts: ClassCounts, spec: AveragingSpec) -> PRF:
     return prf_from_counts(tp, fp, fn, spec.beta, spec.zero_division)
 
 
+def average_weights(support: NDArray, spec: AveragingSpec) -> dict[str, NDArray[np.float64]]:
+    """Normalised weights of every weighting over the positive classes with gold support > 0, (..., K) each."""
+    support = np.asarray(support)
+    mask = spec.positive & (support > 0)
+    n_total = support.sum(axis=-1) if spec.entropy_n == "all" else (support * spec.positive).sum(axis=-1)
+    return {weighting.name: weighting.weights(support, mask, n_total) for weighting in spec.weightings}
+
+
 def weighted_averages(counts: ClassCounts, spec: AveragingSpec, per_class: PRF | None = None) -> dict[str, PRF]:
     """Σ w_i s_i for s ∈ {P, R, F} separately, weights over positive classes with gold support > 0."""
     if per_class is None:
         per_class = prf_from_counts(counts.tp, counts.fp, counts.fn, spec.beta, spec.zero_division)
-    support = counts.support
-    mask = spec.positive & (support > 0)
-    n_total = support.sum(axis=-1) if spec.entropy_n == "all" else (support * spec.positive).sum(axis=-1)
     out: dict[str, PRF] = {}
-    for weighting in spec.weightings:
-        w = weighting.weights(support, mask, n_total)
-        out[weighting.name] = PRF(
+    for name, w in average_weights(counts.support, spec).items():
+        out[name] = PRF(
             precision=(w * per_class.precision).sum(axis=-1),
             recall=(w * per_class.recall).sum(axis=-1),
             f=(w * per_class.f).sum(axis=-1),
@@ -93,6 +101,24 @@ def all_averages(counts: ClassCounts, spec: AveragingSpec) -> tuple[PRF, dict[st
     averages = {MICRO: micro_average(counts, spec)}
     averages.update(weighted_averages(counts, spec, per_class))
     return per_class, averages
+
+
+def f_averages(
+    counts: ClassCounts, spec: AveragingSpec, weights: dict[str, NDArray[np.float64]] | None = None
+) -> dict[str, NDArray[np.float64]]:
+    """F alone of micro and every weighting, as `all_averages` gives it: the resampling tests' hot path.
+
+    `weights` (from `average_weights`) may be computed once and shared by systems scored on the same gold items,
+    as in every paired resample, since weights depend on the gold supports only.
+    """
+    tp, fp, fn = (np.asarray(x, dtype=np.float64) for x in (counts.tp, counts.fp, counts.fn))
+    positive = spec.positive.astype(np.float64)
+    out = {MICRO: _f_beta(tp @ positive, fp @ positive, fn @ positive, spec.beta, spec.zero_division)}
+    per_class = _f_beta(tp, fp, fn, spec.beta, spec.zero_division)
+    if weights is None:
+        weights = average_weights(tp + fn, spec)
+    out.update({name: (w * per_class).sum(axis=-1) for name, w in weights.items()})
+    return out
 
 
 def average_names(weightings: Sequence[Weighting]) -> list[str]:

@@ -47,14 +47,11 @@ def _decode(value: str) -> str:
 
 def short_hash(items: Iterable[str] | bytes, length: int = 8) -> str:
     """A stable hex digest prefix of a byte string or of an ordered sequence of strings (sha256)."""
-    digest = hashlib.sha256()
     if isinstance(items, bytes):
-        digest.update(items)
+        data = items
     else:
-        for item in items:
-            digest.update(item.encode("utf-8"))
-            digest.update(b"\0")
-    return digest.hexdigest()[:length]
+        data = "".join(f"{item}\0" for item in items).encode("utf-8")  # each item NUL-terminated
+    return hashlib.sha256(data).hexdigest()[:length]
 
 
 @dataclass(frozen=True)
