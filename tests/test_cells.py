@@ -7,17 +7,25 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
-from releval.metrics.averages import AveragingSpec, all_averages
+from releval.metrics.averages import AveragingSpec, all_averages, average_weights, f_averages
 from releval.metrics.classification import score_labels
-from releval.metrics.counts import counts_from_confusion
+from releval.metrics.counts import ClassCounts, counts_from_confusion
 from releval.stats.cells import (
+    _popcount,
+    bootstrap_cell_counts,
+    bootstrap_plan,
     cells_from_counts,
     cells_from_labels,
+    cells_from_rows,
     encode_triplet,
     f_scores,
+    randomization_totals,
     resampled_f,
+    shares_gold,
 )
 
 GOLD = ["N", "A", "B", "A", "N"]
@@ -158,15 +166,33 @@ def test_per_document_count_cells() -> None:
         cells_from_counts(tp, fp, fn, tp, fp, fn[:2])
 
 
-def test_pooled_multinomial_draw_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The two-stage draw (multinomial over large cells + a pool of small ones) has the Multinomial(n, m/n) law."""
-    import releval.stats.cells as cells_module
+def test_bootstrap_plan_splits_cells_into_pool_slots() -> None:
+    """Smallest cells fill the 2**bits slots; the cell crossing the boundary is split between pool and multinomial."""
+    counts = np.array([8, 1, 2, 1])
+    plan = bootstrap_plan(counts, bits=3)  # 1 + 1 + 2 items of cells 1, 3, 2, then 4 of the 8 items of cell 0
+    assert plan.slot_cell.tolist() == [0, 0, 0, 0, 1, 2, 2, 3]
+    assert plan.big_cells.tolist() == [0] and plan.big_counts.tolist() == [4]
+    plan = bootstrap_plan(counts, bits=2)  # exactly the three small cells
+    assert plan.slot_cell.tolist() == [1, 2, 2, 3]
+    assert plan.big_cells.tolist() == [0] and plan.big_counts.tolist() == [8]
+    plan = bootstrap_plan(counts, bits=0)  # one pooled item of cell 1; everything else is a category
+    assert plan.slot_cell.tolist() == [1]
+    assert plan.big_cells.tolist() == [0, 2, 3] and plan.big_counts.tolist() == [8, 2, 1]
+    with pytest.raises(ValueError, match="pool bits"):
+        bootstrap_plan(counts, bits=4)  # 16 slots > 12 items
+    # the cost model: 25 per multinomial category + 1 per pooled draw; TACRED-like counts pool most cells
+    many = np.array([11_000] + [1] * 300 + [40] * 10)
+    assert bootstrap_plan(many).bits == 9  # 300 singletons + 5 of the 40s in 512 slots beats 8 or 10 bits
 
-    monkeypatch.setattr(cells_module, "POOL_MAX", 2)  # cells of 1, 1, 2 items pooled; the 8-item cell is not
+
+@pytest.mark.parametrize("bits", [0, 2, 3, None])
+def test_pooled_multinomial_draw_is_exact(bits: int | None) -> None:
+    """The two-stage draw (multinomial outside the pool + uniform pool slots) has the Multinomial(n, m/n) law."""
     g = np.array([0, 1, 2, 2] + [3] * 8)
     cells = cells_from_labels(g, g, g, 4)
     assert sorted(cells.counts) == [1, 1, 2, 8]
-    draws = cells_module.bootstrap_cell_counts(cells, 200_000, np.random.default_rng(8))
+    plan = bootstrap_plan(cells.counts, bits=bits)
+    draws = bootstrap_cell_counts(cells, 200_000, np.random.default_rng(8), plan)
     assert (draws.sum(axis=1) == 12).all()
     keys, observed = np.unique(draws, axis=0, return_counts=True)
     expected = stats.multinomial.pmf(keys, 12, cells.counts / 12) * draws.shape[0]
@@ -176,3 +202,70 @@ def test_pooled_multinomial_draw_is_exact(monkeypatch: pytest.MonkeyPatch) -> No
     assert stats.chisquare(obs, exp).pvalue > 1e-3
     # and the means are n·m/n per cell
     assert draws.mean(axis=0) == pytest.approx(cells.counts, abs=0.02)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    data=st.data(),
+    k=st.integers(1, 6),
+    rows=st.integers(1, 5),
+    beta=st.sampled_from([0.5, 1.0, 2.0]),
+    zero_division=st.sampled_from([0.0, 1.0]),
+    entropy_n=st.sampled_from(["all", "positive"]),
+)
+def test_f_averages_equal_all_averages(
+    data: st.DataObject, k: int, rows: int, beta: float, zero_division: float, entropy_n: str
+) -> None:
+    """The F-only hot path gives all_averages' F bit for bit, with its own weights or weights of the same gold."""
+    counts = st.lists(st.integers(0, 6), min_size=rows * k, max_size=rows * k)
+    tp, fp, fn = (np.array(data.draw(counts)).reshape(rows, k) for _ in range(3))
+    positive = np.array(data.draw(st.lists(st.booleans(), min_size=k, max_size=k)))
+    spec = AveragingSpec(positive, beta=beta, zero_division=zero_division, entropy_n=entropy_n)
+    _, reference = all_averages(ClassCounts(tp, fp, fn), spec)
+    for weights in (None, average_weights(tp + fn, spec)):
+        fast = f_averages(ClassCounts(tp, fp, fn), spec, weights)
+        assert list(fast) == list(reference)
+        for name, prf in reference.items():
+            np.testing.assert_array_equal(fast[name], prf.f)
+
+
+def test_shared_gold_detection() -> None:
+    """Label cells always share the gold; per-document rows with different gold counts for A and B do not."""
+    labels, g, a, b = encode_triplet(GOLD, PRED_A, PRED_B)
+    assert shares_gold(cells_from_labels(g, a, b, len(labels)), len(labels))
+    tp = np.array([[1, 0], [0, 1]])
+    zero = np.zeros_like(tp)
+    assert shares_gold(cells_from_counts(tp, zero, zero, zero, zero, tp), 2)  # B missed what A found
+    assert not shares_gold(cells_from_counts(tp, zero, zero, zero, zero, zero), 2)
+
+
+def test_randomization_swaps_are_binomial_half_across_word_boundaries() -> None:
+    """Swaps per cell = popcount of m masked random bits: Binomial(m, ½) for m below, at and above 64 and 128."""
+    sizes = [1, 63, 64, 65, 130]
+    rows_a = np.repeat(np.eye(len(sizes)), sizes, axis=0)  # item of cell c counts 1 in column c for A only
+    cells = cells_from_rows(rows_a, np.zeros_like(rows_a))
+    assert sorted(cells.counts.tolist()) == sizes
+    base_a = cells.observed()[0]
+    swaps = np.concatenate(
+        [base_a - tot_a for tot_a, _ in randomization_totals(cells, 40_000, np.random.default_rng(4))]
+    )
+    for c, m in enumerate(sizes):
+        assert base_a[c] == m  # column c counts the items of the cell of size m
+        values, observed = np.unique(swaps[:, c], return_counts=True)
+        assert values.min() >= 0 and values.max() <= m
+        expected = stats.binom.pmf(values, m, 0.5) * swaps.shape[0]
+        keep = expected >= 5
+        obs, exp = observed[keep], expected[keep]
+        if keep.sum() < len(keep) or m > 1:  # the sparse tails, pooled into one bin
+            obs = np.append(obs, swaps.shape[0] - obs.sum())
+            exp = np.append(exp, swaps.shape[0] - exp.sum())
+        assert stats.chisquare(obs, exp).pvalue > 1e-3, m
+    assert np.corrcoef(swaps[:, 2], swaps[:, 3])[0, 1] == pytest.approx(0.0, abs=0.03)  # cells are independent
+
+
+def test_popcount_table_matches_bitwise_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    words = np.random.default_rng(5).integers(0, 1 << 64, size=(7, 9), dtype=np.uint64)
+    expected = np.array([[bin(int(w)).count("1") for w in row] for row in words])
+    np.testing.assert_array_equal(_popcount(words), expected)
+    monkeypatch.delattr(np, "bitwise_count", raising=False)
+    np.testing.assert_array_equal(_popcount(words), expected)

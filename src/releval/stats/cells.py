@@ -5,12 +5,12 @@ with the same (gold, prediction A, prediction B) — or, for end-to-end RE, docu
 count vectors of both systems — are interchangeable, so we group them into C distinct cells with counts m_c.
 
 * A bootstrap resample of n items draws each item with probability 1/n; the number of draws landing in each
-  cell is then Multinomial(n, m/n) — exactly the same distribution as resampling items, drawn by
-  ``Generator.multinomial`` with an (R, C) output.
+  cell is then Multinomial(n, m/n) — exactly the same distribution as resampling items, drawn in two exact
+  stages (``Generator.multinomial`` over the larger cells and a pool, then uniform pool slots from random bits).
 * Approximate randomization swaps A and B on each item with probability ½; in a cell of m_c items the number
-  swapped is Binomial(m_c, ½) (only cells where A and B differ matter).
+  swapped is Binomial(m_c, ½), the popcount of m_c random bits (only cells where A and B differ matter).
 * The totals of each resample are one matrix product of the (R, C) cell counts with the (C, D) per-cell
-  statistics; every average is then computed for all resamples at once by ``all_averages`` (batch dims).
+  statistics; every average is then computed for all resamples at once by ``f_averages`` (batch dims).
 
 The cost is O(R·C·D) instead of O(R·n); C is a few hundred on TACRED (15,509 items).
 """
@@ -19,18 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
 
-from releval.metrics.averages import AveragingSpec, all_averages
+from releval.metrics.averages import AveragingSpec, average_weights, f_averages
 from releval.metrics.counts import ClassCounts
 
 #: Upper bound on resamples × cells per block, to keep memory near 100 MB whatever R and C are.
 BLOCK_ELEMENTS = 4_000_000
-#: Cells with at most this many items are drawn through a pooled category (see `bootstrap_cell_counts`).
-POOL_MAX = 12
+#: Cost of one binomial inside ``Generator.multinomial`` in pooled draws (measured ~25 on TACRED-like cells).
+BINOMIAL_COST = 25
+#: Largest pool: 2**24 slots.
+MAX_POOL_BITS = 24
+#: Bins per bincount block in the pooled draw (resamples × cells), small enough to stay in cache.
+POOL_BLOCK_BINS = 32_768
 
 
 @dataclass(frozen=True)
@@ -50,11 +55,19 @@ class PairedCells:
     def n_cells(self) -> int:
         return int(self.counts.shape[0])
 
+    @cached_property
+    def _incidence_t(self) -> sparse.csr_matrix:
+        """(2D, C) statistics of A then B per cell, transposed: ≤ 6 non-zeros per column."""
+        return sparse.csr_matrix(np.hstack([self.stats_a, self.stats_b]).T)
+
     def totals(self, cell_counts: NDArray) -> tuple[NDArray, NDArray]:
-        """Summed statistics of A and B for cell counts of shape (R, C) or (C,): one (sparse) matrix product."""
-        counts = np.asarray(cell_counts)
-        incidence = sparse.csc_matrix(np.hstack([self.stats_a, self.stats_b]))  # ≤ 6 non-zeros per cell
-        both = np.asarray(np.atleast_2d(counts) @ incidence)
+        """Summed statistics of A and B, (R, D) each, for cell counts of shape (R, C) or (C,).
+
+        One sparse product with the counts' transpose, so the resamplers' (C, R)-contiguous float counts (seen
+        through a (R, C) transposed view) are multiplied without a copy; the totals come back as views too.
+        """
+        counts = np.asarray(cell_counts, dtype=np.float64)
+        both = np.asarray(self._incidence_t @ np.atleast_2d(counts).T).T
         if counts.ndim == 1:
             both = both[0]
         d = self.stats_a.shape[1]
@@ -131,59 +144,136 @@ def _blocks(resamples: int, n_cells: int) -> Iterator[int]:
         done += step
 
 
-def bootstrap_cell_counts(cells: PairedCells, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
+@dataclass(frozen=True)
+class BootstrapPlan:
+    """How `bootstrap_cell_counts` splits the n items: 2**bits pooled slots plus multinomial categories.
+
+    ``slot_cell[s]`` is the cell of pooled slot s; ``big_cells`` / ``big_counts`` are the cells (and their
+    numbers of items) left outside the pool. A cell may be split, some items pooled and the rest not.
+    """
+
+    bits: int
+    slot_cell: NDArray[np.intp]
+    big_cells: NDArray[np.intp]
+    big_counts: NDArray[np.int64]
+
+
+def bootstrap_plan(counts: NDArray[np.int64], bits: int | None = None) -> BootstrapPlan:
+    """Pool the items of the smallest cells into 2**bits slots; `bits` minimises the modelled cost if not given.
+
+    Modelled cost per resample: BINOMIAL_COST per multinomial category + 1 per pooled draw (2**bits expected).
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    n = int(counts.sum())
+    order = np.argsort(counts, kind="stable")
+    cum = np.cumsum(counts[order])
+    max_bits = min(MAX_POOL_BITS, n.bit_length() - 1)
+
+    def cost(b: int) -> float:
+        outside = counts.shape[0] - int(np.searchsorted(cum, 1 << b, side="right"))
+        return BINOMIAL_COST * (outside + 1) + (1 << b)
+
+    if bits is None:
+        bits = min(range(max_bits + 1), key=cost)
+    if not 0 <= bits <= max_bits:
+        raise ValueError(f"pool bits must lie in [0, {max_bits}] for {n} items, got {bits}")
+    slots = 1 << bits
+    full = int(np.searchsorted(cum, slots, side="right"))  # cells order[:full] fit into the pool entirely
+    pooled = np.zeros_like(counts)
+    pooled[order[:full]] = counts[order[:full]]
+    if full < counts.shape[0]:
+        pooled[order[full]] = slots - (int(cum[full - 1]) if full else 0)
+    rest = counts - pooled
+    big = np.flatnonzero(rest > 0)
+    return BootstrapPlan(bits, np.repeat(np.arange(counts.shape[0], dtype=np.intp), pooled), big, rest[big])
+
+
+def _pool_slots(rng: np.random.Generator, total: int, bits: int) -> NDArray[np.intp]:
+    """`total` independent uniform slot numbers in [0, 2**bits), cut from full-range 64-bit draws."""
+    width = 8 if bits <= 8 else 16 if bits <= 16 else 32
+    per_word = 64 // width
+    words = rng.integers(0, 1 << 64, size=-(-total // per_word), dtype=np.uint64)
+    return np.right_shift(words.view(f"u{width // 8}")[:total], width - bits, dtype=np.intp)  # intp: no index cast
+
+
+def bootstrap_cell_counts(
+    cells: PairedCells, size: int, rng: np.random.Generator, plan: BootstrapPlan | None = None
+) -> NDArray[np.float64]:
     """(size, C) cell counts of `size` bootstrap resamples of the n items, i.e. rows ~ Multinomial(n, m/n).
 
-    Drawn in two exact stages: ``Generator.multinomial`` over the cells holding more than POOL_MAX items plus
-    one pooled category for all smaller cells; then each resample's draws of the pool go to uniformly drawn
-    pool items (hence to their cells with probability m_c / pool size). Conditional on the pool's total this
-    is Multinomial(total, m_pool / pool size), so the rows are Multinomial(n, m/n). The split only saves time:
-    a binomial draw costs ~25x an integer draw, and most cells hold one or two items.
+    The counts are exact integers held as float64 in a (C, size)-contiguous array seen through its transpose.
+
+    Drawn in two exact stages: ``Generator.multinomial`` over the items outside the pool (per cell) plus one
+    category for the 2**bits pooled items; then each resample's pool draws go to uniformly drawn slots, cut
+    from random bits, and so to their cells with probability (pooled items of the cell) / 2**bits. Conditional
+    on the pool's total this is multinomial, so the cell totals are Multinomial(n, m/n). The split only saves
+    time: a binomial inside the multinomial costs ~25 pooled draws, and most cells hold a few items.
     """
     n = cells.n_items
-    counts = cells.counts
-    pool = counts <= POOL_MAX
-    if not pool.any() or pool.all():
-        return rng.multinomial(n, counts / n, size=size)
-    big_idx, pool_idx = np.flatnonzero(~pool), np.flatnonzero(pool)
-    pool_items = int(counts[pool].sum())
-    pvals = np.append(counts[big_idx], pool_items) / n
-    draws = rng.multinomial(n, pvals, size=size)
-    out = np.zeros((size, counts.shape[0]), dtype=np.int64)
-    out[:, big_idx] = draws[:, :-1]
-    per_row = draws[:, -1]
-    cell_of_item = np.repeat(np.arange(pool_idx.shape[0], dtype=np.intp), counts[pool_idx])
-    item = rng.integers(0, pool_items, size=int(per_row.sum()), dtype=np.int32)
-    key = np.repeat(np.arange(size, dtype=np.intp) * pool_idx.shape[0], per_row)
-    key += cell_of_item[item]
-    flat = np.bincount(key, minlength=size * pool_idx.shape[0])
-    out[:, pool_idx] = flat.reshape(size, pool_idx.shape[0])
-    return out
+    n_cells = cells.counts.shape[0]
+    plan = plan or bootstrap_plan(cells.counts)
+    draws = rng.multinomial(n, np.append(plan.big_counts, 1 << plan.bits) / n, size=size)
+    out = np.zeros((n_cells, size), dtype=np.float64)  # cells × resamples: the layout `totals` multiplies fastest
+    rows = max(1, POOL_BLOCK_BINS // n_cells)  # keep each bincount's bins in cache
+    for start in range(0, size, rows):
+        per_row = draws[start : start + rows, -1]
+        r = per_row.shape[0]
+        key = np.repeat(np.arange(r, dtype=np.intp), per_row)
+        key += (plan.slot_cell * r)[_pool_slots(rng, int(per_row.sum()), plan.bits)]
+        out[:, start : start + r] = np.bincount(key, minlength=n_cells * r).reshape(n_cells, r)
+    out[plan.big_cells] += draws[:, :-1].T
+    return out.T
 
 
 def bootstrap_totals(
     cells: PairedCells, resamples: int, rng: np.random.Generator
 ) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
     """Blocks of (totals A, totals B), each (r, D), for `resamples` paired bootstrap resamples."""
+    plan = bootstrap_plan(cells.counts)
     for size in _blocks(resamples, cells.n_cells):
-        yield cells.totals(bootstrap_cell_counts(cells, size, rng))
+        yield cells.totals(bootstrap_cell_counts(cells, size, rng, plan))
+
+
+def _popcount(words: NDArray[np.uint64]) -> NDArray[np.uint8]:
+    """Number of set bits of each 64-bit word (``np.bitwise_count`` on NumPy ≥ 2, a byte table before)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(words)
+    table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+    return table[words.view(np.uint8)].reshape(*words.shape, 8).sum(axis=-1, dtype=np.uint8)
 
 
 def randomization_totals(
     cells: PairedCells, resamples: int, rng: np.random.Generator
 ) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
-    """Blocks of (totals A, totals B) after swapping a Binomial(m_c, ½) share of each cell between A and B."""
+    """Blocks of (totals A, totals B) after swapping a Binomial(m_c, ½) share of each cell between A and B.
+
+    Each item's coin is one random bit, so a cell's number of swaps is the popcount of m_c uniform bits, held in
+    ⌈m_c/64⌉ 64-bit words (the last one masked): exactly Binomial(m_c, ½), at the cost of a word per 64 items.
+    """
     base_a, base_b = cells.observed()
     diff = cells.stats_b - cells.stats_a
     active = np.flatnonzero(np.any(diff != 0, axis=1))  # cells where a swap changes something
-    diff = diff[active]
-    counts = cells.counts[active]
-    for size in _blocks(resamples, max(active.shape[0], 1)):
-        if active.shape[0] == 0:
+    if active.shape[0] == 0:
+        for size in _blocks(resamples, 1):
             yield np.broadcast_to(base_a, (size, base_a.shape[0])), np.broadcast_to(base_b, (size, base_b.shape[0]))
-            continue
-        swaps = rng.binomial(counts, 0.5, size=(size, counts.shape[0]))
-        shift = np.asarray(swaps @ sparse.csc_matrix(diff))
+        return
+    diff_t = sparse.csr_matrix(diff[active].T)
+    counts = cells.counts[active]
+    n_words = -(-counts // 64)
+    starts = np.concatenate([[0], np.cumsum(n_words)[:-1]])
+    last_bits = counts - 64 * (n_words - 1)
+    masks = np.full(int(n_words.sum()), np.iinfo(np.uint64).max, dtype=np.uint64)
+    masks[starts + n_words - 1] = np.where(last_bits == 64, masks[0], (np.uint64(1) << last_bits.astype(np.uint64)) - 1)
+    for size in _blocks(resamples, masks.shape[0]):
+        words = rng.integers(0, 1 << 64, size=(masks.shape[0], size), dtype=np.uint64)
+        words &= masks[:, None]
+        swaps = _popcount(words)
+        swaps = (
+            swaps.astype(np.float64)
+            if swaps.shape[0] == counts.shape[0]
+            else np.add.reduceat(swaps, starts, axis=0, dtype=np.float64)
+        )
+        shift = np.asarray(diff_t @ swaps).T
         yield base_a + shift, base_b - shift
 
 
@@ -193,25 +283,40 @@ def counts_of(totals: NDArray[np.float64], n_classes: int) -> ClassCounts:
     return ClassCounts(tp=totals[..., :k], fp=totals[..., k : 2 * k], fn=totals[..., 2 * k :])  # type: ignore[arg-type]
 
 
-def f_scores(totals: NDArray[np.float64], spec: AveragingSpec) -> dict[str, NDArray[np.float64]]:
-    """F of every average (micro, then the weightings) for totals of shape (..., 3K)."""
-    _, averages = all_averages(counts_of(totals, spec.positive.shape[0]), spec)
-    return {name: np.asarray(prf.f, dtype=np.float64) for name, prf in averages.items()}
+def f_scores(
+    totals: NDArray[np.float64], spec: AveragingSpec, weights: dict[str, NDArray[np.float64]] | None = None
+) -> dict[str, NDArray[np.float64]]:
+    """F of every average (micro, then the weightings) for totals of shape (..., 3K); see `f_averages`."""
+    return f_averages(counts_of(totals, spec.positive.shape[0]), spec, weights)
+
+
+def shares_gold(cells: PairedCells, n_classes: int) -> bool:
+    """True when every cell has the same gold counts (TP + FN per class) for A and B — so does every resample."""
+    k = n_classes
+    a, b = cells.stats_a, cells.stats_b
+    return a.shape[1] == 3 * k and np.array_equal(a[:, :k] + a[:, 2 * k :], b[:, :k] + b[:, 2 * k :])
 
 
 def resampled_f(
     cells: PairedCells, spec: AveragingSpec, resamples: int, seed: int | None, method: str = "bootstrap"
 ) -> dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]]:
-    """F of A and of B under every average for each of `resamples` paired bootstrap or randomization draws."""
+    """F of A and of B under every average for each of `resamples` paired bootstrap or randomization draws.
+
+    Weights depend on the gold supports only; when both systems share the gold (always, for labels) they are
+    computed once per resample for both.
+    """
     rng = np.random.default_rng(seed)
     draw = {"bootstrap": bootstrap_totals, "randomization": randomization_totals}[method]
+    k = spec.positive.shape[0]
+    shared = shares_gold(cells, k)
     parts_a: dict[str, list[NDArray]] = {}
     parts_b: dict[str, list[NDArray]] = {}
     for tot_a, tot_b in draw(cells, resamples, rng):
-        size = tot_a.shape[0]
-        for name, f in f_scores(np.concatenate([tot_a, tot_b]), spec).items():  # one batched call for A and B
-            parts_a.setdefault(name, []).append(f[:size])
-            parts_b.setdefault(name, []).append(f[size:])
+        counts_a = counts_of(tot_a, k)
+        weights = average_weights(counts_a.support, spec) if shared else None
+        for parts, f in ((parts_a, f_averages(counts_a, spec, weights)), (parts_b, f_scores(tot_b, spec, weights))):
+            for name, values in f.items():
+                parts.setdefault(name, []).append(values)
     return {name: (np.concatenate(parts_a[name]), np.concatenate(parts_b[name])) for name in parts_a}
 
 
