@@ -84,9 +84,15 @@ def test_stats_reproduce_harbecke_table_1(capsys: pytest.CaptureFixture[str]) ->
     test = {r["view"]: r for r in rows if r["name"].endswith("TEST_FILE_FULL.TXT")}
     total = {r["view"]: r for r in rows if r["name"] == "total"}
     assert [round(test["directed"][k], 2) for k in ("perplexity", "perplexity_without_negative", "ratio")] == [
-        14.45, 14.37, 291.0]
+        14.45,
+        14.37,
+        291.0,
+    ]
     assert [round(test["undirected"][k], 2) for k in ("perplexity", "perplexity_without_negative", "ratio")] == [
-        9.61, 8.80, 2.10]
+        9.61,
+        8.80,
+        2.10,
+    ]
     assert total["directed"]["samples"] == 10717 and round(total["directed"]["negative_percent"], 1) == 17.4
     assert (total["directed"]["relations"], total["undirected"]["relations"]) == (19, 10)
 
@@ -97,8 +103,13 @@ def test_stats_text_on_bundled_key(capsys: pytest.CaptureFixture[str]) -> None:
     assert line.split()[2:] == ["19", "2,717", "16.7", "14.45", "14.37", "291"]
 
 
-@given(st.dictionaries(st.sampled_from(sorted(set(FIELDS) - {"version"})),
-                       st.text(min_size=1, max_size=12).filter(lambda s: s == s.strip()), min_size=1))
+@given(
+    st.dictionaries(
+        st.sampled_from(sorted(set(FIELDS) - {"version"})),
+        st.text(min_size=1, max_size=12).filter(lambda s: s == s.strip()),
+        min_size=1,
+    )
+)
 def test_signature_round_trip(values: dict[str, str]) -> None:
     sig = Signature.build(**values)
     assert parse(sig.format()) == sig
@@ -139,11 +150,13 @@ def test_to_frame_matches_to_dict() -> None:
 
 def test_console_entry_exit_codes_and_flushed_output(tmp_path: Path) -> None:
     """`python -m releval` leaves through os._exit: output must still be complete and the exit code kept."""
-    ok = subprocess.run([sys.executable, "-m", "releval", "score", str(KEY), str(RBERT), "-f", "csv"],
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "releval", "score", str(KEY), str(RBERT), "-f", "csv"], capture_output=True, text=True
+    )
     assert ok.returncode == 0
     rows = list(csv.DictReader(io.StringIO(ok.stdout)))
     assert len(rows) == len(releval.score(KEY, RBERT).per_class) + 5 + 1
-    bad = subprocess.run([sys.executable, "-m", "releval", "score", str(KEY), str(tmp_path / "nope.txt")],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "releval", "score", str(KEY), str(tmp_path / "nope.txt")], capture_output=True, text=True
+    )
     assert bad.returncode == 2 and "nope.txt: file not found" in bad.stderr

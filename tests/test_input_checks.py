@@ -20,8 +20,12 @@ def _write(path: Path, text: str) -> Path:
 
 @pytest.fixture
 def gold(tmp_path: Path) -> Path:
-    return _write(tmp_path / "gold.jsonl", "".join(json.dumps({"id": f"i{i}", "label": lbl}) + "\n"
-                                                   for i, lbl in enumerate(["a", "b", "no_relation", "a"])))
+    return _write(
+        tmp_path / "gold.jsonl",
+        "".join(
+            json.dumps({"id": f"i{i}", "label": lbl}) + "\n" for i, lbl in enumerate(["a", "b", "no_relation", "a"])
+        ),
+    )
 
 
 def test_semeval_format_errors_all_named() -> None:
@@ -47,8 +51,11 @@ def test_cli_rejects_format_errors_and_writes_nothing(tmp_path: Path, capsys: py
 @pytest.mark.parametrize(
     ("pred_text", "message", "line"),
     [
-        ('{"id": "i0", "label": "a"}\n{"id": "i1", "label": "b"}\n{"id": "i2", "label": "a"}\n',
-         "1 gold item(s) have no prediction: 'i3'", None),
+        (
+            '{"id": "i0", "label": "a"}\n{"id": "i1", "label": "b"}\n{"id": "i2", "label": "a"}\n',
+            "1 gold item(s) have no prediction: 'i3'",
+            None,
+        ),
         ('{"id": "i0", "label": "a"}\n{"id": "i0", "label": "b"}\n', "id i0 repeated (first on line 1)", 2),
         ('{"id": "i0", "label": "a"}\n{"id": "zz", "label": "b"}\n', "1 prediction id(s) not in gold", 2),
         ('{"id": "i0", "label": "a"}\n\n{"id": "i1", "label": "b"}\n', "empty line", 2),
@@ -57,8 +64,9 @@ def test_cli_rejects_format_errors_and_writes_nothing(tmp_path: Path, capsys: py
         ('{"id": "i0", "label": ""}\n', "empty label", 1),
     ],
 )
-def test_bad_predictions_are_located(gold: Path, tmp_path: Path, pred_text: str, message: str, line: int | None,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_predictions_are_located(
+    gold: Path, tmp_path: Path, pred_text: str, message: str, line: int | None, capsys: pytest.CaptureFixture[str]
+) -> None:
     pred = _write(tmp_path / "pred.jsonl", pred_text)
     with pytest.raises(releval.RelevalError) as info:
         releval.score(gold, pred)
@@ -70,8 +78,10 @@ def test_bad_predictions_are_located(gold: Path, tmp_path: Path, pred_text: str,
 
 
 def test_labels_never_seen_in_gold(gold: Path, tmp_path: Path) -> None:
-    pred = _write(tmp_path / "p.jsonl", "".join(json.dumps({"id": f"i{i}", "label": x}) + "\n"
-                                                for i, x in enumerate(["a", "zzz", "zzz", "a"])))
+    pred = _write(
+        tmp_path / "p.jsonl",
+        "".join(json.dumps({"id": f"i{i}", "label": x}) + "\n" for i, x in enumerate(["a", "zzz", "zzz", "a"])),
+    )
     result = releval.score(gold, pred)
     row = next(r for r in result.per_class if r.label == "zzz")
     assert (row.fp, row.support) == (2, 0)
