@@ -203,8 +203,31 @@ def test_shared_semeval_rbert_vs_cnn(capsys: pytest.CaptureFixture[str]) -> None
 def test_cli_constants_match_the_library() -> None:
     """commands.compare repeats choices to keep start-up light; they must equal the library's."""
     from releval.commands import compare as cmd
-    from releval.stats import compare, paired, rounding
+    from releval.stats import compare, compare_e2e, paired, rounding
 
     assert cmd.TESTS == compare.TESTS and cmd.CORRECTIONS == compare.CORRECTIONS
+    assert cmd.E2E_TESTS == compare_e2e.E2E_TESTS and cmd.MCNEMAR_VARIANTS == paired.MCNEMAR_VARIANTS
     assert cmd.ALTERNATIVES == paired.ALTERNATIVES and cmd.READINGS == rounding.READINGS
     assert (cmd.DEFAULT_RESAMPLES, cmd.DEFAULT_SEED) == (paired.DEFAULT_RESAMPLES, paired.DEFAULT_SEED)
+
+
+@pytest.mark.parametrize(("variant", "exact", "correction"), [("chi2", False, False), ("chi2-corrected", False, True)])
+def test_cli_mcnemar_chi2_variants_match_statsmodels(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str], variant: str, exact: bool, correction: bool
+) -> None:
+    from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+
+    args = ["compare", str(files["gold"]), "--system", f"good={files['good']}", "--system", f"bad={files['bad']}"]
+    assert main([*args, "--test", "mcnemar", "--mcnemar", variant, "-f", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    good = [g == p for g, p in zip(GOLD, _variant(1, 0.9))]
+    bad = [g == p for g, p in zip(GOLD, _variant(2, 0.5))]
+    table = [
+        [sum(a and b for a, b in zip(good, bad)), sum(a and not b for a, b in zip(good, bad))],
+        [sum(b and not a for a, b in zip(good, bad)), sum(not a and not b for a, b in zip(good, bad))],
+    ]
+    (row,) = data["pairs"]
+    assert row["test"] == f"mcnemar-{variant}"
+    assert row["p_value"] == pytest.approx(sm_mcnemar(table, exact=exact, correction=correction).pvalue, rel=1e-10)
+    assert f"test:mcnemar-{variant}:two-sided" in data["signature"]
+    assert main([*args, "--test", "mcnemar", "--mcnemar", "chi3"]) == 2

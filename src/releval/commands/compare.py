@@ -6,6 +6,7 @@ import csv
 import io
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 import typer
@@ -19,6 +20,9 @@ from releval.errors import InputError, raise_all
 # Option defaults and choices are repeated here so that `releval --help` and scoring never import SciPy or
 # statsmodels; the statistics modules are imported when a command runs (tests check both lists agree).
 TESTS = ("bootstrap", "randomization", "mcnemar", "sign")
+E2E_TESTS = ("bootstrap", "randomization")
+TASKS = ("rc", "e2e")
+MCNEMAR_VARIANTS = ("exact", "chi2", "chi2-corrected")
 CORRECTIONS = ("holm", "bonferroni", "none")
 ALTERNATIVES = ("two-sided", "greater", "less")
 READINGS = ("sample", "population")
@@ -40,7 +44,14 @@ def compare_command(
     system: list[str] = typer.Option(
         ..., "--system", "-s", help="NAME=PRED[,PRED…]; several files = runs over seeds (repeatable)."
     ),
+    task: str = typer.Option("rc", "--task", help="rc (labels per item) or e2e (entities and relations)."),
     test: str = typer.Option("bootstrap", "--test", "-t", help="Paired tests: bootstrap,randomization,mcnemar,sign."),
+    mcnemar_variant: str = typer.Option(
+        "exact", "--mcnemar", help="McNemar: exact (binomial), chi2, or chi2-corrected (Edwards)."
+    ),
+    criterion: str = typer.Option("strict,boundaries", "--criterion", help="e2e: strict,boundaries."),
+    ner: bool = typer.Option(False, "--ner", help="e2e: also compare NER strict."),
+    types: Path | None = typer.Option(None, "--types", help="e2e: SpERT types file (symmetric relations)."),
     weighting: list[str] = typer.Option(
         ["weighted", "dodrans", "entropy", "macro"], "--weighting", "-w", help="Weightings besides micro (repeatable)."
     ),
@@ -69,12 +80,14 @@ def compare_command(
     adjusted across pairs (Holm by default). Resampling tests use a fixed seed, recorded in the signature.
     """
     check_choice(fmt, OUTPUT_FORMATS, "--format")
+    check_choice(task, TASKS, "--task")
     check_choice(on_missing, POLICIES, "--on-missing")
     check_choice(alternative, ALTERNATIVES, "--alternative")
     check_choice(correction, CORRECTIONS, "--correction")
+    check_choice(mcnemar_variant, MCNEMAR_VARIANTS, "--mcnemar")
     tests = [t.strip() for t in test.split(",") if t.strip()]
     for t in tests:
-        check_choice(t, TESTS, "--test")
+        check_choice(t, TESTS if task == "rc" else E2E_TESTS, "--test")
     if resamples < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--resamples")
     specs = [parse_system(s) for s in system]
@@ -82,6 +95,42 @@ def compare_command(
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise InputError(f"system name(s) used twice: {', '.join(dupes)}", field="system")
+    show = progress if progress is not None else sys.stderr.isatty()
+    if task == "e2e":
+        rc_only = {
+            "--on-missing": on_missing != "error",
+            "--negative": negative != "auto",
+            "--no-negative": no_negative,
+            "--input-format": input_format is not None,
+            "--gold-format": gold_format is not None,
+            "--id-field": id_field != "id",
+            "--label-field": label_field is not None,
+            "--mcnemar": mcnemar_variant != "exact",
+        }
+        given = [flag for flag, used in rc_only.items() if used]
+        if given:
+            raise typer.BadParameter(f"{', '.join(given)} apply to --task rc only", param_hint="--task")
+        _compare_e2e(
+            gold,
+            specs,
+            criteria=[c.strip() for c in criterion.split(",") if c.strip()],
+            ner=ner,
+            types=types,
+            tests=tests,
+            weightings=weighting,
+            resamples=resamples,
+            seed=seed,
+            alternative=alternative,
+            confidence=confidence,
+            baseline=baseline,
+            correction=correction,
+            by_position=by_position,
+            progress=show,
+            fmt=fmt,
+            width=width,
+            output=output,
+        )
+        return
     fields = {"id_field": id_field, **({"label_field": label_field} if label_field else {})}
     gold_file = as_label_file(gold, "gold", gold_format or input_format, **fields)
     neg, _ = resolve_negative(resolve_negative_option(negative, no_negative), gold_file)
@@ -107,7 +156,6 @@ def compare_command(
 
     counts = {len(v) for v in runs.values()}
     gold_labels = list(gold_file.labels)
-    show = progress if progress is not None else sys.stderr.isatty()
     if counts == {1}:
         table = compare_paired(
             gold_labels,
@@ -122,16 +170,11 @@ def compare_command(
             confidence=confidence,
             correction=correction,
             progress=show,
+            mcnemar_variant=mcnemar_variant,
         )
         emit(render_paired(table, fmt, width), output)
         return
-    if 1 in counts:
-        single = [k for k, v in runs.items() if len(v) == 1]
-        raise InputError(
-            f"mixing single-file systems ({', '.join(single)}) with multi-run systems: give every system one file "
-            "(paired tests) or several runs (seed comparison)",
-            field="system",
-        )
+    _check_not_mixed({k: len(v) for k, v in runs.items()})
     seeds = compare_seed_runs(
         gold_labels,
         runs,
@@ -142,6 +185,52 @@ def compare_command(
         correction=correction,
     )
     emit(render_seeds(seeds, fmt, width), output)
+
+
+def _check_not_mixed(run_counts: dict[str, int]) -> None:
+    if len(set(run_counts.values())) > 1 and 1 in run_counts.values():
+        single = [k for k, v in run_counts.items() if v == 1]
+        raise InputError(
+            f"mixing single-file systems ({', '.join(single)}) with multi-run systems: give every system one file "
+            "(paired tests) or several runs (seed comparison)",
+            field="system",
+        )
+
+
+def _compare_e2e(
+    gold: Path,
+    specs: list[tuple[str, list[Path]]],
+    *,
+    fmt: str,
+    width: int,
+    output: Path | None,
+    tests: list[str],
+    resamples: int,
+    seed: int,
+    confidence: float,
+    progress: bool,
+    **common: Any,
+) -> None:
+    """`compare --task e2e`: paired tests over documents (one file per system) or seeds (several)."""
+    from releval.report.compare_report import render_paired, render_seeds
+    from releval.stats.compare_e2e import compare_paired_e2e, compare_seed_runs_e2e
+
+    run_counts = {name: len(paths) for name, paths in specs}
+    if set(run_counts.values()) == {1}:
+        table = compare_paired_e2e(
+            gold,
+            {name: paths[0] for name, paths in specs},
+            tests=tests,
+            resamples=resamples,
+            seed=seed,
+            confidence=confidence,
+            progress=progress,
+            **common,
+        )
+        emit(render_paired(table, fmt, width), output)
+        return
+    _check_not_mixed(run_counts)
+    emit(render_seeds(compare_seed_runs_e2e(gold, dict(specs), **common), fmt, width), output)
 
 
 _TABLE_KEYS = ("name", "a", "b", "n", "n_b", "claimed_p", "claimed_d")

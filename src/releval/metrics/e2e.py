@@ -311,10 +311,21 @@ def document_counts(
 
 
 def _digest(f: FlatDocuments, vocab: TypeVocabulary) -> str:
-    """A short sha256 of the gold entities and relations (type names included), cheap on millions of facts."""
+    """A short sha256 of the gold entities and relations, cheap on millions of facts.
+
+    Types are hashed by name, renumbered over the names the gold uses, so the digest identifies the gold alone:
+    neither a types file nor types that only a system predicts change it.
+    """
     h = hashlib.sha256()
-    h.update("\0".join([*vocab.entities, "|", *vocab.relations]).encode("utf-8"))
-    for column in (f.ent_doc, f.ent_start, f.ent_end, f.ent_type, f.rel_doc, f.rel_head, f.rel_tail, f.rel_type):
+    columns: list[NDArray] = [f.ent_doc, f.ent_start, f.ent_end, f.rel_doc, f.rel_head, f.rel_tail]
+    for codes, names in ((f.ent_type, list(vocab.entities)), (f.rel_type, list(vocab.relations))):
+        used = np.unique(codes)
+        order = sorted(range(used.shape[0]), key=lambda i: names[used[i]])
+        rank = np.empty(used.shape[0], dtype=np.int64)
+        rank[order] = np.arange(used.shape[0])
+        h.update("\0".join(names[used[i]] for i in order).encode("utf-8") + b"|")
+        columns.append(rank[np.searchsorted(used, codes)])
+    for column in columns:
         h.update(np.ascontiguousarray(column, dtype=np.int64).tobytes())
     return h.hexdigest()[:8]
 

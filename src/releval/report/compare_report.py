@@ -107,7 +107,8 @@ def render_paired(table: PairedTable, fmt: str = "text", width: int = 2) -> str:
     ]
     adj = {"holm": "p (Holm)", "bonferroni": "p (Bonf.)", "none": "p (unadj.)"}[table.correction]
     headers = ["pair (A vs B)", "test", "average", "A", "B", "Δ = A−B", f"{conf}% CI of Δ", "p", adj]
-    title = f"Paired tests, {table.alternative}, n = {table.n}" + (
+    unit = "" if table.unit == "items" else f" {table.unit}"
+    title = f"Paired tests, {table.alternative}, n = {table.n}{unit}" + (
         f", baseline {table.baseline}" if table.baseline else ", all pairs"
     )
     if fmt == "csv":

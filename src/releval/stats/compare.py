@@ -7,7 +7,7 @@ across all compared pairs; adjusted p-values come from ``statsmodels.stats.multi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +23,7 @@ from releval.report.signature import Signature, short_hash
 from releval.stats.paired import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    MCNEMAR_VARIANTS,
     approximate_randomization,
     mcnemar,
     paired_bootstrap,
@@ -85,11 +86,13 @@ class PairedTable:
     signature: Signature
     confidence: float = 0.95
     notes: list[str] = field(default_factory=list)
+    unit: str = "items"  # what n counts: items (classification) or documents (end-to-end RE)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "kind": "paired",
             "n": self.n,
+            "unit": self.unit,
             "baseline": self.baseline,
             "tests": list(self.tests),
             "metrics": list(self.metrics),
@@ -130,6 +133,7 @@ class SeedTable:
     n: int
     signature: Signature
     notes: list[str] = field(default_factory=list)
+    unit: str = "items"
 
     def summary(self, system: str, metric: str) -> tuple[float, float, int]:
         """(mean, sample SD, number of runs)."""
@@ -140,6 +144,7 @@ class SeedTable:
         return {
             "kind": "seeds",
             "n": self.n,
+            "unit": self.unit,
             "baseline": self.baseline,
             "metrics": list(self.metrics),
             "alternative": self.alternative,
@@ -223,12 +228,18 @@ def compare_paired(
     confidence: float = 0.95,
     correction: str = "holm",
     progress: bool = False,
+    mcnemar_variant: str = "exact",
 ) -> PairedTable:
-    """Paired tests of several systems on the same aligned items, all pairs or against `baseline`, Holm-adjusted."""
+    """Paired tests of several systems on the same aligned items, all pairs or against `baseline`, Holm-adjusted.
+
+    `mcnemar_variant`: exact (binomial on the discordant pairs), chi2, or chi2-corrected (Edwards).
+    """
     names = _check_systems(gold, systems)
     bad = [t for t in tests if t not in TESTS]
     if bad:
         raise InputError(f"unknown test(s) {', '.join(bad)} (known: {', '.join(TESTS)})", field="test")
+    if mcnemar_variant not in MCNEMAR_VARIANTS:
+        raise InputError(f"McNemar variant must be one of {', '.join(MCNEMAR_VARIANTS)}", field="mcnemar")
     for name, pred in systems.items():
         if len(pred) != len(gold):
             raise InputError(f"system '{name}' has {len(pred)} predictions for {len(gold)} gold items", field="system")
@@ -241,34 +252,30 @@ def compare_paired(
         }
         for name, pred in systems.items()
     }
-    pairs = system_pairs(names, baseline)
-    raw: list[dict[str, Any]] = []
-    with _progress(progress, len(pairs) * len(tests), "comparing") as bar:
-        for a, b in pairs:
-            for test in tests:
-                raw.extend(
-                    _one_test(
-                        test,
-                        gold,
-                        systems[a],
-                        systems[b],
-                        a,
-                        b,
-                        neg,
-                        schemes,
-                        metrics,
-                        resamples,
-                        seed,
-                        alternative,
-                        confidence,
-                    )
-                )
-                if bar is not None:
-                    bar.advance(bar.task_ids[0])
-    rows = _adjusted_rows(raw, correction)
+    raw = run_pair_tests(
+        system_pairs(names, baseline),
+        tests,
+        progress,
+        lambda test, a, b: _one_test(
+            test,
+            gold,
+            systems[a],
+            systems[b],
+            a,
+            b,
+            neg,
+            schemes,
+            resamples,
+            seed,
+            alternative,
+            confidence,
+            mcnemar_variant,
+        ),
+    )
+    rows = pair_rows(raw, correction)
     signature = Signature.build(
         **_data_settings(gold, neg, metrics),
-        test=",".join(f"{t}:{alternative}" for t in tests),
+        test=",".join(f"{_test_name(t, mcnemar_variant)}:{alternative}" for t in tests),
         resamples=resamples if {"bootstrap", "randomization"} & set(tests) else None,
         seed=(seed if seed is not None else "none") if {"bootstrap", "randomization"} & set(tests) else None,
         methods=correction,
@@ -281,6 +288,11 @@ def compare_paired(
     )
 
 
+def _test_name(test: str, mcnemar_variant: str) -> str:
+    """The test as recorded in the signature: McNemar's χ² variants are named, the exact default is not."""
+    return f"mcnemar-{mcnemar_variant}" if test == "mcnemar" and mcnemar_variant != "exact" else test
+
+
 def _one_test(
     test: str,
     gold: Sequence[str],
@@ -290,11 +302,11 @@ def _one_test(
     b: str,
     neg: str | None,
     schemes: tuple[Weighting, ...],
-    metrics: tuple[str, ...],
     resamples: int,
     seed: int | None,
     alternative: str,
     confidence: float,
+    mcnemar_variant: str,
 ) -> list[dict[str, Any]]:
     if test in ("bootstrap", "randomization"):
         if test == "bootstrap":
@@ -330,7 +342,7 @@ def _one_test(
             for m, r in res.rows.items()
         ]
     disc = (
-        mcnemar(gold, pa, pb, alternative=alternative)
+        mcnemar(gold, pa, pb, alternative=alternative, variant=mcnemar_variant)
         if test == "mcnemar"
         else sign_test(gold, pa, pb, alternative=alternative)
     )
@@ -338,7 +350,7 @@ def _one_test(
         {
             "a": a,
             "b": b,
-            "test": test,
+            "test": _test_name(test, mcnemar_variant),
             "metric": "accuracy",
             "score_a": disc.score_a,
             "score_b": disc.score_b,
@@ -348,7 +360,25 @@ def _one_test(
     ]
 
 
-def _adjusted_rows(raw: list[dict[str, Any]], correction: str) -> list[PairRow]:
+def run_pair_tests(
+    pairs: Sequence[tuple[str, str]],
+    tests: Sequence[str],
+    progress: bool,
+    one_test: Callable[[str, str, str], list[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """Rows of `one_test(test, a, b)` for every pair and test, with a progress bar on stderr when asked."""
+    raw: list[dict[str, Any]] = []
+    with _progress(progress, len(pairs) * len(tests), "comparing") as bar:
+        for a, b in pairs:
+            for test in tests:
+                raw.extend(one_test(test, a, b))
+                if bar is not None:
+                    bar.advance(bar.task_ids[0])
+    return raw
+
+
+def pair_rows(raw: list[dict[str, Any]], correction: str) -> list[PairRow]:
+    """PairRows with p-values adjusted within each (test, average) family across the pairs."""
     families: dict[tuple[str, str], list[int]] = {}
     for i, row in enumerate(raw):
         families.setdefault((row["test"], row["metric"]), []).append(i)
@@ -381,7 +411,7 @@ def compare_seed_runs(
     correction: str = "holm",
 ) -> SeedTable:
     """Several runs per system: mean ± sample SD per average, Welch's t and Cohen's d per pair, Holm-adjusted."""
-    names = _check_systems(gold, systems)
+    _check_systems(gold, systems)
     for name, runs in systems.items():
         if len(runs) < 2:
             raise InputError(
@@ -396,9 +426,23 @@ def compare_seed_runs(
     schemes = tuple(get_weighting(w) for w in weightings)
     metrics = (MICRO, *(w.name for w in schemes))
     runs = {name: run_scores(gold, preds, neg, schemes) for name, preds in systems.items()}
+    return seed_table(runs, metrics, _data_settings(gold, neg, metrics), len(gold), baseline, alternative, correction)
+
+
+def seed_table(
+    runs: dict[str, dict[str, list[float]]],
+    metrics: tuple[str, ...],
+    data_settings: dict[str, object],
+    n: int,
+    baseline: str | None,
+    alternative: str,
+    correction: str,
+    unit: str = "items",
+) -> SeedTable:
+    """Welch/Cohen rows for every pair and average from each system's per-run F values, adjusted per average."""
     raw = [
         (a, b, m, compare_seeds(runs[a][m], runs[b][m], alternative))
-        for a, b in system_pairs(names, baseline)
+        for a, b in system_pairs(list(runs), baseline)
         for m in metrics
     ]
     adjusted = [0.0] * len(raw)
@@ -408,8 +452,8 @@ def compare_seed_runs(
             adjusted[i] = p
     rows = [SeedRow(a, b, m, res, adjusted[i]) for i, (a, b, m, res) in enumerate(raw)]
     signature = Signature.build(
-        **_data_settings(gold, neg, metrics),
+        **data_settings,
         test=f"welch:{alternative},cohen-d:harbecke-eq4",
         methods=correction,
     )
-    return SeedTable(runs, rows, baseline, metrics, alternative, correction, len(gold), signature)
+    return SeedTable(runs, rows, baseline, metrics, alternative, correction, n, signature, unit=unit)
