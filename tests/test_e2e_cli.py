@@ -72,13 +72,13 @@ def test_stats_compare(tmp_path, capsys):
     altered = [docs[0], Document(docs[1].id, docs[1].tokens, docs[1].entities, ()), *docs[3:]]
     other = tmp_path / "other.json"
     other.write_text(json.dumps(to_spert(altered)))
-    assert run_stats_e2e([test, other], compare=True, fmt="json", output=None) == 0
+    assert run_stats_e2e([test, other], compare=True, fmt="json", output=None) == 1  # they differ, as in diff(1)
     data = json.loads(capsys.readouterr().out)
     assert data["identical"] is False
     removed = len(docs[1].relations) + len(docs[2].relations)
     assert f"total relations: 422 vs {422 - removed} ({-removed:+,})" in data["differences"]
     assert f"1 sentence(s) only in the first file, e.g. {docs[2].id}" in data["differences"]
-    run_stats_e2e([test, test], compare=True, fmt="text", output=None)
+    assert run_stats_e2e([test, test], compare=True, fmt="text", output=None) == 0
     assert "identical content" in capsys.readouterr().out
 
 

@@ -176,14 +176,18 @@ _STAT_COLUMNS = (
 
 
 def run_stats_e2e(files: list[Path], *, compare: bool, fmt: str, output: Path | None) -> int:
-    """Statistics and integrity checks of e2e files, or (compare) the differences between two versions; 0 on success."""
+    """Statistics and integrity checks of e2e files, or (compare) the differences between two versions.
+
+    Exit status: 0, except with `compare` when the two versions differ (1, as `diff` does).
+    """
     _check_format(fmt)
     datasets = [load_e2e(f) for f in files]
     if compare:
         if len(datasets) != 2:
             raise typer.BadParameter(f"--compare needs exactly two files, got {len(files)}", param_hint="--compare")
-        emit(render_compare(datasets[0].path, datasets[1].path, compare_datasets(*datasets), fmt), output)
-        return 0
+        differences = compare_datasets(*datasets)
+        emit(render_compare(datasets[0].path, datasets[1].path, differences, fmt), output)
+        return 1 if differences else 0
     emit(render_stats_e2e([dataset_stats(d) for d in datasets], fmt), output)
     return 0
 

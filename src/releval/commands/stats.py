@@ -83,7 +83,9 @@ def stats_command(
     negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
     view: str = typer.Option("both", "--view", help="SemEval: directed, undirected or both."),
     input_format: str | None = typer.Option(None, "--input-format", help="Force the input format."),
-    compare: bool = typer.Option(False, "--compare", help="e2e: list the differences between two dataset versions."),
+    compare: bool = typer.Option(
+        False, "--compare", help="e2e: list the differences between two dataset versions (exit 1 if any)."
+    ),
     fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
 ) -> None:
