@@ -40,7 +40,9 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
 
 
 def compare_command(
-    gold: Path = typer.Argument(..., help="Gold file (SemEval key, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV)."),
+    gold: Path = typer.Argument(
+        ..., help="Gold file (SemEval key, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV; --task e2e: SpERT/PURE JSON)."
+    ),
     system: list[str] = typer.Option(
         ..., "--system", "-s", help="NAME=PRED[,PRED…]; several files = runs over seeds (repeatable)."
     ),
@@ -78,6 +80,7 @@ def compare_command(
 
     Every pair (or every system against --baseline) is tested under micro and each weighting; p-values are
     adjusted across pairs (Holm by default). Resampling tests use a fixed seed, recorded in the signature.
+    With --task e2e, end-to-end RE systems are compared per criterion, resampling sentences.
     """
     check_choice(fmt, OUTPUT_FORMATS, "--format")
     check_choice(task, TASKS, "--task")
