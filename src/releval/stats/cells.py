@@ -262,8 +262,9 @@ def randomization_totals(
     n_words = -(-counts // 64)
     starts = np.concatenate([[0], np.cumsum(n_words)[:-1]])
     last_bits = counts - 64 * (n_words - 1)
-    masks = np.full(int(n_words.sum()), np.iinfo(np.uint64).max, dtype=np.uint64)
-    masks[starts + n_words - 1] = np.where(last_bits == 64, masks[0], (np.uint64(1) << last_bits.astype(np.uint64)) - 1)
+    ones = np.uint64(np.iinfo(np.uint64).max)
+    masks = np.full(int(n_words.sum()), ones, dtype=np.uint64)
+    masks[starts + n_words - 1] = ones >> (64 - last_bits).astype(np.uint64)  # the low last_bits bits (1…64)
     for size in _blocks(resamples, masks.shape[0]):
         words = rng.integers(0, 1 << 64, size=(masks.shape[0], size), dtype=np.uint64)
         words &= masks[:, None]
