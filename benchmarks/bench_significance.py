@@ -56,29 +56,34 @@ def deltas_from_confusions(g: np.ndarray, p: np.ndarray, q: np.ndarray, k: int, 
     return out[0] - out[1]
 
 
-def per_item_numpy(g, a, b, spec, resamples: int, seed: int = 1, chunk: int = 250) -> np.ndarray:  # noqa: ANN001
-    """Reference: draw item indices (R, n), one bincount per system and resample, averages batched."""
+def _chunked(draw, spec, resamples: int, seed: int, chunk: int = 250) -> np.ndarray:  # noqa: ANN001
+    """(5, R) differences; `draw(rng, size)` returns resampled (gold, A, B) code arrays of shape (size, n)."""
     rng = np.random.default_rng(seed)
     k = spec.positive.shape[0]
     parts = []
     for start in range(0, resamples, chunk):
-        size = min(chunk, resamples - start)
+        parts.append(deltas_from_confusions(*draw(rng, min(chunk, resamples - start)), k, spec))
+    return np.concatenate(parts, axis=1)
+
+
+def per_item_numpy(g, a, b, spec, resamples: int, seed: int = 1) -> np.ndarray:  # noqa: ANN001
+    """Reference bootstrap: draw item indices (R, n), one bincount per system and resample, averages batched."""
+
+    def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, ...]:
         idx = rng.integers(0, g.shape[0], size=(size, g.shape[0]))
-        parts.append(deltas_from_confusions(g[idx], a[idx], b[idx], k, spec))
-    return np.concatenate(parts, axis=1)
+        return g[idx], a[idx], b[idx]
+
+    return _chunked(draw, spec, resamples, seed)
 
 
-def per_item_randomization(g, a, b, spec, trials: int, seed: int = 3, chunk: int = 250) -> np.ndarray:  # noqa: ANN001
-    """Reference: one coin per item and trial (R, n), swap A and B where it shows heads, score both."""
-    rng = np.random.default_rng(seed)
-    k = spec.positive.shape[0]
-    parts = []
-    for start in range(0, trials, chunk):
-        size = min(chunk, trials - start)
+def per_item_randomization(g, a, b, spec, trials: int, seed: int = 3) -> np.ndarray:  # noqa: ANN001
+    """Reference randomization: one coin per item and trial (R, n), swap A and B where it shows heads."""
+
+    def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, ...]:
         swap = rng.random((size, g.shape[0])) < 0.5
-        gg = np.broadcast_to(g, swap.shape)
-        parts.append(deltas_from_confusions(gg, np.where(swap, b, a), np.where(swap, a, b), k, spec))
-    return np.concatenate(parts, axis=1)
+        return np.broadcast_to(g, swap.shape), np.where(swap, b, a), np.where(swap, a, b)
+
+    return _chunked(draw, spec, trials, seed)
 
 
 def scipy_bootstrap(g, a, b, spec, resamples: int) -> object:  # noqa: ANN001

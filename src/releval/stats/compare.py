@@ -24,6 +24,7 @@ from releval.stats.paired import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     MCNEMAR_VARIANTS,
+    PairedResult,
     approximate_randomization,
     mcnemar,
     paired_bootstrap,
@@ -288,6 +289,26 @@ def compare_paired(
     )
 
 
+def resampling_rows(res: PairedResult, a: str, b: str, test: str, prefix: str = "") -> list[dict[str, Any]]:
+    """One raw row per average of a bootstrap / randomization result (`prefix` names e.g. an e2e criterion)."""
+    return [
+        {
+            "a": a,
+            "b": b,
+            "test": test,
+            "metric": f"{prefix}{m}",
+            "score_a": r.score_a,
+            "score_b": r.score_b,
+            "effect": r.effect,
+            "p_value": r.p_value,
+            "ci_effect": r.ci_effect,
+            "ci_a": r.ci_a,
+            "ci_b": r.ci_b,
+        }
+        for m, r in res.rows.items()
+    ]
+
+
 def _test_name(test: str, mcnemar_variant: str) -> str:
     """The test as recorded in the signature: McNemar's χ² variants are named, the exact default is not."""
     return f"mcnemar-{mcnemar_variant}" if test == "mcnemar" and mcnemar_variant != "exact" else test
@@ -325,22 +346,7 @@ def _one_test(
             res = approximate_randomization(
                 gold, pa, pb, negative=neg, weightings=schemes, alternative=alternative, resamples=resamples, seed=seed
             )
-        return [
-            {
-                "a": a,
-                "b": b,
-                "test": test,
-                "metric": m,
-                "score_a": r.score_a,
-                "score_b": r.score_b,
-                "effect": r.effect,
-                "p_value": r.p_value,
-                "ci_effect": r.ci_effect,
-                "ci_a": r.ci_a,
-                "ci_b": r.ci_b,
-            }
-            for m, r in res.rows.items()
-        ]
+        return resampling_rows(res, a, b, test)
     disc = (
         mcnemar(gold, pa, pb, alternative=alternative, variant=mcnemar_variant)
         if test == "mcnemar"

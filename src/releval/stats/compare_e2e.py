@@ -28,6 +28,7 @@ from releval.stats.compare import (
     PairedTable,
     SeedTable,
     pair_rows,
+    resampling_rows,
     run_pair_tests,
     seed_table,
     system_pairs,
@@ -185,22 +186,7 @@ def compare_paired_e2e(
                 if test == "bootstrap"
                 else approximate_randomization_counts(counts_a, counts_b, **common)  # type: ignore[arg-type]
             )
-            rows.extend(
-                {
-                    "a": a,
-                    "b": b,
-                    "test": test,
-                    "metric": f"{criterion}:{m}",
-                    "score_a": r.score_a,
-                    "score_b": r.score_b,
-                    "effect": r.effect,
-                    "p_value": r.p_value,
-                    "ci_effect": r.ci_effect,
-                    "ci_a": r.ci_a,
-                    "ci_b": r.ci_b,
-                }
-                for m, r in res.rows.items()
-            )
+            rows.extend(resampling_rows(res, a, b, test, prefix=f"{criterion}:"))
         return rows
 
     raw = run_pair_tests(system_pairs(list(systems), baseline), tests, progress, one_test)
