@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -26,7 +25,7 @@ FORMATS = ("text", "json")
 class _RunByDefault(TyperGroup):
     """A group whose first argument, when not a subcommand name or help, goes to the `run` subcommand."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
             args = ["run", *args]
         return super().parse_args(ctx, args)

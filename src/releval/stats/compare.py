@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from statsmodels.stats.multitest import multipletests
 
 from releval.errors import InputError
 from releval.metrics.averages import MICRO
@@ -175,6 +174,8 @@ def adjust(p_values: Sequence[float], correction: str = "holm") -> list[float]:
         raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}")
     if correction == "none" or len(p_values) == 0:
         return [float(p) for p in p_values]
+    from statsmodels.stats.multitest import multipletests  # statsmodels loads pandas: only when a correction runs
+
     return [float(p) for p in multipletests(np.asarray(p_values, dtype=float), method=correction)[1]]
 
 
