@@ -20,13 +20,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import sparse
 
 from releval.metrics.averages import AveragingSpec, average_weights, f_averages
 from releval.metrics.counts import ClassCounts
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 #: Upper bound on resamples × cells per block, to keep memory near 100 MB whatever R and C are.
 BLOCK_ELEMENTS = 4_000_000
@@ -58,6 +61,8 @@ class PairedCells:
     @cached_property
     def _incidence_t(self) -> sparse.csr_matrix:
         """(2D, C) statistics of A then B per cell, transposed: ≤ 6 non-zeros per column."""
+        from scipy import sparse  # SciPy loads only when a resampling test runs, not with every command
+
         return sparse.csr_matrix(np.hstack([self.stats_a, self.stats_b]).T)
 
     def totals(self, cell_counts: NDArray) -> tuple[NDArray, NDArray]:
@@ -257,6 +262,8 @@ def randomization_totals(
         for size in _blocks(resamples, 1):
             yield np.broadcast_to(base_a, (size, base_a.shape[0])), np.broadcast_to(base_b, (size, base_b.shape[0]))
         return
+    from scipy import sparse
+
     diff_t = sparse.csr_matrix(diff[active].T)
     counts = cells.counts[active]
     n_words = -(-counts // 64)

@@ -24,11 +24,10 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats
 
 from releval.metrics.averages import MICRO, AveragingSpec
 from releval.metrics.classification import detect_negative
-from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weighting
+from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
 from releval.report.signature import Signature, short_hash
 from releval.stats.cells import (
     PairedCells,
@@ -39,6 +38,7 @@ from releval.stats.cells import (
     f_scores,
     resampled_f,
 )
+from releval.validation import check_choice, check_confidence, check_resamples, check_seed
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 DEFAULT_RESAMPLES = 10_000
@@ -142,8 +142,14 @@ class PairedResult:
 
 
 def _check_alternative(alternative: str) -> None:
-    if alternative not in ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}")
+    check_choice(alternative, ALTERNATIVES, "--alternative")
+
+
+def check_resampling(resamples: int, seed: int | None, confidence: float = 0.95) -> None:
+    """The settings of the resampling tests: resamples >= 1, seed None or >= 0, 0 < confidence < 1 (OptionError)."""
+    check_resamples(resamples)
+    check_seed(seed)
+    check_confidence(confidence)
 
 
 def bootstrap_p_values(delta_star: NDArray[np.float64], delta: float) -> dict[str, float]:
@@ -189,14 +195,10 @@ def _run_cells(
     signature: dict[str, object],
 ) -> PairedResult:
     _check_alternative(alternative)
-    if resamples < 1:
-        raise ValueError("resamples must be at least 1")
-    if not 0.0 < confidence < 1.0:
-        raise ValueError("confidence must lie strictly between 0 and 1")
+    check_resampling(resamples, seed, confidence)
     tot_a, tot_b = cells.observed()
     obs_a, obs_b = f_scores(tot_a, spec), f_scores(tot_b, spec)
-    if metric not in obs_a:
-        raise ValueError(f"unknown metric {metric!r} (have: {', '.join(obs_a)})")
+    check_choice(metric, tuple(obs_a), "--metric")
     draws = resampled_f(cells, spec, resamples, seed, method)
     rows = {}
     for name, (fa, fb) in draws.items():
@@ -241,7 +243,7 @@ def _label_setup(
     gold, pred_a, pred_b = [str(x) for x in gold], [str(x) for x in pred_a], [str(x) for x in pred_b]
     labels, g, a, b = encode_triplet(gold, pred_a, pred_b)
     neg = detect_negative(gold) if negative == "auto" else negative
-    schemes = tuple(get_weighting(w) for w in weightings)
+    schemes = get_weightings(weightings)
     spec = AveragingSpec(np.array([lbl != neg for lbl in labels], dtype=bool), schemes, beta, zero_division, entropy_n)
     signature: dict[str, object] = {
         "task": "rc",
@@ -334,7 +336,7 @@ def _counts_setup(
     mask = np.ones(k, dtype=bool) if positive is None else np.asarray(positive, dtype=bool)
     if mask.shape != (k,):
         raise ValueError(f"positive mask must have {k} entries")
-    schemes = tuple(get_weighting(w) for w in weightings)
+    schemes = get_weightings(weightings)
     spec = AveragingSpec(mask, schemes, beta, zero_division, entropy_n)
     sig: dict[str, object] = {
         "task": "counts",
@@ -409,6 +411,7 @@ def _mean_resamples(a: ArrayLike, b: ArrayLike, resamples: int, seed: int | None
     y = np.asarray(b, dtype=np.float64).ravel()
     if x.shape != y.shape or x.size == 0:
         raise ValueError("a and b must be non-empty and of equal length")
+    check_resampling(resamples, seed)
     cells = cells_from_rows(x, y)
     rng = np.random.default_rng(seed)
     from releval.stats.cells import bootstrap_totals, randomization_totals
@@ -432,6 +435,7 @@ def paired_bootstrap_scores(
 ) -> MetricComparison:
     """Paired bootstrap of mean(a) − mean(b) for additive per-item scores (same p-value rules as for F)."""
     _check_alternative(alternative)
+    check_confidence(confidence)
     sa, sb, fa, fb = _mean_resamples(a, b, resamples, seed, "bootstrap")
     return MetricComparison(
         "mean",
@@ -483,14 +487,15 @@ class DiscordantTest:
 def mcnemar_counts(b: int, c: int, *, alternative: str = "two-sided", variant: str = "exact") -> DiscordantTest:
     """McNemar from discordant counts: exact binomial (default), χ² = (b−c)²/(b+c), or Edwards' (|b−c|−1)²/(b+c)."""
     _check_alternative(alternative)
-    if variant not in MCNEMAR_VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(MCNEMAR_VARIANTS)}")
+    check_choice(variant, MCNEMAR_VARIANTS, "--mcnemar")
     b, c = int(b), int(c)
     if b < 0 or c < 0:
         raise ValueError("discordant counts must be non-negative")
     m = b + c
     if m == 0:
         return DiscordantTest(f"mcnemar-{variant}", b, c, 0.0, 1.0, alternative)
+    from scipy import stats  # only the discordant-count tests need SciPy here
+
     if variant == "exact":
         p = float(stats.binomtest(b, m, 0.5, alternative=alternative).pvalue)
         return DiscordantTest("mcnemar-exact", b, c, float(b), min(1.0, p), alternative)
@@ -509,6 +514,8 @@ def sign_test_counts(n_positive: int, n_nonzero: int, *, alternative: str = "two
     _check_alternative(alternative)
     if n_nonzero == 0:
         return DiscordantTest("sign", 0, 0, 0.0, 1.0, alternative)
+    from scipy import stats
+
     p = float(stats.binomtest(int(n_positive), int(n_nonzero), 0.5, alternative=alternative).pvalue)
     return DiscordantTest(
         "sign", int(n_positive), int(n_nonzero - n_positive), float(n_positive), min(1.0, p), alternative
