@@ -56,3 +56,29 @@ def raise_all(errors: Sequence[InputError]) -> None:
         raise errors[0]
     if errors:
         raise InputErrors(errors)
+
+
+class OptionError(InputError, ValueError):
+    """A parameter value, path or combination of parameters that cannot be used, named by its CLI spelling.
+
+    It is a ValueError, so Python callers' `except ValueError` keeps working; a RelevalError, so the CLI prints it
+    as one line and exits 2 (exit 1 means findings); and an InputError, because a parameter value is input too: the
+    option checks that used to raise InputError (alpha, identification method, …) still match `except InputError`,
+    and a wrapper that locates a table row (`check-stats --table`) can add its file and line.
+    """
+
+    def __init__(self, message: str, *, option: str | None = None, file: str | None = None, line: int | None = None):
+        self.option = option
+        super().__init__(message, file=file, line=line)
+
+
+class OutputError(RelevalError, OSError):
+    """An output file that cannot be written (a directory, a parent that cannot be made, no permission).
+
+    An OSError for Python callers of `write_atomic`, a RelevalError so the CLI prints one line and exits 2.
+    """
+
+    def __init__(self, message: str, *, errno: int | None = None, filename: str | None = None) -> None:
+        super().__init__(message)
+        self.errno = errno
+        self.filename = filename

@@ -14,8 +14,11 @@ from numpy.typing import NDArray
 
 from releval.metrics.counts import ClassCounts
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting
+from releval.validation import check_beta, check_choice, check_zero_division
 
 MICRO = "micro"
+#: Entropy's N: every gold item (incl. the negative class), or the positive classes' items only.
+ENTROPY_N = ("all", "positive")
 
 
 @dataclass(frozen=True)
@@ -60,8 +63,10 @@ class AveragingSpec:
     entropy_n: str = "all"  # "all": N counts every gold item incl. the negative class; "positive": only C+
 
     def __post_init__(self) -> None:
-        if self.entropy_n not in ("all", "positive"):
-            raise ValueError(f"entropy_n must be 'all' or 'positive', not {self.entropy_n!r}")
+        """Refuse settings that would make every score NaN or meaningless (OptionError, a ValueError)."""
+        check_choice(self.entropy_n, ENTROPY_N, "--entropy-n")
+        check_beta(self.beta)
+        check_zero_division(self.zero_division)
 
 
 def micro_average(counts: ClassCounts, spec: AveragingSpec) -> PRF:

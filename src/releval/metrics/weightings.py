@@ -6,11 +6,14 @@ to unnormalised weights; the scorer normalises them to sum 1 (desideratum D0).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+
+from releval.errors import OptionError
+from releval.validation import check_number
 
 WeightFn = Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]
 
@@ -59,21 +62,43 @@ _NAMED = {w.name: w for w in DEFAULT_WEIGHTINGS}
 
 
 def power(a: float) -> Weighting:
-    """The general power scheme w_i ∝ n_i^a (a = 0: macro, 0.75: dodrans, 1: weighted)."""
+    """The general power scheme w_i ∝ n_i^a (a = 0: macro, 0.75: dodrans, 1: weighted); `a` must be finite."""
+    a = check_number(a, "--weighting power:A exponent")
     return Weighting(f"power:{a:g}", _power(float(a)), f"w_i ∝ n_i^{a:g}")
 
 
 def get_weighting(spec: str | Weighting) -> Weighting:
-    """Resolve 'weighted', 'dodrans', 'entropy', 'macro' or 'power:A' to a Weighting."""
+    """Resolve 'weighted', 'dodrans', 'entropy', 'macro' or 'power:A' (A a finite number) to a Weighting.
+
+    Anything else is an OptionError naming --weighting; 'micro' gets its own message, since it is always reported
+    (it pools the counts, it weights no class) and so is not a weighting one can ask for.
+    """
     if isinstance(spec, Weighting):
         return spec
-    key = spec.strip().lower()
+    key = str(spec).strip().lower()
     if key in _NAMED:
         return _NAMED[key]
-    if key.startswith("power:"):
-        try:
-            return power(float(key.split(":", 1)[1]))
-        except ValueError:
-            pass
     known = ", ".join([*_NAMED, "power:A"])
-    raise ValueError(f"unknown weighting '{spec}' (known: micro, {known})")
+    if key == "micro":
+        raise OptionError(
+            f"--weighting: 'micro' is always reported, not a weighting; choose from {known}", option="--weighting"
+        )
+    if key.startswith("power:"):
+        exponent = key.split(":", 1)[1]
+        try:
+            value = float(exponent)
+        except ValueError:
+            value = float("nan")
+        if not np.isfinite(value):
+            raise OptionError(
+                f"--weighting {spec}: the exponent A of power:A must be a finite number, got {exponent!r}",
+                option="--weighting",
+            )
+        return power(value)
+    raise OptionError(f"--weighting: {str(spec)!r} is not one of {known}", option="--weighting")
+
+
+def get_weightings(specs: Sequence[str | Weighting]) -> tuple[Weighting, ...]:
+    """Every weighting resolved by `get_weighting`, in order, a repeated one once (a duplicate would overwrite)."""
+    schemes = [get_weighting(w) for w in specs]
+    return tuple({w.name: w for w in schemes}.values())
