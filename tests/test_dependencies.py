@@ -1,0 +1,162 @@
+"""Every third-party import in src/ is declared, and the heavy ones load only when a command needs them.
+
+The declared requirements are read from the installed package's metadata (built from pyproject.toml), the
+imports from the source with `ast`, and the import-to-distribution map from `importlib.metadata` — so an
+import that works only because the machine happens to have a package (typer 0.29 no longer installs click,
+yet `import click` worked on a machine that had it) fails here, not in a user's fresh virtualenv.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib.metadata as md
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tests.conftest import EXAMPLES, REPO
+
+SRC = REPO / "src" / "releval"
+HEAVY = ("scipy", "statsmodels", "pandas", "matplotlib")
+SEMEVAL = EXAMPLES / "semeval2010_task8"
+
+
+def _normalise(name: str) -> str:
+    """PEP 503 name normalisation: case and runs of -_. do not distinguish distributions."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def declared() -> tuple[set[str], dict[str, set[str]]]:
+    """(core requirements, {extra: requirements}) of the installed releval, as normalised names."""
+    core: set[str] = set()
+    extras: dict[str, set[str]] = {}
+    for req in md.requires("releval") or []:
+        match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req)
+        assert match, req
+        name = _normalise(match.group(1))
+        extra = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", req)
+        if extra:
+            extras.setdefault(extra.group(1), set()).add(name)
+        else:
+            core.add(name)
+    return core, extras
+
+
+class _Imports(ast.NodeVisitor):
+    """Top-level names of absolute imports, each marked as run at import time or only inside a function."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, int, bool]] = []  # (module, line, at import time)
+        self.depth = 0
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_If(self, node: ast.If) -> None:
+        if isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            return  # read by type checkers only
+        self.generic_visit(node)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.found.append((alias.name.split(".")[0], node.lineno, self.depth == 0))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level == 0 and node.module:
+            self.found.append((node.module.split(".")[0], node.lineno, self.depth == 0))
+
+
+def third_party_imports() -> list[tuple[str, str, bool]]:
+    """(module, 'file:line', at import time) for every import of a module outside the stdlib and releval."""
+    out = []
+    for path in sorted(SRC.rglob("*.py")):
+        visitor = _Imports()
+        visitor.visit(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+        for module, line, eager in visitor.found:
+            if module in sys.stdlib_module_names or module in ("releval", "__future__"):
+                continue
+            out.append((module, f"{path.relative_to(REPO)}:{line}", eager))
+    return out
+
+
+@functools.cache
+def _module_map() -> dict[str, list[str]]:
+    return md.packages_distributions()
+
+
+def distributions_of(module: str) -> set[str]:
+    """The normalised names of the installed distributions that provide a top-level module."""
+    return {_normalise(d) for d in _module_map().get(module, [])}
+
+
+def test_the_source_imports_third_party_packages() -> None:
+    """The scan itself finds the imports it must (so an empty scan cannot pass the checks below)."""
+    modules = {m for m, _, _ in third_party_imports()}
+    assert {"numpy", "scipy", "typer", "rich", "orjson", "msgspec", "statsmodels", "matplotlib", "pandas"} <= modules
+
+
+def test_every_import_is_declared() -> None:
+    core, extras = declared()
+    optional = set().union(*(names for extra, names in extras.items() if extra != "test"))
+    problems = []
+    for module, where, eager in third_party_imports():
+        dists = distributions_of(module)
+        if not dists:
+            problems.append(f"{where}: {module} is imported but no installed distribution provides it")
+        elif eager and not dists & core:
+            problems.append(f"{where}: {module} is imported at module level but {sorted(dists)} is not a dependency")
+        elif not dists & (core | optional):
+            problems.append(f"{where}: {module} ({sorted(dists)}) is neither a dependency nor in an optional extra")
+    assert problems == []
+
+
+def test_every_declared_dependency_is_used() -> None:
+    core, extras = declared()
+    used = set().union(*(distributions_of(m) for m, _, _ in third_party_imports()))
+    assert core - used == set()
+    assert extras["plot"] | extras["frame"] <= used
+
+
+def test_optional_packages_are_imported_lazily() -> None:
+    core, extras = declared()
+    eager_optional = [
+        (m, where)
+        for m, where, eager in third_party_imports()
+        if eager and distributions_of(m) & (extras["plot"] | extras["frame"]) - core
+    ]
+    assert eager_optional == []
+
+
+def test_click_is_never_imported_directly() -> None:
+    """typer >= 0.29 bundles its own click and no longer installs the package: reach it through typer."""
+    assert [where for m, where, _ in third_party_imports() if m == "click"] == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["--version"],
+        ["audit", "--help"],
+        ["claims", "list"],
+        ["compare", "--help"],
+        ["score", str(SEMEVAL / "test_key_directed.txt"), str(SEMEVAL / "onehaitao_cnn.txt")],
+        ["stats", str(SEMEVAL / "test_key_directed.txt")],
+    ],
+    ids=lambda argv: " ".join(Path(a).name for a in argv),
+)
+def test_commands_start_without_heavy_imports(argv: list[str]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "releval", *argv], capture_output=True, text=True, cwd=REPO
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    imported = {ln.rsplit("|", 1)[-1].strip().split(".")[0] for ln in proc.stderr.splitlines() if "|" in ln}
+    assert "releval" in imported  # the import log was read
+    assert imported & set(HEAVY) == set()
