@@ -1,19 +1,63 @@
-"""Shared test helpers: where ../shared lives, skipping cleanly when it is absent."""
+"""Test helpers: fixtures bundled in tests/data (see its README.md) and examples/, and ../shared for what may not be
+bundled (the TACRED label files), skipping cleanly when it is absent."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+DATA = REPO / "tests" / "data"
 EXAMPLES = REPO / "examples"
+SHARED = REPO.parent / "shared"
+
+# Same bytes as ../shared/data/semeval2010_task8/TEST_KEY_directed_from_TEST_FILE_FULL.txt and
+# ../shared/data/conll04/conll04_types.json: the bundled examples serve the tests too.
+SEMEVAL_KEY = EXAMPLES / "semeval2010_task8" / "test_key_directed.txt"
+CONLL04_TYPES = EXAMPLES / "conll04" / "conll04_types.json"
+
+
+def data_path(*parts: str) -> Path:
+    """A fixture under tests/data. It is part of the repository, so a missing one is an error, not a skip."""
+    path = DATA.joinpath(*parts)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: bundled test fixture missing (see tests/data/README.md)")
+    return path
 
 
 def shared_path(*parts: str) -> Path:
-    """A path under ../shared, or skip the test when it is not there."""
+    """A file under ../shared that may not be bundled (the TACRED label files), or skip the test naming it."""
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"{path} not available")
+        pytest.skip(f"{path} not available (not bundled: it is read from ../shared only)")
     return path
+
+
+def semeval_predictions(system: str) -> Path:
+    """onehaitao_<system>.txt, SemEval-2010 Task 8 test predictions: cnn, crcnn, rbert in examples/, attblstm and
+    attcnn in tests/data."""
+    bundled = EXAMPLES / "semeval2010_task8" / f"onehaitao_{system}.txt"
+    return bundled if bundled.exists() else data_path("semeval2010_task8", "predictions", bundled.name)
+
+
+def _conll04_split(tmp_path_factory: pytest.TempPathFactory, split: str) -> Path:
+    """SpERT's conll04_<split>.json (a list of sentences): the same sentences as that split of the bundled
+    conll04_sincere_all_splits.json, so only that file is bundled."""
+    splits = json.loads(data_path("conll04", "conll04_sincere_all_splits.json").read_text(encoding="utf-8"))
+    path = tmp_path_factory.mktemp("conll04") / f"conll04_{split}.json"
+    path.write_text(json.dumps(splits[split]), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def conll04_test(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """CoNLL04 test split (288 sentences) as its own SpERT file."""
+    return _conll04_split(tmp_path_factory, "test")
+
+
+@pytest.fixture(scope="session")
+def conll04_train(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """CoNLL04 train split (922 sentences) as its own SpERT file."""
+    return _conll04_split(tmp_path_factory, "train")

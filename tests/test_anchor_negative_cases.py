@@ -6,14 +6,14 @@ import json
 
 import numpy as np
 import pytest
-from tests.conftest import shared_path
+from tests.conftest import data_path
 
 from releval.stats.paired import approximate_randomization, mcnemar, paired_bootstrap, sign_test
 from releval.stats.replicability import identify, k_estimate, partial_conjunction_pvalues, running_max
 
 
 def _case(case_id: str) -> dict:
-    vectors = json.loads(shared_path("testvectors", "anchor_behaviour_vectors.json").read_text())["vectors"]
+    vectors = json.loads(data_path("testvectors", "anchor_behaviour_vectors.json").read_text())["vectors"]
     return next(v for v in vectors if v["id"] == case_id)
 
 

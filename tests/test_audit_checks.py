@@ -1,5 +1,5 @@
 """`releval audit`: Olek's RECENT case from counts, the leak vectors, coverage / label-space / type-constraint findings
-with exact counts on the shared TACRED and SemEval files (expected values computed independently in each test)."""
+with exact counts on TACRED (../shared only) and SemEval (bundled) files; expected values computed independently."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import precision_recall_fscore_support
-from tests.conftest import shared_path
+from tests.conftest import SEMEVAL_KEY, data_path, semeval_predictions, shared_path
 
 from releval.audit import audit
 from releval.cli import main
 
-TACRED = ("data", "tacred_labels", "test_results", "gcn_test.jsonl.gz")
-SEMEVAL = ("data", "semeval2010_task8")
+TACRED = ("data", "tacred_labels", "test_results", "gcn_test.jsonl.gz")  # under ../shared: not bundled
+# The official scorer's answer_key2.txt: the labels of TRAIN_FILE.TXT (same ids, same order) as `<id>\t<label>` lines.
+SEMEVAL_TRAIN = ("semeval2010_task8", "scorer_examples", "answer_key2.txt")
 
 
 def _truncated(x: float) -> float:
@@ -54,7 +55,7 @@ def test_olek_case_from_counts() -> None:
 def test_recent_loophole_vectors() -> None:
     """negative_class_and_leak_vectors.json `recent_loophole.synthetic`: ids passed by the binary classifier but absent
     from the precomputed file are missing; `negative` filling gives the loophole score, `wrong` the corrected one."""
-    vec = json.loads(shared_path("testvectors", "negative_class_and_leak_vectors.json").read_text())
+    vec = json.loads(data_path("testvectors", "negative_class_and_leak_vectors.json").read_text())
     syn = vec["recent_loophole"]["synthetic"]
     gold = {str(i): g for i, g in enumerate(syn["gold"])}
     present = set(syn["ids_present_in_precomputed_file"])
@@ -79,7 +80,7 @@ def test_recent_loophole_vectors() -> None:
 
 def test_olek_reported_counts_vector() -> None:
     """`olek_reported_counts`: the vector's P/R/F of both protocols come out of the audit exactly."""
-    vec = json.loads(shared_path("testvectors", "negative_class_and_leak_vectors.json").read_text())
+    vec = json.loads(data_path("testvectors", "negative_class_and_leak_vectors.json").read_text())
     counts = vec["recent_loophole"]["olek_reported_counts"]
     gold = {f"p{i}": "r" for i in range(3325)} | {f"n{i}": "no_relation" for i in range(1190)}
     pred = {f"p{i}": ("r" if i < 2182 else "no_relation") for i in range(3325)} | {f"n{i}": "r" for i in range(246)}
@@ -237,22 +238,17 @@ def test_tacred_type_constraints(tmp_path: Path) -> None:
         assert dissolved is None
 
 
-def _semeval_blocks(path: Path) -> list[list[str]]:
-    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
-    return [b.split("\n") for b in text.strip("\n").split("\n\n")]
-
-
 def test_semeval_label_space(tmp_path: Path) -> None:
-    """SemEval TRAIN_FILE.TXT as --train: a training copy without Entity-Destination(e2,e1) (its only example) makes
+    """SemEval's training labels as --train: a training copy without Entity-Destination(e2,e1) (its only example) makes
     perfect predictions look drawn from the test label set; unknown and test-only labels are counted exactly."""
-    folder = shared_path(*SEMEVAL)
-    blocks = _semeval_blocks(folder / "TRAIN_FILE.TXT")
+    train_key = data_path(*SEMEVAL_TRAIN)
+    lines = train_key.read_text(encoding="utf-8").splitlines()
     rare = "Entity-Destination(e2,e1)"
-    kept = [b for b in blocks if b[1] != rare]
-    assert len(blocks) - len(kept) == 1
+    kept = [ln for ln in lines if ln.split("\t")[1] != rare]
+    assert len(lines) - len(kept) == 1
     train = tmp_path / "train.txt"
-    train.write_text("\n\n".join("\n".join(b) for b in kept) + "\n\n")
-    key = folder / "TEST_KEY_directed_from_TEST_FILE_FULL.txt"
+    train.write_text("\n".join(kept) + "\n")
+    key = SEMEVAL_KEY
     gold_pairs = [ln.split("\t") for ln in key.read_text().splitlines() if ln.strip()]
     perfect = tmp_path / "perfect.tsv"
     perfect.write_text("".join(f"{i}\t{label}\n" for i, label in gold_pairs))
@@ -261,28 +257,25 @@ def test_semeval_label_space(tmp_path: Path) -> None:
     assert from_test.severity == "warning" and from_test.count == 19 and from_test.data["gold_not_train"] == [rare]
     assert report.get("labels-not-in-train").count == 1
 
-    cnn = [ln.split("\t") for ln in (folder / "predictions" / "onehaitao_cnn.txt").read_text().splitlines()]
+    cnn = [ln.split("\t") for ln in semeval_predictions("cnn").read_text().splitlines()]
     edited = [(i, "Cause-Effekt(e1,e2)" if n % 500 == 0 else label) for n, (i, label) in enumerate(cnn)]
     pred = tmp_path / "cnn_edited.tsv"
     pred.write_text("".join(f"{i}\t{label}\n" for i, label in edited))
-    report = audit(key, pred, folder / "TRAIN_FILE.TXT", pred_format="id-tsv")
+    report = audit(key, pred, train_key, pred_format="id-tsv")
     unknown = report.get("labels-unknown")
     assert unknown.severity == "error" and unknown.count == len(range(0, len(cnn), 500)) == 6
     assert unknown.data["labels"] == {"Cause-Effekt(e1,e2)": 6}
     assert report.get("label-set-from-test") is None and report.get("labels-not-in-train") is None
     expected_not_in_gold = Counter(label for _, label in edited if label not in {g for _, g in gold_pairs})
     assert sum(expected_not_in_gold.values()) == unknown.count
-    rc = main(
-        ["audit", "run", str(key), str(pred), "--train", str(folder / "TRAIN_FILE.TXT"), "--pred-format", "id-tsv"]
-    )
+    rc = main(["audit", "run", str(key), str(pred), "--train", str(train_key), "--pred-format", "id-tsv"])
     assert rc == 1
 
 
 def test_semeval_strict_format_problems_are_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A semeval-tsv prediction with a repeated id and a misspelt label: both problems reported, exit 1, not 2."""
-    folder = shared_path(*SEMEVAL)
-    key = folder / "TEST_KEY_directed_from_TEST_FILE_FULL.txt"
-    lines = (folder / "predictions" / "onehaitao_cnn.txt").read_text().splitlines()
+    key = SEMEVAL_KEY
+    lines = semeval_predictions("cnn").read_text().splitlines()
     pred = tmp_path / "pred.txt"
     bad = [*lines[:3], lines[0], lines[3].split("\t")[0] + "\tCause-Effekt(e1,e2)", *lines[4:]]
     pred.write_text("\n".join(bad) + "\n")

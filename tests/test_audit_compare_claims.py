@@ -1,4 +1,5 @@
-"""`audit compare` verdicts on saved results, and the registry of published results checked against the papers."""
+"""`audit compare` verdicts on saved results, and the registry of published results checked against the papers' tables
+(excerpts quoted in tests/data/papers)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.conftest import shared_path
+from tests.conftest import data_path
 
 import releval
 from releval.audit.claims import check_result, claims, criterion_gaps, registry
@@ -15,12 +16,9 @@ from releval.audit.comparability import compare_files, load_results
 from releval.cli import main
 from releval.report.signature import Signature
 
-CONLL04 = ("data", "conll04", "conll04_test.json")
 
-
-def _perturbed_conll04(tmp_path: Path) -> tuple[Path, Path]:
+def _perturbed_conll04(gold: Path, tmp_path: Path) -> tuple[Path, Path]:
     """CoNLL04 test as gold, and predictions with the first entity of every fourth sentence retyped."""
-    gold = shared_path(*CONLL04)
     docs = json.loads(gold.read_text())
     for k, doc in enumerate(docs):
         if k % 4 == 0 and doc["entities"]:
@@ -30,10 +28,12 @@ def _perturbed_conll04(tmp_path: Path) -> tuple[Path, Path]:
     return gold, pred
 
 
-def test_compare_strict_vs_boundaries_on_conll04(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_compare_strict_vs_boundaries_on_conll04(
+    conll04_test: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The same CoNLL04 predictions scored Strict and Boundaries: not comparable, with Taillé's Table 4 gap for
     CoNLL04 (+0.1–0.3, computed here from the paper's numbers); two Strict runs: comparable, exit 0."""
-    gold, pred = _perturbed_conll04(tmp_path)
+    gold, pred = _perturbed_conll04(conll04_test, tmp_path)
     paths = {}
     for name, crit in (("strict", "strict"), ("boundaries", "boundaries"), ("strict2", "strict")):
         paths[name] = tmp_path / f"{name}.json"
@@ -115,7 +115,7 @@ def _table_rows(text: str, first: str, last: str) -> list[str]:
 def test_registry_against_taille_text() -> None:
     """Every Table 2 entry's numbers and marks appear, in column order, on its reference's row in its group's block
     of the paper text; Table 4 entries on their configuration's row."""
-    text = shared_path("papers", "taille2020-incorrect-comparisons.txt").read_text()
+    text = data_path("papers", "taille2020_tables_2_4.txt").read_text(encoding="utf-8")
     table = _table_rows(text, "| Reference | Ent | Rel", "4 Identified Issues")
     bounds = {g: i for i, ln in enumerate(table) for g in ("Boundaries", "Relaxed", "Not Comparable") if f"| {g}" in ln}
     group_rows = {
@@ -160,7 +160,7 @@ def test_registry_against_taille_text() -> None:
 
 def test_registry_against_harbecke_and_olek() -> None:
     """Harbecke Tables 3–4 cells (mean ± std) and Olek's Tables 1–2 rows appear verbatim in the papers."""
-    harbecke = shared_path("papers", "harbecke2022-class-weighting.md").read_text()
+    harbecke = data_path("papers", "harbecke2022_tables_3_4.md").read_text(encoding="utf-8")
     for c in claims(source="harbecke2022"):
         name = "BERT<sub>EM</sub>" if c["system"] == "BERT_EM" else c["system"]
         cells = "".join(
@@ -169,7 +169,7 @@ def test_registry_against_harbecke_and_olek() -> None:
         assert f"<td>{name}</td>\n{cells}" in harbecke, c["id"]
     comparisons = registry()["sources"]["harbecke2022"]["comparisons"]
     assert comparisons["3"]["cohens_d"]["macro"] == 24.2 and comparisons["4"]["p_value"]["macro"] == 7e-8
-    olek = shared_path("papers", "olek-recent-f1.txt").read_text()
+    olek = data_path("papers", "olek_tables_1_2.txt").read_text(encoding="utf-8")
     for c in claims(source="olek"):
         s = c["scores"]
         if "tp" in s:

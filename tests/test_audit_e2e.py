@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.conftest import shared_path
 
 from releval.audit import audit
 from releval.cli import main
@@ -30,11 +29,11 @@ def _strict_f(gold: list[dict], pred: list[dict]) -> float:
     return 2 * tp / (len(g) + len(p))
 
 
-def test_conll04_duplicates_and_type_constraints(tmp_path: Path) -> None:
+def test_conll04_duplicates_and_type_constraints(conll04_test: Path, conll04_train: Path, tmp_path: Path) -> None:
     """Retyped entities in every fourth sentence, one relation and two entity mentions listed twice: exact counts,
     and the Strict F1 without the type-violating relations."""
-    gold_path = shared_path("data", "conll04", "conll04_test.json")
-    train = json.loads(shared_path("data", "conll04", "conll04_train.json").read_text())
+    gold_path = conll04_test
+    train = json.loads(conll04_train.read_text())
     gold = json.loads(gold_path.read_text())
     pred = json.loads(gold_path.read_text())
     for k, doc in enumerate(pred):
@@ -45,7 +44,7 @@ def test_conll04_duplicates_and_type_constraints(tmp_path: Path) -> None:
     pred[5]["entities"].append(pred[5]["entities"][1])
     path = tmp_path / "pred.json"
     path.write_text(json.dumps(pred))
-    report = audit(gold_path, path, shared_path("data", "conll04", "conll04_train.json"))
+    report = audit(gold_path, path, conll04_train)
     assert report.get("duplicate-relations").count == 1
     assert report.get("duplicate-entities").count == 2
 
@@ -73,7 +72,9 @@ def test_conll04_duplicates_and_type_constraints(tmp_path: Path) -> None:
     assert report.exit_status == 0
 
 
-def test_dygie_dangling_arguments_and_missing_sentences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_dygie_dangling_arguments_and_missing_sentences(
+    conll04_test: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A DyGIE++ prediction with two relations whose spans are not predicted entities: both counted, exit 1; a SpERT
     prediction lacking three sentences: the alignment finding counts them."""
     gold = tmp_path / "gold.jsonl"
@@ -111,7 +112,7 @@ def test_dygie_dangling_arguments_and_missing_sentences(tmp_path: Path, capsys: 
     assert main(["audit", str(gold), str(pred)]) == 1
     assert "ERROR   relation-arguments-not-entities [2]" in capsys.readouterr().out
 
-    gold_path = shared_path("data", "conll04", "conll04_test.json")
+    gold_path = conll04_test
     docs = json.loads(gold_path.read_text())
     short = tmp_path / "short.json"
     short.write_text(json.dumps(docs[3:]))

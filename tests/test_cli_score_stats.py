@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.conftest import EXAMPLES, shared_path
+from tests.conftest import EXAMPLES, data_path
 
 import releval
 from releval.cli import main
@@ -78,8 +78,10 @@ def test_bad_option_values_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_stats_reproduce_harbecke_table_1(capsys: pytest.CaptureFixture[str]) -> None:
-    sem = shared_path("data", "semeval2010_task8")
-    assert main(["stats", str(sem / "TRAIN_FILE.TXT"), str(sem / "TEST_FILE_FULL.TXT"), "-f", "json"]) == 0
+    """Train (the scorer's answer_key2.txt: TRAIN_FILE.TXT's labels) and test (the official 4-line blocks)."""
+    train = data_path("semeval2010_task8", "scorer_examples", "answer_key2.txt")
+    test_full = data_path("semeval2010_task8", "TEST_FILE_FULL.TXT")
+    assert main(["stats", str(train), str(test_full), "-f", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     test = {r["view"]: r for r in rows if r["name"].endswith("TEST_FILE_FULL.TXT")}
     total = {r["view"]: r for r in rows if r["name"] == "total"}

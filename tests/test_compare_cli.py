@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
+from tests.conftest import SEMEVAL_KEY, semeval_predictions
 
 import releval
 from releval.cli import main
 from releval.stats.compare import adjust, system_pairs
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 GOLD = ["Other", "A", "B", "A", "C", "Other", "B", "A", "C", "Other"] * 6
 
 
@@ -184,12 +184,8 @@ def test_pairs_and_adjust() -> None:
     assert adjust([0.01, 0.04], "none") == [0.01, 0.04]
 
 
-def test_shared_semeval_rbert_vs_cnn(capsys: pytest.CaptureFixture[str]) -> None:
-    sem = SHARED / "data" / "semeval2010_task8"
-    if not sem.exists():
-        pytest.skip("shared data not available")
-    gold = sem / "TEST_KEY_directed_from_TEST_FILE_FULL.txt"
-    rbert, cnn = sem / "predictions" / "onehaitao_rbert.txt", sem / "predictions" / "onehaitao_cnn.txt"
+def test_semeval_rbert_vs_cnn(capsys: pytest.CaptureFixture[str]) -> None:
+    gold, rbert, cnn = SEMEVAL_KEY, semeval_predictions("rbert"), semeval_predictions("cnn")
     rc = main(["compare", str(gold), "-s", f"rbert={rbert}", "-s", f"cnn={cnn}", "-R", "1000", "-f", "json"])
     assert rc == 0
     data = json.loads(capsys.readouterr().out)

@@ -7,7 +7,7 @@ import io
 import json
 
 import pytest
-from tests.conftest import EXAMPLES, shared_path
+from tests.conftest import CONLL04_TYPES, EXAMPLES, data_path
 
 from releval.cli import main
 from releval.commands.e2e import run_score_e2e, run_stats_e2e
@@ -35,7 +35,7 @@ def _score(gold, preds, capsys, **kw):
 
 def test_stats_conll04_all_splits_text(capsys):
     rc = run_stats_e2e(
-        [shared_path("data", "conll04", "conll04_sincere_all_splits.json")], compare=False, fmt="text", output=None
+        [data_path("conll04", "conll04_sincere_all_splits.json")], compare=False, fmt="text", output=None
     )
     out = capsys.readouterr().out
     assert rc == 0
@@ -49,7 +49,7 @@ def test_stats_conll04_all_splits_text(capsys):
 
 
 def test_stats_json_csv_and_output_file(tmp_path, capsys):
-    path = shared_path("data", "conll04", "conll04_sincere_all_splits.json")
+    path = data_path("conll04", "conll04_sincere_all_splits.json")
     run_stats_e2e([path], compare=False, fmt="json", output=None)
     data = json.loads(capsys.readouterr().out)
     assert (data["total"]["sentences"], data["total"]["entities"], data["total"]["relations"]) == (1441, 5349, 2048)
@@ -66,8 +66,8 @@ def test_stats_json_csv_and_output_file(tmp_path, capsys):
         assert marker in capsys.readouterr().out
 
 
-def test_stats_compare(tmp_path, capsys):
-    test = shared_path("data", "conll04", "conll04_test.json")
+def test_stats_compare(conll04_test, tmp_path, capsys):
+    test = conll04_test
     docs = load_e2e(test).documents
     altered = [docs[0], Document(docs[1].id, docs[1].tokens, docs[1].entities, ()), *docs[3:]]
     other = tmp_path / "other.json"
@@ -82,9 +82,9 @@ def test_stats_compare(tmp_path, capsys):
     assert "identical content" in capsys.readouterr().out
 
 
-def test_score_conll04_against_itself_through_main(capsys):
-    gold = str(shared_path("data", "conll04", "conll04_test.json"))
-    types = str(shared_path("data", "conll04", "conll04_types.json"))
+def test_score_conll04_against_itself_through_main(conll04_test, capsys):
+    gold = str(conll04_test)
+    types = str(CONLL04_TYPES)
     rc = main(["score", gold, gold, "--task", "e2e", "--types", types, "--format", "json"])
     data = json.loads(capsys.readouterr().out)
     assert rc == 0
@@ -95,8 +95,8 @@ def test_score_conll04_against_itself_through_main(capsys):
     assert data["criteria"]["strict"]["signature"].startswith("task:e2e|criterion:strict|")
 
 
-def test_score_text_side_by_side_and_relaxed_label(tmp_path, capsys):
-    gold = shared_path("data", "conll04", "conll04_test.json")
+def test_score_text_side_by_side_and_relaxed_label(conll04_test, tmp_path, capsys):
+    gold = conll04_test
     docs = load_e2e(gold).documents
     # mistype the head of every relation of the first sentence with relations: Strict drops, Boundaries does not
     k = next(i for i, d in enumerate(docs) if d.relations)
@@ -122,8 +122,8 @@ def test_score_text_side_by_side_and_relaxed_label(tmp_path, capsys):
     assert "crit:relaxed(experimental)" in text
 
 
-def test_score_csv_markdown_latex_and_atomic_output(tmp_path, capsys):
-    gold = shared_path("data", "conll04", "conll04_test.json")
+def test_score_csv_markdown_latex_and_atomic_output(conll04_test, tmp_path, capsys):
+    gold = conll04_test
     out = tmp_path / "scores.csv"
     rc, _ = _score(gold, [gold], capsys, fmt="csv", output=out)
     assert rc == 0
@@ -138,8 +138,8 @@ def test_score_csv_markdown_latex_and_atomic_output(tmp_path, capsys):
     assert r"\begin{tabular}{lrrrrrrr}" in tex.out
 
 
-def test_bad_prediction_exits_2_and_writes_nothing(tmp_path, capsys):
-    gold = shared_path("data", "conll04", "conll04_test.json")
+def test_bad_prediction_exits_2_and_writes_nothing(conll04_test, tmp_path, capsys):
+    gold = conll04_test
     docs = load_e2e(gold).documents
     bad = to_spert([Document(docs[0].id, docs[0].tokens[:-1], (), ()), *docs[1:]])
     path = tmp_path / "bad.json"
@@ -153,11 +153,11 @@ def test_bad_prediction_exits_2_and_writes_nothing(tmp_path, capsys):
     assert not out.exists()
 
 
-def test_bundled_example_slice():
+def test_bundled_example_slice(conll04_test):
     example = EXAMPLES / "conll04" / "conll04_test_first30.json"
     data = load_e2e(example)
     assert len(data.documents) == 30
-    full = load_e2e(shared_path("data", "conll04", "conll04_test.json")).documents[:30]
+    full = load_e2e(conll04_test).documents[:30]
     assert data.documents == full
 
 
@@ -189,8 +189,8 @@ def test_docs_worked_example_numbers(tmp_path, capsys):
     assert (located["tp"], located["fp"], located["fn"]) == (15, 7, 9)
 
 
-def test_relaxed_needs_its_flag_on_the_command_line(capsys):
-    gold = str(shared_path("data", "conll04", "conll04_test.json"))
+def test_relaxed_needs_its_flag_on_the_command_line(conll04_test, capsys):
+    gold = str(conll04_test)
     rc = main(["score", gold, gold, "--task", "e2e", "--criterion", "strict,relaxed"])
     assert rc == 2
     assert "--relaxed" in capsys.readouterr().err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.conftest import shared_path
+from tests.conftest import CONLL04_TYPES, data_path
 
 from releval.data.e2e import (
     Document,
@@ -87,8 +87,8 @@ def test_dygie_predictions_read_predicted_fields(tmp_path):
     assert load_e2e(path, role="gold").documents[0].entities == ((0, 1, "Peop"),)
 
 
-def test_pure_and_spert_files_of_the_same_predictions_score_identically(tmp_path):
-    gold_path = shared_path("data", "conll04", "conll04_test.json")
+def test_pure_and_spert_files_of_the_same_predictions_score_identically(conll04_test, tmp_path):
+    gold_path = conll04_test
     gold = load_e2e(gold_path).documents
     # predictions: drop every third relation, mistype every fifth entity
     pred = [
@@ -103,7 +103,7 @@ def test_pure_and_spert_files_of_the_same_predictions_score_identically(tmp_path
     spert = _write(tmp_path, "pred.json", to_spert(pred))
     pure = _write(tmp_path, "pred.jsonl", to_dygie(pred, predicted=True), lines=True)
     assert (detect_format(spert), detect_format(pure)) == ("spert", "dygie")
-    types = shared_path("data", "conll04", "conll04_types.json")
+    types = CONLL04_TYPES
     a = score_e2e(gold_path, spert, types=types)
     b = score_e2e(gold_path, pure, types=types)
     assert a["strict"]["micro"].f < a["boundaries"]["micro"].f < 1.0
@@ -117,7 +117,7 @@ def test_pure_and_spert_files_of_the_same_predictions_score_identically(tmp_path
 
 
 def test_types_file_symmetric_flags(tmp_path):
-    inv = load_types(shared_path("data", "conll04", "conll04_types.json"))
+    inv = load_types(CONLL04_TYPES)
     assert inv.relations == ("Work_For", "Kill", "OrgBased_In", "Live_In", "Located_In")
     assert inv.entities == ("Loc", "Org", "Peop", "Other")
     assert inv.symmetric == frozenset()
@@ -158,9 +158,9 @@ def test_alignment_by_id_checks_tokens_and_coverage(tmp_path):
     assert r["strict"]["micro"].f == 1.0
 
 
-def test_split_file_gold_picks_the_matching_split():
-    gold = shared_path("data", "conll04", "conll04_sincere_all_splits.json")
-    test = shared_path("data", "conll04", "conll04_test.json")
+def test_split_file_gold_picks_the_matching_split(conll04_test):
+    gold = data_path("conll04", "conll04_sincere_all_splits.json")
+    test = conll04_test
     r = score_e2e(gold, test)
     assert r.n_documents == 288
     assert "gold split 'test' used: its sentences match the predictions" in r.notes
@@ -170,7 +170,7 @@ def test_split_file_gold_picks_the_matching_split():
 
 
 def test_conll04_statistics_match_taille_table_3():
-    stats = dataset_stats(load_e2e(shared_path("data", "conll04", "conll04_sincere_all_splits.json")))
+    stats = dataset_stats(load_e2e(data_path("conll04", "conll04_sincere_all_splits.json")))
     by_split = {s.name: (s.sentences, s.tokens, s.entities, s.relations) for s in stats.splits}
     # Taillé et al. (2020), Appendix B table, "Ours"
     assert by_split == {

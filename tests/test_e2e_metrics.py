@@ -1,4 +1,4 @@
-"""End-to-end RE and NER criteria: hand-computed toys, the shared e2e / NER span vectors, and the vectorised
+"""End-to-end RE and NER criteria: hand-computed toys, the e2e / NER span test vectors, and the vectorised
 counting checked against a per-sentence Python set implementation (property test)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.conftest import shared_path
+from tests.conftest import CONLL04_TYPES, data_path
 
 from releval.data.e2e import Document, TypeInventory, load_e2e
 from releval.e2e_api import score_e2e
@@ -93,7 +93,7 @@ def test_relaxed_only_behind_its_flag_and_labelled_experimental():
     assert r["strict"].signature["task"] == "e2e"
 
 
-# ------------------------------------------------------------------------------ shared vectors
+# ------------------------------------------------------------------------------ test vectors (tests/data)
 
 
 def _vector_doc(doc_id, data, n_tokens=20):
@@ -130,7 +130,7 @@ def _check_reference(result, expected):
     ("setting", "symmetric"), [("expected_symmetric_declared", {"Spouse"}), ("expected_all_directed", set())]
 )
 def test_e2e_vectors_toy(setting, symmetric):
-    vectors = json.loads(shared_path("testvectors", "e2e_re_vectors.json").read_text())
+    vectors = json.loads(data_path("testvectors", "e2e_re_vectors.json").read_text())
     sentences = vectors["toy"]["sentences"]
     gold = [_vector_doc(s["id"], s["gold"]) for s in sentences]
     pred = [_vector_doc(s["id"], s["pred"]) for s in sentences]
@@ -139,10 +139,10 @@ def test_e2e_vectors_toy(setting, symmetric):
     _check_reference(result, vectors["toy"][setting]["reference_set_semantics"])
 
 
-def test_e2e_vectors_conll04_perturbed():
-    vectors = json.loads(shared_path("testvectors", "e2e_re_vectors.json").read_text())
+def test_e2e_vectors_conll04_perturbed(conll04_test):
+    vectors = json.loads(data_path("testvectors", "e2e_re_vectors.json").read_text())
     case = vectors["conll04_test_perturbed"]
-    gold = load_e2e(shared_path("data", "conll04", "conll04_test.json"))
+    gold = load_e2e(conll04_test)
     # the perturbation moves some predicted ends past the sentence end, so the documents are built directly
     pred = [
         Document(
@@ -153,7 +153,7 @@ def test_e2e_vectors_conll04_perturbed():
         )
         for p, g in zip(case["pred_only"], gold.documents, strict=True)
     ]
-    result = score_e2e(gold, pred, types=shared_path("data", "conll04", "conll04_types.json"), relaxed=True)
+    result = score_e2e(gold, pred, types=CONLL04_TYPES, relaxed=True)
     _check_reference(result, case["expected"]["reference_set_semantics"])
 
 
@@ -192,7 +192,7 @@ def _ner_docs(sentences, scheme):
 
 
 def test_ner_span_vectors_seqeval_strict():
-    vectors = json.loads(shared_path("testvectors", "ner_span_vectors.json").read_text())
+    vectors = json.loads(data_path("testvectors", "ner_span_vectors.json").read_text())
     checked = 0
     for case in vectors["seqeval"]["cases"]:
         for key, scheme in (("expected_strict_IOB2", "IOB2"), ("expected_strict_IOBES", "IOBES")):
@@ -221,7 +221,7 @@ def test_ner_span_vectors_seqeval_strict():
 
 
 def test_ner_span_vectors_nervaluate_strict():
-    vectors = json.loads(shared_path("testvectors", "ner_span_vectors.json").read_text())
+    vectors = json.loads(data_path("testvectors", "ner_span_vectors.json").read_text())
     checked = 0
     for case in vectors["nervaluate_1_2_1"]["cases"]:
         if case["loader"] == "list":
@@ -251,8 +251,8 @@ def test_ner_span_vectors_nervaluate_strict():
 
 
 def test_conll04_gold_against_itself_is_100_everywhere():
-    gold = load_e2e(shared_path("data", "conll04", "conll04_sincere_all_splits.json"))
-    r = score_e2e(gold, gold, types=shared_path("data", "conll04", "conll04_types.json"), relaxed=True)
+    gold = load_e2e(data_path("conll04", "conll04_sincere_all_splits.json"))
+    r = score_e2e(gold, gold, types=CONLL04_TYPES, relaxed=True)
     assert set(r.results) == {"ner", "strict", "boundaries", "relaxed"}
     for result in r.results.values():
         for average in result.averages.values():
@@ -261,8 +261,8 @@ def test_conll04_gold_against_itself_is_100_everywhere():
     assert sum(row.support for row in r["ner"].per_class) == 5349
 
 
-def test_mistyped_argument_lowers_strict_but_not_boundaries():
-    gold = load_e2e(shared_path("data", "conll04", "conll04_test.json"))
+def test_mistyped_argument_lowers_strict_but_not_boundaries(conll04_test):
+    gold = load_e2e(conll04_test)
     docs = gold.documents
     k = next(i for i, d in enumerate(docs) if d.relations)
     head = docs[k].relations[0][0]
@@ -316,8 +316,8 @@ def test_vectorised_counts_equal_per_sentence_sets(pairs, symmetric):
         assert got == expected, criterion
 
 
-def test_document_resampling_sums_per_document_counts():
-    gold = load_e2e(shared_path("data", "conll04", "conll04_test.json")).documents
+def test_document_resampling_sums_per_document_counts(conll04_test):
+    gold = load_e2e(conll04_test).documents
     pred = [Document(d.id, d.tokens, d.entities, d.relations[1:]) for d in gold]
     dc = document_counts(gold, pred, ("strict",))["strict"]
     assert dc.tp.shape == (288, 5)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.conftest import shared_path
+from tests.conftest import data_path, shared_path
 
 import releval
 from releval.cli import main
@@ -29,7 +29,7 @@ def gold(tmp_path: Path) -> Path:
 
 
 def test_semeval_format_errors_all_named() -> None:
-    path = shared_path("data", "semeval2010_task8", "scorer_examples", "proposed_answer4.txt")
+    path = data_path("semeval2010_task8", "scorer_examples", "proposed_answer4.txt")
     with pytest.raises(releval.InputErrors) as info:
         releval.load_labels(path)
     errors = info.value.errors
@@ -39,7 +39,7 @@ def test_semeval_format_errors_all_named() -> None:
 
 
 def test_cli_rejects_format_errors_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sem = shared_path("data", "semeval2010_task8", "scorer_examples")
+    sem = data_path("semeval2010_task8", "scorer_examples")
     out = tmp_path / "out.json"
     rc = main(["score", str(sem / "answer_key1.txt"), str(sem / "proposed_answer4.txt"), "-o", str(out)])
     err = capsys.readouterr().err
@@ -128,11 +128,11 @@ def test_csv_and_tsv_with_configurable_fields(tmp_path: Path) -> None:
 
 
 def test_tacred_patch_on_real_data() -> None:
-    base = shared_path("data", "tacred_labels")
-    gold = releval.load_labels(base / "test_results" / "cnn_test.jsonl.gz")
-    patched = releval.apply_patch(gold, base / "patch" / "test_patch.json")
+    """TACRev's patch on TACRED test gold gives tacred_label_distribution.tsv's TACRev counts (../shared only)."""
+    gold = releval.load_labels(shared_path("data", "tacred_labels", "test_results", "cnn_test.jsonl.gz"))
+    patched = releval.apply_patch(gold, shared_path("data", "tacred_labels", "patch", "test_patch.json"))
     changed = sum(a != b for a, b in zip(gold.labels, patched.labels))
-    table = (base / "tacred_label_distribution.tsv").read_text().splitlines()
+    table = shared_path("data", "tacred_labels", "tacred_label_distribution.tsv").read_text().splitlines()
     expected = {row.split("\t")[0]: int(row.split("\t")[2]) for row in table[1:] if not row.startswith("TOTAL")}
     counts = {label: patched.labels.count(label) for label in set(patched.labels)}
     assert counts == {k: v for k, v in expected.items() if v > 0}

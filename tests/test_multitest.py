@@ -1,5 +1,5 @@
 """Identification procedures (statsmodels' multipletests behind releval.stats.replicability.identify) against
-../shared/testvectors/multitest_vectors.json: R multtest / p.adjust values and the TACL 2017 p-values."""
+tests/data/testvectors/multitest_vectors.json: R multtest / p.adjust values and the TACL 2017 p-values."""
 
 from __future__ import annotations
 
@@ -8,18 +8,16 @@ import json
 import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
-from tests.conftest import SHARED
+from tests.conftest import data_path
 
 from releval.errors import InputError
 from releval.stats.replicability import identify, normalise_id_method, partial_conjunction_pvalues, running_max
 
-VECTORS = SHARED / "testvectors" / "multitest_vectors.json"
+VECTORS = data_path("testvectors", "multitest_vectors.json")
 TSBH = "fdr_tsbh_at_alpha_0.05"
 
 
 def _cases(column: str | None = None) -> list:
-    if not VECTORS.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{VECTORS} not available"))]
     cases = json.loads(VECTORS.read_text())["vectors"]
     return [pytest.param(c, id=c["id"]) for c in cases if column is None or column in c["expected_adjusted"]]
 

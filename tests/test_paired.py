@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+from tests.conftest import data_path
 
 from releval.stats.paired import (
     ALTERNATIVES,
@@ -26,15 +26,11 @@ from releval.stats.paired import (
     sign_test_counts,
 )
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "testvectors"
 R = 20_000
 
 
 def _load(name: str) -> dict:
-    path = SHARED / name
-    if not path.exists():
-        pytest.skip("shared test vectors not available")
-    return {v["id"]: v for v in json.loads(path.read_text())["vectors"]}
+    return {v["id"]: v for v in json.loads(data_path("testvectors", name).read_text())["vectors"]}
 
 
 def _mc_tol(p: float, n: int) -> float:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.conftest import shared_path
+from tests.conftest import data_path
 
 from releval.stats.paired_classic import paired_t, wilcoxon_signed_rank
 
 
 def _vector(vid: str) -> dict:
-    vectors = json.loads(shared_path("testvectors", "paired_tests_vectors.json").read_text())["vectors"]
+    vectors = json.loads(data_path("testvectors", "paired_tests_vectors.json").read_text())["vectors"]
     return next(v for v in vectors if v["id"] == vid)
 
 

@@ -1,4 +1,4 @@
-"""Replicability analysis (Dror et al., TACL 2017): paper tables, shared vectors, SciPy cross-checks, invariants."""
+"""Replicability analysis (Dror et al., TACL 2017): paper tables, test vectors, SciPy cross-checks, invariants."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.multitest import fdrcorrection, multipletests
-from tests.conftest import SHARED
+from tests.conftest import data_path
 
 from releval.errors import InputError
 from releval.stats.replicability import (
@@ -25,7 +25,7 @@ from releval.stats.replicability import (
     theory_independent_null,
 )
 
-VECTORS = SHARED / "testvectors" / "replicability_vectors.json"
+VECTORS = data_path("testvectors", "replicability_vectors.json")
 
 # ---------------------------------------------------------------------------------------------------------------
 # Per-dataset p-values typed from Dror, Baumer, Bogomolov & Reichart (TACL 2017),
@@ -100,12 +100,10 @@ def test_exact_zero_p_value_is_harmless() -> None:
     assert list(fisher[:3]) == [0.0, 0.0, 0.0] and list(stouffer[:3]) == [0.0, 0.0, 0.0]
 
 
-# --------------------------------------------------------------------------------------------- shared vectors
+# --------------------------------------------------------------------------------------- test vectors (tests/data)
 
 
 def _vector_cases() -> list:
-    if not VECTORS.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{VECTORS} not available"))]
     data = json.loads(VECTORS.read_text())
     return [pytest.param(case, id=case["id"]) for case in data["vectors"] + data["edge_cases"]]
 
@@ -142,8 +140,6 @@ def test_replicability_vectors(case: dict) -> None:
 
 def test_vector_file_lists_unavailable_cases_honestly() -> None:
     """Sentiment and word-similarity p-values were never published in a reachable form: nothing to test there."""
-    if not VECTORS.exists():
-        pytest.skip(f"{VECTORS} not available")
     ids = {u["id"] for u in json.loads(VECTORS.read_text())["unavailable"]}
     assert ids == {"tacl2017_sentiment_ae-scl-sr_vs_msda_12setups", "tacl2017_wordsim_w2v_vs_glove_12datasets"}
 

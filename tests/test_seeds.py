@@ -1,27 +1,24 @@
-"""Seed comparisons: Welch's t (SciPy), Cohen's d (Harbecke Eq. 4), Hedges' g, Sawilowsky labels vs shared vectors."""
+"""Seed comparisons: Welch's t (SciPy), Cohen's d (Harbecke Eq. 4), Hedges' g, Sawilowsky labels vs test vectors."""
 
 from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
+from tests.conftest import data_path
 
 from releval.errors import InputError
 from releval.stats.seeds import cohen_d_harbecke, compare_seeds, sawilowsky_label, welch_df
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-VECTORS = SHARED / "testvectors" / "seed_comparison_vectors.json"
+VECTORS = data_path("testvectors", "seed_comparison_vectors.json")
 
 
 def _vectors() -> dict:
-    if not VECTORS.exists():
-        pytest.skip("shared test vectors not available")
     return json.loads(VECTORS.read_text())
 
 

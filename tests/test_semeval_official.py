@@ -2,7 +2,7 @@
 
 Oracles: the scorer's printed result_scores*.txt (every number parsed by regex, and the whole text), the
 scorer's outputs on constructed cases (testvectors/semeval2010_scorer_vectors.json), the official macro-F1 of
-five real systems (data/README.md), scikit-learn for the directed view, and properties.
+five real systems (tests/data/README.md), scikit-learn for the directed view, and properties.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import precision_recall_fscore_support
+from tests.conftest import SEMEVAL_KEY, data_path, semeval_predictions
 
 from releval.cli import main
 from releval.data.alignment import MISSING_LABEL
@@ -25,17 +26,10 @@ from releval.metrics.semeval import SemevalView, semeval_scores
 from releval.report.semeval_report import render_scores, short_name
 from releval.semeval_api import score_semeval_official
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-SEMEVAL = SHARED / "data" / "semeval2010_task8"
+SEMEVAL = data_path("semeval2010_task8")
 EXAMPLES = SEMEVAL / "scorer_examples"
-VECTORS = SHARED / "testvectors" / "semeval2010_scorer_vectors.json"
+VECTORS = data_path("testvectors", "semeval2010_scorer_vectors.json")
 VIEW_OF_SECTION = {"i_19way_directed": "directed", "ii_10way_undirected": "undirected", "iii_official": "official"}
-
-
-def _need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"{path} not available")
-    return path
 
 
 def _pct(x: float) -> str:
@@ -167,7 +161,7 @@ def _check_block(view: SemevalView, parsed: dict) -> int:
 
 @pytest.mark.parametrize("k", [1, 2, 3, 5])
 def test_every_number_of_the_scorers_example_outputs(k: int) -> None:
-    expected_text = _need(EXAMPLES / f"result_scores{k}.txt").read_text()
+    expected_text = (EXAMPLES / f"result_scores{k}.txt").read_text()
     result = score_semeval_official(EXAMPLES / f"answer_key{k}.txt", EXAMPLES / f"proposed_answer{k}.txt", True)
     warnings, blocks, official = _parse_result_file(expected_text)
     assert warnings == [(n, "_Other" if lbl == OTHER else lbl) for lbl, n in result.scores.absent_from_key.items()]
@@ -180,7 +174,6 @@ def test_every_number_of_the_scorers_example_outputs(k: int) -> None:
 
 def test_example_1_hand_checked_values() -> None:
     """A few values read off result_scores1.txt by eye, independently of the parser."""
-    _need(EXAMPLES)
     s = score_semeval_official(EXAMPLES / "answer_key1.txt", EXAMPLES / "proposed_answer1.txt", True).scores
     assert _pct(s.official_score) == "64.09"
     assert (_pct(s.directed.macro_f1), _pct(s.undirected.macro_f1)) == ("54.49", "72.20")
@@ -191,7 +184,6 @@ def test_example_1_hand_checked_values() -> None:
 
 
 def test_example_2_training_key_with_skips() -> None:
-    _need(EXAMPLES)
     s = score_semeval_official(EXAMPLES / "answer_key2.txt", EXAMPLES / "proposed_answer2.txt", True).scores
     assert (s.official.n_proposed, s.official.n_total) == (7947, 8000)
 
@@ -200,8 +192,6 @@ def test_example_2_training_key_with_skips() -> None:
 
 
 def _vector_cases() -> list[dict]:
-    if not VECTORS.exists():
-        return []
     return json.loads(VECTORS.read_text())["cases"]
 
 
@@ -254,8 +244,6 @@ def test_scorer_vectors(case: dict) -> None:
 
 
 def _error_case(case_id: str) -> dict:
-    if not VECTORS.exists():
-        pytest.skip(f"{VECTORS} not available")
     return next(c for c in json.loads(VECTORS.read_text())["error_cases"] if c["id"] == case_id)
 
 
@@ -288,10 +276,11 @@ def test_crlf_scores_as_lf_and_missing_final_newline_is_accepted(tmp_path: Path)
 
 
 def test_undirected_key_is_refused() -> None:
-    """TEST_FILE_KEY.TXT has undirected labels: the official score cannot be computed from it."""
-    key = _need(SEMEVAL / "TEST_FILE_KEY.TXT")
-    with pytest.raises(RelevalError, match=r"TEST_FILE_KEY.TXT:1: field 'label': 'Message-Topic' is not one of the 19"):
-        score_semeval_official(key, SEMEVAL / "TEST_KEY_directed_from_TEST_FILE_FULL.txt")
+    """TEST_FILE_KEY.TXT (its first 10 lines) has undirected labels: the official score cannot be computed from it."""
+    key = SEMEVAL / "TEST_FILE_KEY_first10.TXT"
+    message = r"TEST_FILE_KEY_first10.TXT:1: field 'label': 'Message-Topic' is not one of the 19"
+    with pytest.raises(RelevalError, match=message):
+        score_semeval_official(key, SEMEVAL_KEY)
 
 
 def test_skipped_ids_need_allow_skipped() -> None:
@@ -310,16 +299,14 @@ OFFICIAL_MACRO_F1 = {"rbert": "89.06", "crcnn": "83.27", "attblstm": "83.13", "a
 
 @pytest.mark.parametrize("system", list(OFFICIAL_MACRO_F1))
 def test_real_systems_official_macro_f1(system: str) -> None:
-    key = _need(SEMEVAL / "TEST_KEY_directed_from_TEST_FILE_FULL.txt")
-    result = score_semeval_official(key, SEMEVAL / "predictions" / f"onehaitao_{system}.txt")
+    result = score_semeval_official(SEMEVAL_KEY, semeval_predictions(system))
     assert _pct(result.official_score) == OFFICIAL_MACRO_F1[system]
     assert result.signature["n"] == "2717" and result.signature["task"] == "semeval-official"
 
 
 def test_rbert_directed_view_and_blocks_key() -> None:
     """Metrics notes §1.3: RBERT directed micro 89.48 and macro 82.81; the 4-line-block key gives the same."""
-    full = _need(SEMEVAL / "TEST_FILE_FULL.TXT")
-    s = score_semeval_official(full, SEMEVAL / "predictions" / "onehaitao_rbert.txt").scores
+    s = score_semeval_official(SEMEVAL / "TEST_FILE_FULL.TXT", semeval_predictions("rbert")).scores
     assert (_pct(s.directed.micro.f1), _pct(s.directed.macro_f1), _pct(s.official_score)) == ("89.48", "82.81", "89.06")
 
 
@@ -327,7 +314,6 @@ def test_rbert_directed_view_and_blocks_key() -> None:
 
 
 def test_cli_text_json_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    _need(EXAMPLES)
     key, prop = str(EXAMPLES / "answer_key1.txt"), str(EXAMPLES / "proposed_answer1.txt")
     assert main(["score", "--task", "semeval-official", key, prop]) == 2  # 10 skipped ids, strict by default
     assert "10 gold item(s) have no prediction" in capsys.readouterr().err

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.conftest import shared_path
+from tests.conftest import SEMEVAL_KEY, data_path, semeval_predictions, shared_path
 
 import releval
 from releval.metrics.averages import AveragingSpec, micro_average, prf_from_counts, weighted_averages
@@ -15,10 +16,11 @@ from releval.metrics.classification import encode
 from releval.metrics.counts import class_counts
 
 SCHEMES = ("micro", "weighted", "dodrans", "entropy", "macro")
+TACRED = ("data", "tacred_labels")  # under ../shared: TACRED label files are not bundled
 
 
 def _vectors(name: str) -> dict:
-    return json.loads(shared_path("testvectors", name).read_text())
+    return json.loads(data_path("testvectors", name).read_text())
 
 
 def _assert_scores(result: releval.ScoreResult, expected: dict) -> None:
@@ -42,33 +44,46 @@ def test_toy_cases_paper_definition() -> None:
 
 
 def _tacred_columns(system: str, gold_column: str) -> tuple[list[str], list[str]]:
-    base = shared_path("data", "tacred_labels")
-    ref = releval.load_labels(base / "test_results" / "cnn_test.jsonl.gz", role="gold")
-    gold = releval.apply_patch(ref, base / "patch" / "test_patch.json") if gold_column == "gold_tacrev" else ref
+    ref = releval.load_labels(shared_path(*TACRED, "test_results", "cnn_test.jsonl.gz"), role="gold")
+    gold = ref
+    if gold_column == "gold_tacrev":
+        gold = releval.apply_patch(ref, shared_path(*TACRED, "patch", "test_patch.json"))
     if system.endswith("_test"):
-        pred = releval.load_labels(base / "test_results" / f"{system}.txt.gz", format="labels-lines")
+        pred = releval.load_labels(shared_path(*TACRED, "test_results", f"{system}.txt.gz"), format="labels-lines")
     else:
-        pred = releval.load_labels(base / "test_results" / f"{system}_test.jsonl.gz", role="pred")
+        pred = releval.load_labels(shared_path(*TACRED, "test_results", f"{system}_test.jsonl.gz"), role="pred")
     return gold.labels, pred.labels
 
 
-def test_real_data_cases_paper_definition() -> None:
+def _real_data_cases(dataset: str) -> list[dict]:
     cases = _vectors("weighting_schemes_vectors.json")["real_data_cases"]
     assert len(cases) == 29
+    return [case for case in cases if case["dataset"].startswith(dataset)]
+
+
+def _check_real_data_case(case: dict, gold: Path | list[str], pred: Path | list[str], negative: str) -> None:
+    result = releval.score(gold, pred, negative=negative)
+    _assert_scores(result, case["paper_definition"])
+    positive_only = releval.score(gold, pred, negative=negative, entropy_n="positive", weightings=["entropy"])
+    assert positive_only["entropy"].f == pytest.approx(case["entropy_with_N_positive_only"]["f1-score"], abs=1e-12)
+
+
+def test_real_data_cases_paper_definition_semeval() -> None:
+    """The five SemEval-2010 Task 8 systems (bundled): directed key, Other as the negative class."""
+    cases = _real_data_cases("SemEval")
+    assert len(cases) == 5
     for case in cases:
-        system = case["system_column"]
-        if case["dataset"].startswith("TACRED"):
-            gold, pred = _tacred_columns(system, case["gold_column"])
-            negative = "no_relation"
-        else:
-            sem = shared_path("data", "semeval2010_task8")
-            gold = sem / "TEST_KEY_directed_from_TEST_FILE_FULL.txt"
-            pred = sem / "predictions" / f"{system}.txt"
-            negative = "Other"
-        result = releval.score(gold, pred, negative=negative)
-        _assert_scores(result, case["paper_definition"])
-        positive_only = releval.score(gold, pred, negative=negative, entropy_n="positive", weightings=["entropy"])
-        assert positive_only["entropy"].f == pytest.approx(case["entropy_with_N_positive_only"]["f1-score"], abs=1e-12)
+        pred = semeval_predictions(case["system_column"].removeprefix("onehaitao_"))
+        _check_real_data_case(case, SEMEVAL_KEY, pred, "Other")
+
+
+def test_real_data_cases_paper_definition_tacred() -> None:
+    """The 12 TACRED systems against TACRED and TACRev gold (label files in ../shared only: skipped without it)."""
+    cases = _real_data_cases("TACRED")
+    assert len(cases) == 24
+    for case in cases:
+        gold, pred = _tacred_columns(case["system_column"], case["gold_column"])
+        _check_real_data_case(case, gold, pred, "no_relation")
 
 
 def _sk_value(value):
