@@ -58,17 +58,46 @@ def _root(
     """Honest, comparable evaluation of relation extraction and classification."""
 
 
+# click's base exception (of every usage error and typer.BadParameter), taken from typer: recent typer versions vendor
+# click instead of depending on it, so `import click` is not available and would not be the class typer raises.
+_CLICK_EXCEPTION: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+def _print_error(message: str) -> None:
+    """One line on stderr, `error: ` first; soft wrap keeps a long message on one line."""
+    Console(stderr=True, highlight=False, soft_wrap=True, emoji=False).print(f"[bold red]error:[/] {escape(message)}")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app; releval's own errors become one message and exit code 2, usage errors exit 2."""
+    """Entry point: run the app and return its exit code (0 ok, 1 findings, 2 bad input or usage).
+
+    releval's own errors and click's usage errors (unknown option, a value that is not a number, a missing argument)
+    are printed as one line `error: …` with exit 2, instead of a traceback or typer's boxed usage panel.
+    """
     register_commands(argv)
     try:
-        app(args=argv, prog_name="releval", standalone_mode=True)
+        result = app(args=argv, prog_name="releval", standalone_mode=False)
     except RelevalError as exc:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(str(exc))}")
+        _print_error(str(exc))
         return 2
+    except _CLICK_EXCEPTION as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a group called without a command: its help is the message
+            text = exc.format_message()  # type: ignore[attr-defined]
+            if text.strip():
+                typer.echo(text, err=True)
+            return 2
+        message = exc.format_message()  # type: ignore[attr-defined]
+        ctx = getattr(exc, "ctx", None)
+        if ctx is not None:
+            message += f" (see '{ctx.command_path} --help')"
+        _print_error(message)
+        return 2
+    except typer.Abort:
+        _print_error("aborted")
+        return 1
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    return 0
+    return result if isinstance(result, int) and not isinstance(result, bool) else 0
 
 
 def run() -> None:

@@ -80,5 +80,9 @@ class OutputError(RelevalError, OSError):
 
     def __init__(self, message: str, *, errno: int | None = None, filename: str | None = None) -> None:
         super().__init__(message)
+        self.message = message
         self.errno = errno
         self.filename = filename
+
+    def __str__(self) -> str:
+        return self.message  # OSError's own form would be "[Errno 28] None: 'path'" once errno is set

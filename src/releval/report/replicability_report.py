@@ -365,6 +365,6 @@ def simulation_figure(sim: SimulationResult, fmt: str = "png") -> bytes:
     return buf.getvalue()
 
 
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write a figure's bytes atomically (releval.report.output.write_atomic)."""
-    write_atomic(path, data)
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, what: str = "figure") -> None:
+    """Write a figure's bytes atomically (releval.report.output.write_atomic; `what` names it in an error)."""
+    write_atomic(path, data, what=what)
