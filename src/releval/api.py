@@ -6,16 +6,19 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from releval.data.alignment import MISSING_LABEL, Alignment, align
+from releval.data.alignment import MISSING_LABEL, POLICIES, Alignment, align
 from releval.data.labels import LabelFile, apply_patch, load_labels
 from releval.data.semeval_labels import undirected
 from releval.errors import InputError
+from releval.metrics.averages import ENTROPY_N
 from releval.metrics.classification import detect_negative, encode, score_encoded
-from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weighting
+from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
 from releval.report.signature import Signature, short_hash
 from releval.result import ScoreResult
+from releval.validation import check_beta, check_choice, check_zero_division
 
 AUTO = "auto"
+VIEWS = ("directed", "undirected")
 LabelsInput = str | os.PathLike[str] | LabelFile | Mapping[str, str] | Sequence[str]
 
 
@@ -33,6 +36,13 @@ def as_label_file(data: LabelsInput, role: str, format: str | None = None, **fie
         )
     labels = [str(x) for x in data]
     return LabelFile(f"<{role} list>", "list", None, labels, list(range(1, len(labels) + 1)))
+
+
+def check_settings(*, beta: float = 1.0, zero_division: float = 0.0, entropy_n: str = "all") -> None:
+    """The scoring settings every average depends on: finite β >= 0, zero_division in [0, 1], entropy's N."""
+    check_beta(beta)
+    check_zero_division(zero_division)
+    check_choice(entropy_n, ENTROPY_N, "--entropy-n")
 
 
 def resolve_negative(negative: str | None, gold: LabelFile) -> tuple[str | None, list[str]]:
@@ -68,13 +78,18 @@ def score(
     Lists are aligned by position; files and mappings by id. `negative=None` means the data has no negative
     class; `'auto'` picks no_relation / Other / NA when present. `view='undirected'` drops the direction
     suffix of SemEval-style labels (`Cause-Effect(e2,e1)` → `Cause-Effect`) on both sides.
+
+    Every setting is checked before a file is read: a bad one is an OptionError (a ValueError) naming the option.
     """
+    weightings = get_weightings(weightings)
+    check_settings(beta=beta, zero_division=zero_division, entropy_n=entropy_n)
+    check_choice(on_missing, POLICIES, "--on-missing")
+    if view is not None:
+        check_choice(view, VIEWS, "--view")
     g = as_label_file(gold, "gold", gold_format)
     p = as_label_file(pred, "pred", pred_format)
     if patch is not None:
         g = apply_patch(g, patch)
-    if view not in (None, "directed", "undirected"):
-        raise ValueError(f"view must be 'directed' or 'undirected', not {view!r}")
     if view == "undirected":
         g, p = g.with_labels([undirected(x) for x in g.labels]), p.with_labels([undirected(x) for x in p.labels])
     positional = by_position if by_position is not None else (g.ids is None and p.ids is None)
@@ -114,7 +129,8 @@ def score_alignment(
     view: str | None = None,
 ) -> ScoreResult:
     """Score already aligned labels (used by `score` and by callers that build their own alignment)."""
-    schemes = tuple(get_weighting(w) for w in weightings)
+    schemes = get_weightings(weightings)
+    check_settings(beta=beta, zero_division=zero_division, entropy_n=entropy_n)
     enc = encode(alignment.gold, alignment.pred)
     unseen = [lbl for lbl in enc.labels[enc.n_gold_labels :] if lbl != MISSING_LABEL]
     warnings: list[str] = []

@@ -14,10 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from releval.api import check_settings
 from releval.data.e2e import Document, E2EDataset, TypeInventory, align_documents, load_any, load_types
+from releval.errors import OptionError
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.e2e import BOUNDARIES, NER, RELAXED, RELAXED_CAVEAT, STRICT, DocumentCounts, document_counts
-from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weighting
+from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
 from releval.report.signature import Signature, short_hash
 from releval.result import Average, ClassRow, ScoreResult
 
@@ -76,18 +78,25 @@ def score_e2e(
     `relaxed=True` adds the experimental Relaxed criterion (labelled so in every output). Predictions are
     aligned by id unless `by_position`; types declared symmetric in `types` match in either order.
     """
-    criteria = list(dict.fromkeys(c.strip().lower() for c in criteria))
+    criteria = list(dict.fromkeys(c.strip().lower() for c in criteria if c.strip()))
     bad = [c for c in criteria if c not in RE_CRITERIA]
     if RELAXED in bad:
-        raise ValueError("the Relaxed criterion is experimental: ask for it with relaxed=True (--relaxed)")
+        raise OptionError(
+            "--criterion: the Relaxed criterion is experimental: ask for it with relaxed=True (--relaxed)",
+            option="--criterion",
+        )
     if bad or not criteria:
-        raise ValueError(f"unknown criterion {bad[0] if bad else '(none)'!r} (known: strict, boundaries)")
+        raise OptionError(
+            f"--criterion: unknown criterion {bad[0] if bad else '(none)'!r} (known: strict, boundaries)",
+            option="--criterion",
+        )
+    schemes = get_weightings(weightings)
+    check_settings(beta=beta, zero_division=zero_division)
     if relaxed:
         criteria.append(RELAXED)
     inventory = types if isinstance(types, TypeInventory) or types is None else load_types(types)
     g, p = load_any(gold, "gold"), load_any(pred, "pred")
     aligned = align_documents(g, p, by_position=by_position)
-    schemes = tuple(get_weighting(w) for w in weightings)
     counts = document_counts(
         aligned.gold,
         aligned.pred,

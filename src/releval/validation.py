@@ -111,8 +111,15 @@ def check_beta(beta: float) -> float:
     return check_number(beta, "--beta", low=0.0)
 
 
-def check_zero_division(value: float) -> float:
-    """The value of P, R or F when a ratio is 0/0: a score, so in [0, 1] (scikit-learn offers 0 and 1); never NaN."""
+def check_zero_division(value: float, *, allow_nan: bool = False) -> float:
+    """The value of P, R or F when a ratio is 0/0: a score, so in [0, 1] (scikit-learn offers 0 and 1).
+
+    NaN (scikit-learn's `zero_division=np.nan`) turns every average over such a class into NaN, so scoring, the
+    tests and the CLI refuse it; `allow_nan=True` is for the count-level building blocks (AveragingSpec), which
+    keep scikit-learn's option so their results can be checked against it value for value.
+    """
+    if allow_nan and isinstance(value, (int, float)) and math.isnan(value):
+        return math.nan
     return check_number(value, "--zero-division", low=0.0, high=1.0)
 
 

@@ -16,8 +16,9 @@ from releval.api import AUTO, LabelsInput, as_label_file, resolve_negative, scor
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
 from releval.data.alignment import MISSING_LABEL, Alignment, align
-from releval.data.labels import EndToEndFile, LabelFile
+from releval.data.labels import FORMATS, EndToEndFile, LabelFile
 from releval.result import ScoreResult
+from releval.validation import check_choice
 
 LEAK_SHARE = 0.95  # a filled-item gold-negative share at or above this (and above the base rate) is RECENT's signature
 SIGNIFICANCE = 0.01  # one-sided binomial test of the share against the base rate
@@ -43,7 +44,15 @@ def audit(
 
     `negative='auto'` detects no_relation / Other / NA; None means the data has no negative class. `train` (optional)
     enables the label-space checks against training labels and the type constraints learned from training data.
+    A format name that does not exist is an OptionError (a settings mistake, not a finding about the data).
     """
+    for option, fmt in (
+        ("--gold-format", gold_format),
+        ("--pred-format", pred_format),
+        ("--train-format", train_format),
+    ):
+        if fmt is not None:
+            check_choice(fmt, FORMATS, option)
     g = _load(gold, "gold", gold_format, id_field, label_field)
     p = _load(pred, "pred", pred_format, id_field, label_field)
     t = _load(train, "train", train_format, id_field, label_field) if train is not None else None

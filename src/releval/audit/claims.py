@@ -13,6 +13,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from releval.validation import check_choice
+
 GROUP_ORDER = ("Strict", "Boundaries", "Relaxed", "Not comparable", "Relation classification")
 _REGISTRY_FILE = "claims.json"
 
@@ -25,7 +27,14 @@ def registry() -> dict[str, Any]:
 
 
 def claims(dataset: str | None = None, criterion: str | None = None, source: str | None = None) -> list[dict[str, Any]]:
-    """Registry entries, optionally filtered by dataset, criterion (strict / boundaries / relaxed) and source."""
+    """Registry entries, optionally filtered by dataset, criterion (strict / boundaries / relaxed) and source.
+
+    An unknown dataset or criterion is an OptionError listing the known ones (it would match nothing silently).
+    """
+    if dataset is not None:
+        check_dataset(dataset)
+    if criterion is not None:
+        check_choice(criterion.lower(), criteria(), "--criterion")
     out = []
     for c in registry()["claims"]:
         if dataset is not None and c["dataset"] != dataset.lower():
@@ -36,6 +45,16 @@ def claims(dataset: str | None = None, criterion: str | None = None, source: str
             continue
         out.append(c)
     return out
+
+
+def check_dataset(dataset: str, option: str = "--dataset") -> str:
+    """A registry dataset name (case-insensitive), lower-cased; an OptionError lists the known ones."""
+    return check_choice(dataset.lower(), tuple(registry()["datasets"]), option)
+
+
+def criteria() -> tuple[str, ...]:
+    """The evaluation criteria the registry's claims state (strict, boundaries, relaxed, …)."""
+    return tuple(dict.fromkeys(c["criterion"] for c in registry()["claims"] if c.get("criterion")))
 
 
 def criterion_gaps() -> dict[str, dict[str, Any]]:
@@ -124,6 +143,8 @@ def guess_dataset(labels: Sequence[str]) -> str | None:
 
 def check_result(results: Sequence[Any], dataset: str | None = None) -> tuple[str | None, list[ClaimVerdict]]:
     """Each registry claim on the result's dataset, with a verdict; `results` are SavedResult entries of one file."""
+    if dataset is not None:
+        dataset = check_dataset(dataset)
     if dataset is None:
         labels = [row["label"] for r in results for row in r.data.get("per_class", [])]
         dataset = guess_dataset(labels)

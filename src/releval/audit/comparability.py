@@ -13,7 +13,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from releval.audit.claims import criterion_gaps
+from releval.audit.claims import check_dataset, criterion_gaps
 from releval.data.io import PathLike, read_text
 from releval.errors import InputError
 from releval.report.signature import Signature, parse
@@ -179,6 +179,8 @@ def _pairs(results: Sequence[list[SavedResult]]) -> list[tuple[SavedResult, Save
 
 def compare_files(paths: Sequence[PathLike], dataset: str | None = None) -> list[Comparison]:
     """Every pair of results across the files (two or more), each with a verdict and its reasons."""
+    if dataset is not None:
+        check_dataset(dataset)
     if len(paths) < 2:
         raise InputError("audit compare needs at least two result files")
     loaded = [load_results(p) for p in paths]

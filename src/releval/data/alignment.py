@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from releval.data.labels import LabelFile
 from releval.errors import InputError, raise_all
+from releval.validation import check_choice
 
 MISSING_LABEL = "<missing>"
 POLICIES = ("error", "negative", "wrong")
@@ -50,8 +51,7 @@ def align(
     by_position: bool = False,
 ) -> Alignment:
     """Pair each gold item with its prediction; unknown ids are always an error, missing ones per policy."""
-    if on_missing not in POLICIES:
-        raise ValueError(f"on_missing must be one of {', '.join(POLICIES)}, not {on_missing!r}")
+    check_choice(on_missing, POLICIES, "--on-missing")
     if by_position or gold.ids is None or pred.ids is None:
         if not by_position:
             side = gold if gold.ids is None else pred

@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from releval.data.io import PathLike, read_text, split_lines
 from releval.errors import InputError, raise_all
+from releval.validation import check_choice
 
 _DATASET = ("dataset", "name", "data", "language", "domain")
 _P = ("p", "p_value", "pvalue", "p-value", "pval")
@@ -186,9 +187,7 @@ def _json_records(text: str, file: str, errors: list[InputError]) -> list[tuple[
 def _format_of(path: Path, fmt: str | None) -> str:
     if fmt:
         f = fmt.lower()
-        if f not in ("csv", "tsv", "json"):
-            raise InputError(f"unknown table format {fmt!r}; choose csv, tsv or json", file=str(path))
-        return f
+        return check_choice(f, ("csv", "tsv", "json"), "--table-format")
     suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
     ext = suffixes[-1] if suffixes else ""
     return {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"}.get(ext, "csv")

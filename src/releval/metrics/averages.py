@@ -63,10 +63,10 @@ class AveragingSpec:
     entropy_n: str = "all"  # "all": N counts every gold item incl. the negative class; "positive": only C+
 
     def __post_init__(self) -> None:
-        """Refuse settings that would make every score NaN or meaningless (OptionError, a ValueError)."""
+        """Refuse settings that make no score (OptionError); NaN zero_division stays: scikit-learn's option."""
         check_choice(self.entropy_n, ENTROPY_N, "--entropy-n")
         check_beta(self.beta)
-        check_zero_division(self.zero_division)
+        check_zero_division(self.zero_division, allow_nan=True)
 
 
 def micro_average(counts: ClassCounts, spec: AveragingSpec) -> PRF:

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from releval.data.e2e import Document
+from releval.errors import OptionError
 from releval.metrics.counts import ClassCounts
 
 NER = "ner"
@@ -287,7 +288,9 @@ def document_counts(
         raise ValueError(f"gold and pred differ in length: {len(gold)} vs {len(pred)}")
     unknown = [c for c in criteria if c not in CRITERIA]
     if unknown:
-        raise ValueError(f"unknown criterion {unknown[0]!r} (known: {', '.join(CRITERIA)})")
+        raise OptionError(
+            f"--criterion: unknown criterion {unknown[0]!r} (known: {', '.join(CRITERIA)})", option="--criterion"
+        )
     vocab = TypeVocabulary(entity_types, relation_types)
     g_cols, p_cols = _columns(gold), _columns(pred)
     vocab.extend(g_cols.ent[2], g_cols.rel[2])

@@ -16,6 +16,7 @@ from releval.report.signature import Signature
 from releval.report.tables import latex_escape
 from releval.stats.compare import PairedTable, SeedTable
 from releval.stats.rounding import StatsCheck
+from releval.validation import check_width
 
 FORMATS = ("text", "json", "markdown", "latex", "csv")
 
@@ -86,6 +87,7 @@ def _compose(parts: Sequence[str], fmt: str, signature: str, notes: Sequence[str
 
 def render_paired(table: PairedTable, fmt: str = "text", width: int = 2) -> str:
     """Scores of every system per average, then one row per (pair, test, average) with Δ, CI, p and adjusted p."""
+    check_width(width)
     if fmt == "json":
         return json.dumps(table.to_dict(), indent=2, ensure_ascii=False) + "\n"
     conf = int(round(100 * table.confidence))
@@ -118,6 +120,7 @@ def render_paired(table: PairedTable, fmt: str = "text", width: int = 2) -> str:
 
 def render_seeds(table: SeedTable, fmt: str = "text", width: int = 2) -> str:
     """Mean ± sample SD per system and average, then Welch's t, p, Cohen's d (Eq. 4), Hedges' g per pair."""
+    check_width(width)
     if fmt == "json":
         return json.dumps(table.to_dict(), indent=2, ensure_ascii=False) + "\n"
     pm = "$\\pm$" if fmt == "latex" else "±"

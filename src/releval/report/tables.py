@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 
 from releval.result import ScoreResult
+from releval.validation import check_choice, check_width
 
 FORMATS = ("text", "json", "markdown", "latex", "csv")
 _METRICS = ("precision", "recall", "f")
@@ -198,7 +199,9 @@ def render_json(results: Sequence[ScoreResult]) -> str:
 
 
 def render(results: Sequence[ScoreResult], fmt: str = "text", width: int = 2) -> str:
-    """Render in one of FORMATS."""
+    """Render in one of FORMATS; `width` decimals of the percentages (0 to 15: releval.validation.check_width)."""
+    check_choice(fmt, FORMATS, "--format")
+    check_width(width)
     if fmt == "text":
         return render_text(results, width)
     if fmt == "markdown":
@@ -209,4 +212,4 @@ def render(results: Sequence[ScoreResult], fmt: str = "text", width: int = 2) ->
         return render_csv(results)
     if fmt == "json":
         return render_json(results)
-    raise ValueError(f"unknown output format '{fmt}' (known: {', '.join(FORMATS)})")
+    raise AssertionError(fmt)  # unreachable: check_choice refused it

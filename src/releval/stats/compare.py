@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from releval.errors import InputError
+from releval.errors import InputError, OptionError
 from releval.metrics.averages import MICRO
 from releval.metrics.classification import detect_negative, score_labels
-from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weighting
+from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
 from releval.report.signature import Signature, short_hash
 from releval.stats.paired import (
     DEFAULT_RESAMPLES,
@@ -25,11 +25,13 @@ from releval.stats.paired import (
     MCNEMAR_VARIANTS,
     PairedResult,
     approximate_randomization,
+    check_resampling,
     mcnemar,
     paired_bootstrap,
     sign_test,
 )
-from releval.stats.seeds import SeedComparison, compare_seeds
+from releval.stats.seeds import ALTERNATIVES, SeedComparison, compare_seeds
+from releval.validation import check_choice, check_choices
 
 TESTS = ("bootstrap", "randomization", "mcnemar", "sign")
 CORRECTIONS = ("holm", "bonferroni", "none")
@@ -163,15 +165,16 @@ def system_pairs(names: Sequence[str], baseline: str | None = None) -> list[tupl
     """(system, baseline) for every other system, or every (earlier, later) pair when no baseline is given."""
     if baseline is not None:
         if baseline not in names:
-            raise InputError(f"baseline '{baseline}' is not among the systems: {', '.join(names)}", field="baseline")
+            raise OptionError(
+                f"--baseline {baseline!r} is not among the systems: {', '.join(names)}", option="--baseline"
+            )
         return [(name, baseline) for name in names if name != baseline]
     return [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
 
 
 def adjust(p_values: Sequence[float], correction: str = "holm") -> list[float]:
     """Adjusted p-values across one family of pairs (statsmodels ``multipletests``; 'none' returns them as is)."""
-    if correction not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}")
+    check_choice(correction, CORRECTIONS, "--correction")
     if correction == "none" or len(p_values) == 0:
         return [float(p) for p in p_values]
     from statsmodels.stats.multitest import multipletests  # statsmodels loads pandas: only when a correction runs
@@ -236,17 +239,17 @@ def compare_paired(
 
     `mcnemar_variant`: exact (binomial on the discordant pairs), chi2, or chi2-corrected (Edwards).
     """
+    check_choices(tests, TESTS, "--test")
+    check_choice(mcnemar_variant, MCNEMAR_VARIANTS, "--mcnemar")
+    check_choice(alternative, ALTERNATIVES, "--alternative")
+    check_choice(correction, CORRECTIONS, "--correction")
+    check_resampling(resamples, seed, confidence)
+    schemes = get_weightings(weightings)
     names = _check_systems(gold, systems)
-    bad = [t for t in tests if t not in TESTS]
-    if bad:
-        raise InputError(f"unknown test(s) {', '.join(bad)} (known: {', '.join(TESTS)})", field="test")
-    if mcnemar_variant not in MCNEMAR_VARIANTS:
-        raise InputError(f"McNemar variant must be one of {', '.join(MCNEMAR_VARIANTS)}", field="mcnemar")
     for name, pred in systems.items():
         if len(pred) != len(gold):
             raise InputError(f"system '{name}' has {len(pred)} predictions for {len(gold)} gold items", field="system")
     neg = detect_negative(gold) if negative == "auto" else negative
-    schemes = tuple(get_weighting(w) for w in weightings)
     metrics = (MICRO, *(w.name for w in schemes))
     scores = {
         name: {
@@ -418,6 +421,9 @@ def compare_seed_runs(
     correction: str = "holm",
 ) -> SeedTable:
     """Several runs per system: mean ± sample SD per average, Welch's t and Cohen's d per pair, Holm-adjusted."""
+    check_choice(alternative, ALTERNATIVES, "--alternative")
+    check_choice(correction, CORRECTIONS, "--correction")
+    schemes = get_weightings(weightings)
     _check_systems(gold, systems)
     for name, runs in systems.items():
         if len(runs) < 2:
@@ -430,7 +436,6 @@ def compare_seed_runs(
                     f"system '{name}' run {i} has {len(pred)} predictions for {len(gold)} gold items", field="system"
                 )
     neg = detect_negative(gold) if negative == "auto" else negative
-    schemes = tuple(get_weighting(w) for w in weightings)
     metrics = (MICRO, *(w.name for w in schemes))
     runs = {name: run_scores(gold, preds, neg, schemes) for name, preds in systems.items()}
     return seed_table(runs, metrics, _data_settings(gold, neg, metrics), len(gold), baseline, alternative, correction)

@@ -18,10 +18,10 @@ from numpy.typing import NDArray
 
 from releval.data.e2e import TypeInventory, load_any, load_types
 from releval.e2e_api import RE_CRITERIA, E2EInput, E2EResult, score_e2e
-from releval.errors import InputError, raise_all
+from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.averages import MICRO
 from releval.metrics.e2e import NER, DocumentCounts
-from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weighting
+from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
 from releval.report.signature import Signature, short_hash
 from releval.stats.compare import (
     CORRECTIONS,
@@ -37,8 +37,11 @@ from releval.stats.paired import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     approximate_randomization_counts,
+    check_resampling,
     paired_bootstrap_counts,
 )
+from releval.stats.seeds import ALTERNATIVES
+from releval.validation import check_choice
 
 E2E_TESTS = ("bootstrap", "randomization")
 
@@ -47,8 +50,9 @@ def _criteria(criteria: Sequence[str], ner: bool) -> list[str]:
     chosen = list(dict.fromkeys(c.strip().lower() for c in criteria if c.strip()))
     bad = [c for c in chosen if c not in RE_CRITERIA]
     if bad or not chosen:
-        raise InputError(
-            f"unknown criterion {bad[0] if bad else '(none)'!r} (known: {', '.join(RE_CRITERIA)})", field="criterion"
+        raise OptionError(
+            f"--criterion: unknown criterion {bad[0] if bad else '(none)'!r} (known: {', '.join(RE_CRITERIA)})",
+            option="--criterion",
         )
     return ([NER] if ner else []) + chosen
 
@@ -160,16 +164,17 @@ def compare_paired_e2e(
     test respect that relations of one sentence share its context.
     """
     bad = [t for t in tests if t not in E2E_TESTS]
-    if bad:
-        raise InputError(
-            f"test(s) {', '.join(bad)} not available for end-to-end RE: McNemar and the sign test need per-item "
-            "correctness, which relation sets do not have (use bootstrap or randomization)",
-            field="test",
+    if bad or not tests:
+        raise OptionError(
+            f"--test: {', '.join(bad) or '(none)'} not available for end-to-end RE: McNemar and the sign test need "
+            "per-item correctness, which relation sets do not have (use bootstrap or randomization)",
+            option="--test",
         )
-    if correction not in CORRECTIONS:
-        raise InputError(f"correction must be one of {', '.join(CORRECTIONS)}", field="correction")
+    check_choice(correction, CORRECTIONS, "--correction")
+    check_choice(alternative, ALTERNATIVES, "--alternative")
+    check_resampling(resamples, seed, confidence)
     crits = _criteria(criteria, ner)
-    schemes = tuple(get_weighting(w) for w in weightings)
+    schemes = get_weightings(weightings)
     scored, settings = _score_all(gold, {k: [v] for k, v in systems.items()}, crits, types, schemes, by_position)
     results = {name: runs[0] for name, runs in scored.items()}
     scores = {
@@ -227,15 +232,15 @@ def compare_seed_runs_e2e(
     by_position: bool = False,
 ) -> SeedTable:
     """Several runs (seeds) per end-to-end system: Welch's t and Cohen's d (Harbecke Eq. 4) per criterion:average."""
+    check_choice(correction, CORRECTIONS, "--correction")
+    check_choice(alternative, ALTERNATIVES, "--alternative")
+    crits = _criteria(criteria, ner)
+    schemes = get_weightings(weightings)
     for name, runs in systems.items():
         if len(runs) < 2:
             raise InputError(
                 f"system '{name}' has {len(runs)} run(s); seed comparison needs at least 2", field="system"
             )
-    if correction not in CORRECTIONS:
-        raise InputError(f"correction must be one of {', '.join(CORRECTIONS)}", field="correction")
-    crits = _criteria(criteria, ner)
-    schemes = tuple(get_weighting(w) for w in weightings)
     scored, settings = _score_all(gold, systems, crits, types, schemes, by_position)
     metrics = _metrics(crits, schemes)
     runs = {

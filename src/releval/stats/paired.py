@@ -38,7 +38,7 @@ from releval.stats.cells import (
     f_scores,
     resampled_f,
 )
-from releval.validation import check_choice, check_confidence, check_resamples, check_seed
+from releval.validation import check_choice, check_confidence, check_resamples, check_seed, check_zero_division
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 DEFAULT_RESAMPLES = 10_000
@@ -240,6 +240,7 @@ def _label_setup(
     zero_division: float,
     entropy_n: str,
 ) -> tuple[PairedCells, AveragingSpec, dict[str, object]]:
+    check_zero_division(zero_division)  # NaN would make every resampled F NaN
     gold, pred_a, pred_b = [str(x) for x in gold], [str(x) for x in pred_a], [str(x) for x in pred_b]
     labels, g, a, b = encode_triplet(gold, pred_a, pred_b)
     neg = detect_negative(gold) if negative == "auto" else negative
@@ -329,6 +330,7 @@ def _counts_setup(
     zero_division: float,
     entropy_n: str,
 ) -> tuple[PairedCells, AveragingSpec, dict[str, object]]:
+    check_zero_division(zero_division)  # NaN would make every resampled F NaN
     if len(counts_a) != 3 or len(counts_b) != 3:
         raise ValueError("counts_a and counts_b must each be (tp, fp, fn) arrays of shape (n_items, K)")
     cells = cells_from_counts(*counts_a, *counts_b)

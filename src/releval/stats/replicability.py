@@ -31,7 +31,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from releval.errors import InputError
+from releval import validation
+from releval.errors import InputError, OptionError
 
 PCMethod = Literal["bonferroni", "fisher", "simes", "stouffer"]
 Dependence = Literal["dependent", "positive", "independent"]
@@ -107,11 +108,8 @@ def check_pvalues(pvalues: ArrayLike, name: str = "p") -> NDArray[np.float64]:
 
 
 def check_alpha(alpha: float) -> float:
-    """alpha as a float in the open interval (0, 1)."""
-    a = float(alpha)
-    if not 0.0 < a < 1.0:
-        raise InputError(f"alpha must lie strictly between 0 and 1, got {alpha!r}", field="alpha")
-    return a
+    """alpha as a float in the open interval (0, 1) (an OptionError naming --alpha otherwise)."""
+    return validation.check_alpha(alpha)
 
 
 def _tail_sums(values: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -148,7 +146,7 @@ def partial_conjunction_sorted(sorted_p: NDArray[np.float64], method: str) -> ND
             s = _tail_sums(z)
         s = np.where(np.isnan(s), np.inf, s)  # a p = 0 together with a p = 1: the zero wins, as in Fisher
         return stats.norm.sf(s / np.sqrt(m))
-    raise ValueError(f"unknown partial-conjunction method {method!r}; choose from {', '.join(PC_METHODS)}")
+    raise OptionError(f"--estimators: {method!r} is not one of {', '.join(PC_METHODS)}", option="--estimators")
 
 
 def partial_conjunction_pvalues(pvalues: ArrayLike, method: str = "bonferroni") -> NDArray[np.float64]:
@@ -187,7 +185,9 @@ def normalise_id_method(method: str) -> str:
     key = _ALIASES.get(key, key)
     if key not in _SM_METHOD:
         choices = ", ".join(dict.fromkeys(ID_METHODS + tuple(_SM_METHOD)))
-        raise InputError(f"unknown identification method {method!r}; choose from {choices}", field="method")
+        raise OptionError(
+            f"--method: unknown identification method {method!r}; choose from {choices}", option="--method"
+        )
     return key
 
 
@@ -279,14 +279,14 @@ def analyze(
     p = check_pvalues(pvalues)
     a = check_alpha(alpha)
     if dependence not in DEPENDENCES:
-        raise InputError(
-            f"unknown dependence assumption {dependence!r}; choose from {', '.join(DEPENDENCES)}",
-            field="dependence",
+        raise OptionError(
+            f"unknown dependence assumption {dependence!r} (--dependent, --independent, --positive-dependence); "
+            f"choose from {', '.join(DEPENDENCES)}",
+            option="--dependent/--independent",
         )
     methods = tuple(dict.fromkeys(pc_methods))
     for m in methods:
-        if m not in PC_METHODS:
-            raise InputError(f"unknown partial-conjunction method {m!r}; choose from {', '.join(PC_METHODS)}")
+        validation.check_choice(m, PC_METHODS, "--estimators")
     rec = RECOMMENDED_COUNT[dependence]
     if rec not in methods:
         methods = (*methods, rec)
@@ -349,8 +349,7 @@ def theory_independent_null(n: int, alpha: float) -> dict[str, float]:
     Fisher, Simes and Stouffer: exactly alpha, since k_hat > 0 iff the global-null test (u = 1) rejects
     and those global tests are exact under independence (Fisher 1932; Simes 1986; Stouffer 1949).
     """
-    if n < 1:
-        raise ValueError("n must be positive")
+    validation.check_int(n, "--n", low=1)
     return {
         "count": 1.0 - (1.0 - alpha) ** n,
         "bonferroni": -math.expm1(n * math.log1p(-alpha / n)),
@@ -375,6 +374,21 @@ class DatasetTests:
     details: list[dict[str, object]]
 
 
+def check_metric(metric: str) -> str:
+    """The F average a resampling test reports: 'micro' or a weighting (its canonical name, e.g. power:0.5)."""
+    from releval.metrics.averages import MICRO
+    from releval.metrics.weightings import get_weighting
+
+    key = metric.strip().lower()
+    if key == MICRO:
+        return MICRO
+    try:
+        return get_weighting(key).name
+    except OptionError:
+        known = "micro, weighted, dodrans, entropy, macro, power:A"
+        raise OptionError(f"--metric: {metric!r} is not one of {known}", option="--metric") from None
+
+
 def pvalues_from_predictions(
     datasets: Sequence[tuple[str, Sequence[str], Sequence[str], Sequence[str]]],
     *,
@@ -392,8 +406,9 @@ def pvalues_from_predictions(
     from releval.metrics.averages import MICRO
     from releval.stats import paired
 
-    if test not in PAIRED_TESTS:
-        raise InputError(f"unknown paired test {test!r}; choose from {', '.join(PAIRED_TESTS)}", field="test")
+    validation.check_choice(test, PAIRED_TESTS, "--test")
+    metric = check_metric(metric)
+    paired.check_resampling(resamples, seed)
     if not datasets:
         raise InputError("no datasets given", field="dataset")
     names, ps, effects, details = [], [], [], []

@@ -22,7 +22,8 @@ import numpy as np
 from scipy import optimize, stats
 
 from releval.errors import InputError
-from releval.stats.seeds import cohen_d_harbecke, welch_df
+from releval.stats.seeds import ALTERNATIVES, cohen_d_harbecke, welch_df
+from releval.validation import check_choice, check_choices, check_int
 
 READINGS = ("sample", "population")
 _MEAN_SD = re.compile(r"^\s*([-+]?[0-9.]+)\s*(?:±|\+/-|\+-|\\pm)\s*([0-9.]+)\s*$")
@@ -270,12 +271,10 @@ def check_stats(
 
     Claims are strings as printed ("3·10^-3", "0.005", "-2.4") so their own rounding is taken into account.
     """
-    n1, n2 = int(n), int(n_b if n_b is not None else n)
-    if n1 < 2 or n2 < 2:
-        raise InputError(f"n must be at least 2 runs, got {min(n1, n2)}", field="n")
-    bad = [r for r in readings if r not in READINGS]
-    if bad:
-        raise InputError(f"unknown reading(s) {', '.join(bad)} (known: {', '.join(READINGS)})", field="reading")
+    n1 = check_int(n, "--n", low=2)  # a sample SD needs two runs
+    n2 = n1 if n_b is None else check_int(n_b, "--n-b", low=2)
+    check_choices(readings, READINGS, "--reading")
+    check_choice(alternative, ALTERNATIVES, "--alternative")
     try:
         mean_a, sd_a = parse_mean_sd(a)
     except ValueError as exc:

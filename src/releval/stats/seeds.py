@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from releval.errors import InputError
+from releval.validation import check_choice
 
 #: Sawilowsky (2009) rules of thumb, as (threshold, label), ascending.
 SAWILOWSKY = (
@@ -122,8 +123,7 @@ def _as_runs(values: ArrayLike, name: str) -> np.ndarray:
 
 def compare_seeds(a: ArrayLike, b: ArrayLike, alternative: str = "two-sided") -> SeedComparison:
     """Welch's t-test (SciPy, Welch–Satterthwaite df) and Cohen's d (Eq. 4) / Hedges' g of runs a vs runs b."""
-    if alternative not in ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {', '.join(ALTERNATIVES)}")
+    check_choice(alternative, ALTERNATIVES, "--alternative")
     x, y = _as_runs(a, "a"), _as_runs(b, "b")
     m1, m2 = float(x.mean()), float(y.mean())
     s1, s2 = float(x.std(ddof=1)), float(y.std(ddof=1))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.errors import InputError
+from releval.errors import OptionError
 from releval.stats.replicability import (
     DEFAULT_PC_METHODS,
     PC_METHODS,
@@ -30,6 +30,7 @@ from releval.stats.replicability import (
     running_max,
     theory_independent_null,
 )
+from releval.validation import check_choice, check_choices, check_int, check_seed
 
 SCENARIOS: tuple[str, ...] = ("independent", "dependent")
 #: Dror §5 dependent example: (group size, equicorrelation rho); rho = 0 means independent.
@@ -39,6 +40,16 @@ PAPER_VALUES: dict[str, dict[str, float]] = {
     "independent": {"count": 0.963, "bonferroni": 0.001, "fisher": 0.021},
     "dependent": {"count": 0.943, "bonferroni": 0.046, "fisher": 0.234},
 }
+
+
+def _check_dependent_n(n: int, groups: Sequence[tuple[int, float]] = DEPENDENT_GROUPS) -> None:
+    """The dependent scenario's correlated groups fix the number of datasets (Dror §5: 100)."""
+    total = sum(size for size, _ in groups)
+    if total != n:
+        raise OptionError(
+            f"--n: dependent groups sum to {total}, not n = {n} (the dependent scenario needs --n {total})",
+            option="--n",
+        )
 
 
 def null_pvalues(
@@ -52,8 +63,7 @@ def null_pvalues(
     if scenario == "independent":
         return rng.random((reps, n))
     if scenario == "dependent":
-        if sum(size for size, _ in groups) != n:
-            raise InputError(f"dependent groups sum to {sum(s for s, _ in groups)}, not n = {n}", field="n")
+        _check_dependent_n(n, groups)
         blocks = []
         for size, rho in groups:
             e = rng.standard_normal((reps, size))
@@ -62,7 +72,9 @@ def null_pvalues(
         from scipy import stats  # imported here: the CLI must start without SciPy
 
         return stats.norm.sf(np.concatenate(blocks, axis=1))
-    raise InputError(f"unknown scenario {scenario!r}; choose from {', '.join(SCENARIOS)}", field="scenario")
+    raise OptionError(
+        f"--scenario: unknown scenario {scenario!r}; choose from {', '.join(SCENARIOS)}", option="--scenario"
+    )
 
 
 @dataclass(frozen=True)
@@ -111,11 +123,10 @@ def simulate_scenario(
 ) -> ScenarioResult:
     """Simulate one scenario; k_hat arrays for 'count' and each partial-conjunction method."""
     a = check_alpha(alpha)
-    if reps < 1:
-        raise InputError(f"reps must be positive, got {reps}", field="reps")
+    check_int(reps, "--reps", low=1)
+    check_int(n, "--n", low=1)
     for m in methods:
-        if m not in PC_METHODS:
-            raise InputError(f"unknown method {m!r}; choose from {', '.join(PC_METHODS)}", field="methods")
+        check_choice(m, PC_METHODS, "--estimators")
     gen = rng if rng is not None else np.random.default_rng()
     names = ("count", *methods)
     parts: dict[str, list[NDArray[np.int64]]] = {m: [] for m in names}
@@ -139,7 +150,19 @@ def simulate(
     scenarios: Sequence[str] = SCENARIOS,
     methods: Sequence[str] = DEFAULT_PC_METHODS,
 ) -> SimulationResult:
-    """Run Dror §5's toy examples with one seeded `numpy.random.Generator` (PCG64), scenarios in order."""
+    """Run Dror §5's toy examples with one seeded `numpy.random.Generator` (PCG64), scenarios in order.
+
+    Every setting is checked before the first scenario runs (OptionError naming the option).
+    """
+    check_alpha(alpha)
+    check_int(reps, "--reps", low=1)
+    check_int(n, "--n", low=1)
+    check_seed(seed)
+    for m in methods:
+        check_choice(m, PC_METHODS, "--estimators")
+    for s in check_choices(scenarios, SCENARIOS, "--scenario"):
+        if s == "dependent":
+            _check_dependent_n(n)
     rng = np.random.default_rng(seed)
     out = {s: simulate_scenario(s, reps, n=n, alpha=alpha, methods=methods, rng=rng) for s in scenarios}
     return SimulationResult(seed=seed, alpha=check_alpha(alpha), methods=("count", *methods), scenarios=out)
