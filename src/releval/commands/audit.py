@@ -14,10 +14,11 @@ import typer
 from typer.core import TyperGroup
 
 from releval.audit.checks import audit
-from releval.audit.claims import check_result, claims, registry, render_claims, render_verdicts
+from releval.audit.claims import check_dataset, check_result, claims, render_claims, render_verdicts
 from releval.audit.comparability import NOT_COMPARABLE, compare_files, load_results, render_comparisons
 from releval.audit.findings import AuditReport
-from releval.commands.common import check_choice, emit, resolve_negative_option
+from releval.commands.common import check_choice, emit, output_option, resolve_negative_option
+from releval.validation import check_nonempty, refuse_options
 
 FORMATS = ("text", "json")
 
@@ -66,10 +67,14 @@ def run_command(
     id_field: str = typer.Option("id", "--id-field", help="Id field of JSONL/CSV/TSV files."),
     label_field: str | None = typer.Option(None, "--label-field", help="Label field of JSONL/CSV/TSV files."),
     fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """Every check on one system's predictions; exit 1 when any finding is an error (it never stops early)."""
     check_choice(fmt, FORMATS, "--format")
+    refuse_options({"--train-format": train_format is not None and train is None}, "needs --train")
+    check_nonempty(id_field, "--id-field")
+    if label_field is not None:
+        check_nonempty(label_field, "--label-field")
     report = audit(
         gold,
         pred,
@@ -91,7 +96,7 @@ def compare_command(
     results: list[Path] = typer.Argument(..., help="Two or more result files (JSON output of `releval score`)."),
     dataset: str | None = typer.Option(None, "--dataset", help="Dataset name, for the expected criterion gap."),
     fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """May these numbers be compared? Signatures field by field; exit 1 when any pair is not comparable."""
     check_choice(fmt, FORMATS, "--format")
@@ -109,13 +114,10 @@ def list_command(
     dataset: str | None = typer.Option(None, "--dataset", help="ace05, ace04, conll04, ade, scierc, tacred, semeval."),
     criterion: str | None = typer.Option(None, "--criterion", help="strict, boundaries or relaxed."),
     fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """Published results with their settings, grouped by criterion; incorrectly stated ones flagged."""
     check_choice(fmt, FORMATS, "--format")
-    if dataset is not None and dataset.lower() not in registry()["datasets"]:
-        known = ", ".join(registry()["datasets"])
-        raise typer.BadParameter(f"'{dataset}' is not one of {known}", param_hint="--dataset")
     entries = claims(dataset=dataset, criterion=criterion)
     text = render_claims(entries) if fmt == "text" else json.dumps(entries, indent=2, ensure_ascii=False) + "\n"
     emit(text, output)
@@ -126,10 +128,12 @@ def check_command(
     result: Path = typer.Argument(..., help="A result file (JSON output of `releval score`)."),
     dataset: str | None = typer.Option(None, "--dataset", help="The result's dataset (guessed from labels if absent)."),
     fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """Which published numbers the result may be compared with, which not, and why."""
     check_choice(fmt, FORMATS, "--format")
+    if dataset is not None:
+        check_dataset(dataset)
     found, verdicts = check_result(load_results(result), dataset)
     if fmt == "text":
         text = render_verdicts(found, verdicts)

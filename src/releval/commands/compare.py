@@ -12,10 +12,22 @@ import orjson
 import typer
 
 from releval.api import as_label_file, resolve_negative
-from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, resolve_negative_option
+from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, output_option, resolve_negative_option
 from releval.data.alignment import POLICIES, align
 from releval.data.io import read_text
-from releval.errors import InputError, raise_all
+from releval.data.labels import FORMATS
+from releval.errors import InputError, OptionError, raise_all
+from releval.metrics.weightings import get_weightings
+from releval.validation import (
+    check_choices,
+    check_confidence,
+    check_int,
+    check_nonempty,
+    check_resamples,
+    check_seed,
+    check_width,
+    refuse_options,
+)
 
 # Option defaults and choices are repeated here so that `releval --help` and scoring never import SciPy or
 # statsmodels; the statistics modules are imported when a command runs (tests check both lists agree).
@@ -35,7 +47,7 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     name, sep, files = spec.partition("=")
     paths = [Path(f.strip()) for f in files.split(",") if f.strip()]
     if not sep or not name.strip() or not paths:
-        raise InputError(f"--system expects NAME=PRED[,PRED…], got {spec!r}", field="system")
+        raise OptionError(f"--system expects NAME=PRED[,PRED…], got {spec!r}", option="--system")
     return name.strip(), paths
 
 
@@ -74,7 +86,7 @@ def compare_command(
     progress: bool | None = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr."),
     fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
     width: int = typer.Option(2, "--width", help="Decimals of percentages."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """Compare systems on one test set: paired tests (one file per system) or Welch/Cohen over seeds (several).
 
@@ -89,15 +101,19 @@ def compare_command(
     check_choice(correction, CORRECTIONS, "--correction")
     check_choice(mcnemar_variant, MCNEMAR_VARIANTS, "--mcnemar")
     tests = [t.strip() for t in test.split(",") if t.strip()]
-    for t in tests:
-        check_choice(t, TESTS if task == "rc" else E2E_TESTS, "--test")
-    if resamples < 1:
-        raise typer.BadParameter("must be at least 1", param_hint="--resamples")
+    check_choices(tests, TESTS if task == "rc" else E2E_TESTS, "--test")
+    check_resamples(resamples)
+    check_seed(seed)
+    check_confidence(confidence)
+    check_width(width)
+    get_weightings(weighting)
     specs = [parse_system(s) for s in system]
     names = [n for n, _ in specs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise InputError(f"system name(s) used twice: {', '.join(dupes)}", field="system")
+        raise OptionError(f"--system: name(s) used twice: {', '.join(dupes)}", option="--system")
+    if baseline is not None and baseline not in names:  # refused before any file is read
+        raise OptionError(f"--baseline {baseline!r} is not among the systems: {', '.join(names)}", option="--baseline")
     show = progress if progress is not None else sys.stderr.isatty()
     if task == "e2e":
         rc_only = {
@@ -110,9 +126,7 @@ def compare_command(
             "--label-field": label_field is not None,
             "--mcnemar": mcnemar_variant != "exact",
         }
-        given = [flag for flag, used in rc_only.items() if used]
-        if given:
-            raise typer.BadParameter(f"{', '.join(given)} apply to --task rc only", param_hint="--task")
+        refuse_options(rc_only, "apply to --task rc only")
         _compare_e2e(
             gold,
             specs,
@@ -134,9 +148,18 @@ def compare_command(
             output=output,
         )
         return
+    e2e_only = {"--criterion": criterion != "strict,boundaries", "--ner": ner, "--types": types is not None}
+    refuse_options(e2e_only, "apply to --task e2e only")
+    negative_label = resolve_negative_option(negative, no_negative)
+    check_nonempty(id_field, "--id-field")
+    if label_field is not None:
+        check_nonempty(label_field, "--label-field")
+    for option, name in (("--input-format", input_format), ("--gold-format", gold_format)):
+        if name is not None:
+            check_choice(name, FORMATS, option)
     fields = {"id_field": id_field, **({"label_field": label_field} if label_field else {})}
     gold_file = as_label_file(gold, "gold", gold_format or input_format, **fields)
-    neg, _ = resolve_negative(resolve_negative_option(negative, no_negative), gold_file)
+    neg, _ = resolve_negative(negative_label, gold_file)
     runs: dict[str, list[list[str]]] = {}
     errors: list[InputError] = []
     for name, paths in specs:
@@ -236,6 +259,8 @@ def _compare_e2e(
     emit(render_seeds(compare_seed_runs_e2e(gold, dict(specs), **common), fmt, width), output)
 
 
+#: check_stats names a bad value by its table column; on the command line it is this option.
+_FIELD_OPTIONS = {"a": "--a", "b": "--b", "claimed_p": "--claimed-p", "claimed_d": "--claimed-d"}
 _TABLE_KEYS = ("name", "a", "b", "n", "n_b", "claimed_p", "claimed_d")
 
 
@@ -286,7 +311,7 @@ def check_stats_command(
     alternative: str = typer.Option("two-sided", "--alternative", help="two-sided, greater or less."),
     reading: list[str] = typer.Option(list(READINGS), "--reading", help="Readings of ±: sample, population."),
     fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """Check published mean ± sd comparisons: the Welch t, p and Cohen's d compatible with the rounding.
 
@@ -297,10 +322,14 @@ def check_stats_command(
 
     check_choice(fmt, OUTPUT_FORMATS, "--format")
     check_choice(alternative, ALTERNATIVES, "--alternative")
+    check_choices(reading, READINGS, "--reading")
+    check_int(n, "--n", low=2)
+    if n_b is not None:
+        check_int(n_b, "--n-b", low=2)
     checks: list[StatsCheck] = []
     if table is not None:
-        if a or b:
-            raise typer.BadParameter("give either --table or --a/--b", param_hint="--table")
+        given = {"--a": a is not None, "--b": b is not None, "--claimed-p": claimed_p is not None}
+        refuse_options({**given, "--claimed-d": claimed_d is not None}, "not used with --table (its rows give them)")
         errors = []
         for row in load_check_table(table):
             line = int(row["_line"])
@@ -323,12 +352,25 @@ def check_stats_command(
         raise_all(errors)
     else:
         if not a or not b:
-            raise typer.BadParameter("needs --a and --b (or --table)", param_hint="--a/--b")
-        checks.append(
-            check_stats(
-                a, b, n, n_b=n_b, claimed_p=claimed_p, claimed_d=claimed_d, alternative=alternative, readings=reading
+            raise OptionError("--a and --b are both needed (or --table)", option="--a")
+        try:
+            checks.append(
+                check_stats(
+                    a,
+                    b,
+                    n,
+                    n_b=n_b,
+                    claimed_p=claimed_p,
+                    claimed_d=claimed_d,
+                    alternative=alternative,
+                    readings=reading,
+                )
             )
-        )
+        except InputError as exc:
+            if exc.field not in _FIELD_OPTIONS:
+                raise
+            option = _FIELD_OPTIONS[exc.field]
+            raise OptionError(f"{option}: {exc.message}", option=option) from None
     emit(render_checks(checks, fmt), output)
     bad = any(c.p_consistent is False or c.d_consistent is False for c in checks)
     raise typer.Exit(1 if bad else 0)

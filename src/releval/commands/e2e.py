@@ -14,10 +14,12 @@ import typer
 from releval.commands.common import OUTPUT_FORMATS, emit
 from releval.data.e2e import load_e2e
 from releval.e2e_api import E2EResult, score_e2e
+from releval.errors import OptionError
 from releval.metrics.e2e import NER, RELAXED
 from releval.report.tables import CSV_HEADER, csv_rows, latex_escape, table_cells
 from releval.result import ScoreResult
 from releval.stats.e2e_dataset import DatasetStats, compare_datasets, dataset_stats
+from releval.validation import check_choice, check_width
 
 _TITLES = {
     NER: "NER strict (span + type)",
@@ -29,8 +31,7 @@ _SHORT = {NER: "NER", "strict": "Strict", "boundaries": "Boundaries", RELAXED: "
 
 
 def _check_format(fmt: str) -> None:
-    if fmt not in OUTPUT_FORMATS:
-        raise typer.BadParameter(f"'{fmt}' is not one of {', '.join(OUTPUT_FORMATS)}", param_hint="--format")
+    check_choice(fmt, OUTPUT_FORMATS, "--format")
 
 
 # ----------------------------------------------------------------------------------------------- score
@@ -48,24 +49,29 @@ def run_score_e2e(
     width: int,
     output: Path | None,
     weightings: list[str],
+    beta: float = 1.0,
+    zero_division: float = 0.0,
 ) -> int:
-    """Score each prediction file against gold; print or atomically write the tables; 0 on success."""
+    """Score each prediction file against gold; print or atomically write the tables; 0 on success.
+
+    Bad settings (criterion, weighting, β, …) are OptionErrors raised by `score_e2e` before a file is read.
+    """
     _check_format(fmt)
-    try:
-        results = [
-            score_e2e(
-                gold,
-                pred,
-                criteria=criteria,
-                types=types,
-                relaxed=relaxed,
-                by_position=by_position,
-                weightings=weightings,
-            )
-            for pred in preds
-        ]
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--criterion/--weighting") from None
+    check_width(width)
+    results = [
+        score_e2e(
+            gold,
+            pred,
+            criteria=criteria,
+            types=types,
+            relaxed=relaxed,
+            by_position=by_position,
+            weightings=weightings,
+            beta=beta,
+            zero_division=zero_division,
+        )
+        for pred in preds
+    ]
     emit(render_e2e(results, fmt, width), output)
     return 0
 
@@ -184,7 +190,7 @@ def run_stats_e2e(files: list[Path], *, compare: bool, fmt: str, output: Path | 
     datasets = [load_e2e(f) for f in files]
     if compare:
         if len(datasets) != 2:
-            raise typer.BadParameter(f"--compare needs exactly two files, got {len(files)}", param_hint="--compare")
+            raise OptionError(f"--compare needs exactly two files, got {len(files)}", option="--compare")
         differences = compare_datasets(*datasets)
         emit(render_compare(datasets[0].path, datasets[1].path, differences, fmt), output)
         return 1 if differences else 0

@@ -7,10 +7,11 @@ from pathlib import Path
 import typer
 
 from releval.api import as_label_file, resolve_negative
-from releval.commands.common import check_choice, emit, resolve_negative_option
+from releval.commands.common import check_choice, emit, output_option, resolve_negative_option
 from releval.data.alignment import align
+from releval.data.labels import FORMATS as LABEL_FORMATS
 from releval.data.pvalues import load_pvalues
-from releval.errors import InputError, raise_all
+from releval.errors import InputError, OptionError, raise_all
 from releval.report.replicability_report import (
     FORMATS,
     render_analysis,
@@ -25,16 +26,23 @@ from releval.stats.replicability import (
     PC_METHODS,
     analyze,
     check_alpha,
+    check_metric,
     normalise_id_method,
     pvalues_from_predictions,
 )
 from releval.stats.simulation import SCENARIOS, simulate
+from releval.validation import check_output_path, check_resamples, check_seed, refuse_options
 
 replicability_app = typer.Typer(
     name="replicability",
     help="Replicability analysis across datasets: on how many datasets is A better than B, and which ones.",
     no_args_is_help=True,
 )
+
+
+def _figure_callback(value: Path | None) -> Path | None:
+    """Refuse a bad --figure path (a directory, below a file) while parsing, before the simulation runs."""
+    return check_output_path(value, "--figure")
 
 
 def _methods(value: str) -> tuple[str, ...]:
@@ -45,8 +53,7 @@ def _methods(value: str) -> tuple[str, ...]:
 
 
 def _dependence(dependent: bool, positive: bool) -> str:
-    if positive and not dependent:
-        raise typer.BadParameter("choose either --independent or --positive-dependence", param_hint="--independent")
+    refuse_options({"--independent": positive and not dependent}, "give either --independent or --positive-dependence")
     return "positive" if positive else ("dependent" if dependent else "independent")
 
 
@@ -102,11 +109,11 @@ def analyze_command(
         help=f"Partial-conjunction estimators to report ({', '.join(PC_METHODS)}).",
     ),
     per_u: bool = typer.Option(False, "--per-u", help="Also show the partial-conjunction p-values for every u."),
-    table_format: str = typer.Option(
+    table_format: str | None = typer.Option(
         None, "--table-format", help="Input format (csv, tsv, json); default: from the extension."
     ),
     fmt: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
-    output: Path = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """Count (k_hat) and identify the datasets on which system A is better than system B."""
     check_choice(fmt, FORMATS, "--format")
@@ -114,6 +121,8 @@ def analyze_command(
     normalise_id_method(method)
     pc = _methods(estimators)
     dependence = _dependence(dependent, positive)
+    if table_format is not None:
+        check_choice(table_format.lower(), ("csv", "tsv", "json"), "--table-format")
     table = load_pvalues(pvalues, fmt=table_format)
     _analyze_and_emit(table.p, table.datasets, table.effect, alpha, dependence, method, pc, fmt, per_u, output)
 
@@ -123,7 +132,7 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
     name, sep, files = spec.partition("=")
     paths = [Path(f.strip()) for f in files.split(",") if f.strip()]
     if not sep or not name.strip() or len(paths) != 3:
-        raise InputError(f"--dataset expects NAME=GOLD,PRED_A,PRED_B, got {spec!r}", field="dataset")
+        raise OptionError(f"--dataset expects NAME=GOLD,PRED_A,PRED_B, got {spec!r}", option="--dataset")
     return name.strip(), paths[0], paths[1], paths[2]
 
 
@@ -150,26 +159,36 @@ def from_predictions_command(
     estimators: str = typer.Option(",".join(DEFAULT_PC_METHODS), "--estimators", help="Estimators to report."),
     per_u: bool = typer.Option(False, "--per-u", help="Also show the partial-conjunction p-values for every u."),
     fmt: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
-    output: Path = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """Run a one-sided paired test (A better than B) on every dataset, then the replicability analysis."""
     check_choice(fmt, FORMATS, "--format")
     check_choice(test, PAIRED_TESTS, "--test")
+    refuse_options(
+        {"--metric": metric != "micro" and test not in ("bootstrap", "randomization")},
+        "applies to --test bootstrap or randomization only (McNemar and the sign test use accuracy)",
+    )
+    metric = check_metric(metric)
+    check_resamples(resamples)
+    check_seed(seed)
     check_alpha(alpha)
     normalise_id_method(method)
     pc = _methods(estimators)
     dependence = _dependence(dependent, positive)
+    negative_label = resolve_negative_option(negative, no_negative)
+    if input_format is not None:
+        check_choice(input_format, LABEL_FORMATS, "--input-format")
     specs = [_parse_dataset(d) for d in dataset]
     names = [s[0] for s in specs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise InputError(f"dataset name(s) used twice: {', '.join(dupes)}", field="dataset")
+        raise OptionError(f"--dataset: name(s) used twice: {', '.join(dupes)}", option="--dataset")
     loaded = []
     errors: list[InputError] = []
     for name, gold_path, a_path, b_path in specs:
         try:
             gold = as_label_file(gold_path, "gold", input_format)
-            neg, _ = resolve_negative(resolve_negative_option(negative, no_negative), gold)
+            neg, _ = resolve_negative(negative_label, gold)
             preds = []
             for path in (a_path, b_path):
                 pred = as_label_file(path, "pred", input_format)
@@ -203,14 +222,20 @@ def simulate_command(
     estimators: str = typer.Option(
         ",".join(DEFAULT_PC_METHODS), "--estimators", help=f"Partial-conjunction estimators ({', '.join(PC_METHODS)})."
     ),
-    figure: Path = typer.Option(None, "--figure", help="Write a k_hat histogram (PNG/PDF/SVG; needs matplotlib)."),
+    figure: Path | None = typer.Option(
+        None,
+        "--figure",
+        help="Write a k_hat histogram (PNG/PDF/SVG; needs matplotlib).",
+        callback=_figure_callback,
+    ),
     fmt: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
-    output: Path = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """Dror et al. §5: how often each k_hat overclaims when all N nulls are true."""
     check_choice(fmt, FORMATS, "--format")
     check_choice(scenario, ("both", *SCENARIOS), "--scenario")
     check_alpha(alpha)
+    check_seed(seed)
     pc = _methods(estimators)
     fig_format = None
     if figure is not None:
@@ -223,7 +248,7 @@ def simulate_command(
     image = simulation_figure(sim, fig_format) if figure is not None and fig_format else None
     emit(text, output)
     if figure is not None and image is not None:
-        write_bytes_atomic(figure, image)
+        write_bytes_atomic(figure, image, what="--figure")
         typer.echo(f"wrote {figure}", err=True)
 
 

@@ -6,12 +6,38 @@ from pathlib import Path
 
 import typer
 
-from releval.api import score
-from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, resolve_negative_option
+from releval.api import check_settings, score
+from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, output_option, resolve_negative_option
 from releval.data.alignment import POLICIES
+from releval.data.labels import FORMATS
+from releval.metrics.weightings import get_weightings
 from releval.report.tables import render
+from releval.validation import check_nonempty, check_width, refuse_options
 
 TASKS = ("rc", "semeval-official", "e2e")
+DEFAULT_WEIGHTINGS = ["weighted", "dodrans", "entropy", "macro"]
+#: The tasks that use each option that not every task uses: given with another task, it is refused, not ignored.
+TASK_OPTIONS: dict[str, tuple[str, ...]] = {
+    "--negative": ("rc",),
+    "--no-negative": ("rc",),
+    "--entropy-n": ("rc",),
+    "--strict-labels": ("rc",),
+    "--view": ("rc",),
+    "--patch": ("rc",),
+    "--input-format": ("rc",),
+    "--gold-format": ("rc",),
+    "--id-field": ("rc",),
+    "--label-field": ("rc",),
+    "--on-missing": ("rc", "semeval-official"),
+    "--weighting": ("rc", "e2e"),
+    "--beta": ("rc", "e2e"),
+    "--zero-division": ("rc", "e2e"),
+    "--by-position": ("rc", "e2e"),
+    "--width": ("rc", "e2e"),
+    "--criterion": ("e2e",),
+    "--types": ("e2e",),
+    "--relaxed": ("e2e",),
+}
 
 
 def score_command(
@@ -23,7 +49,7 @@ def score_command(
     negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
     no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
     weighting: list[str] = typer.Option(
-        ["weighted", "dodrans", "entropy", "macro"],
+        DEFAULT_WEIGHTINGS,
         "--weighting",
         "-w",
         help="Weightings besides micro: weighted, dodrans, entropy, macro, power:A (repeatable).",
@@ -45,7 +71,7 @@ def score_command(
     relaxed: bool = typer.Option(False, "--relaxed", help="e2e: also the experimental Relaxed criterion."),
     fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
     width: int = typer.Option(2, "--width", help="Decimals of percentages in text/markdown/latex."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """Score predictions against gold under micro, weighted, dodrans, entropy and macro averaging.
 
@@ -53,15 +79,47 @@ def score_command(
     --on-missing says otherwise. Every result carries a signature of the settings that produced it.
     """
     check_choice(task, TASKS, "--task")
-    check_choice(fmt, OUTPUT_FORMATS, "--format")
+    given = {
+        "--negative": negative != "auto",
+        "--no-negative": no_negative,
+        "--weighting": weighting != DEFAULT_WEIGHTINGS,
+        "--beta": beta != 1.0,
+        "--zero-division": zero_division != 0.0,
+        "--entropy-n": entropy_n != "all",
+        "--on-missing": on_missing != "error",
+        "--strict-labels": strict_labels,
+        "--by-position": by_position,
+        "--view": view != "directed",
+        "--patch": patch is not None,
+        "--input-format": input_format is not None,
+        "--gold-format": gold_format is not None,
+        "--id-field": id_field != "id",
+        "--label-field": label_field is not None,
+        "--criterion": criterion != "strict,boundaries",
+        "--types": types is not None,
+        "--relaxed": relaxed,
+        "--width": width != 2,
+    }
+    unused = [o for o, on in given.items() if on and task not in TASK_OPTIONS[o]]
+    if unused:  # named in groups of the same tasks: "--relaxed, --types: apply to --task e2e only"
+        tasks = TASK_OPTIONS[unused[0]]
+        refuse_options({o: TASK_OPTIONS[o] == tasks for o in unused}, f"apply to --task {' or '.join(tasks)} only")
+    check_choice(fmt, ("text", "json") if task == "semeval-official" else OUTPUT_FORMATS, "--format")
     check_choice(on_missing, POLICIES, "--on-missing")
-    check_choice(entropy_n, ("all", "positive"), "--entropy-n")
     check_choice(view, ("directed", "undirected"), "--view")
+    check_settings(beta=beta, zero_division=zero_division, entropy_n=entropy_n)
+    check_width(width)
+    get_weightings(weighting)
+    negative_label = resolve_negative_option(negative, no_negative)
+    check_nonempty(id_field, "--id-field")
+    if label_field is not None:
+        check_nonempty(label_field, "--label-field")
+    for option, name in (("--input-format", input_format), ("--gold-format", gold_format)):
+        if name is not None:
+            check_choice(name, FORMATS, option)
     if task == "semeval-official":
         from releval.commands.semeval import run_semeval_official
 
-        if fmt not in ("text", "json"):
-            raise typer.BadParameter("semeval-official prints text or json", param_hint="--format")
         raise typer.Exit(run_semeval_official(gold, preds, allow_skipped=on_missing != "error", fmt=fmt, output=output))
     if task == "e2e":
         from releval.commands.e2e import run_score_e2e
@@ -79,6 +137,8 @@ def score_command(
                 width=width,
                 output=output,
                 weightings=weighting,
+                beta=beta,
+                zero_division=zero_division,
             )
         )
     fields = {"id_field": id_field, **({"label_field": label_field} if label_field else {})}
@@ -89,7 +149,7 @@ def score_command(
         score(
             gold_file,
             as_label_file(pred, "pred", input_format, **fields),
-            negative=resolve_negative_option(negative, no_negative),
+            negative=negative_label,
             weightings=weighting,
             beta=beta,
             zero_division=zero_division,

@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 from releval.commands.common import emit
+from releval.errors import OptionError
 from releval.report.semeval_report import render_text
 from releval.semeval_api import score_semeval_official
+from releval.validation import check_choice
 
 
 def run_semeval_official(gold: Path, preds: list[Path], *, allow_skipped: bool, fmt: str, output: Path | None) -> int:
@@ -15,10 +17,9 @@ def run_semeval_official(gold: Path, preds: list[Path], *, allow_skipped: bool, 
 
     All files are loaded and checked before anything is written, so a bad input leaves no output file.
     """
-    if fmt not in ("text", "json"):
-        raise ValueError(f"semeval-official prints text or json, not {fmt!r}")
+    check_choice(fmt, ("text", "json"), "--format")
     if not preds:
-        raise ValueError("at least one prediction file is needed")
+        raise OptionError("at least one prediction file is needed", option="PREDS")
     results = [score_semeval_official(gold, p, allow_skipped) for p in preds]
     if fmt == "json":
         payload: object = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]

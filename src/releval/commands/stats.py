@@ -7,12 +7,13 @@ from pathlib import Path
 
 import typer
 
-from releval.commands.common import OUTPUT_FORMATS, check_choice, emit
-from releval.data.labels import EndToEndFile, LabelFile, load_labels
+from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, output_option
+from releval.data.labels import FORMATS, EndToEndFile, LabelFile, load_labels
 from releval.data.semeval_labels import DIRECTED_SET, undirected
 from releval.metrics.classification import detect_negative
 from releval.report.tables import latex_escape
 from releval.stats.label_distribution import LabelStats, label_stats
+from releval.validation import check_nonempty, refuse_options
 
 _COLUMNS = ("file", "view", "#rel", "#samples", "%neg", "ppl", "ppl w/o neg", "ratio")
 
@@ -87,7 +88,7 @@ def stats_command(
         False, "--compare", help="e2e: list the differences between two dataset versions (exit 1 if any)."
     ),
     fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    output: Path | None = output_option(),
 ) -> None:
     """Dataset statistics: #relations, #samples, % negative, perplexity with/without negative, ratio.
 
@@ -96,14 +97,18 @@ def stats_command(
     """
     check_choice(fmt, OUTPUT_FORMATS, "--format")
     check_choice(view, ("directed", "undirected", "both"), "--view")
+    check_nonempty(negative, "--negative")
+    if input_format is not None:
+        check_choice(input_format, FORMATS, "--input-format")
     try:
         loaded = [load_labels(f, format=input_format) for f in files]
     except EndToEndFile:
         from releval.commands.e2e import run_stats_e2e
 
+        given = {"--negative": negative != "auto", "--view": view != "both"}
+        refuse_options(given, "not used with end-to-end RE files (they have no negative class or direction)")
         raise typer.Exit(run_stats_e2e(files, compare=compare, fmt=fmt, output=output)) from None
-    if compare:
-        raise typer.BadParameter("--compare works on end-to-end RE dataset files", param_hint="--compare")
+    refuse_options({"--compare": compare}, "works on end-to-end RE dataset files only")
     emit(render_stats(collect(loaded, negative, view), fmt), output)
 
 

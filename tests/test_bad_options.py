@@ -1,0 +1,488 @@
+"""No traceback from any option value: every bad value, path or combination is one line on stderr, exit 2, no output.
+
+The table below has at least one bad value for every option and argument of every command (a test walks the
+typer commands and fails when one is missing), run in-process through `releval.cli.main`; a few cases run as a
+real `python -m releval` process. The library refuses the same values with OptionError, a ValueError and a
+RelevalError at once.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import typer
+
+import releval
+from releval import cli
+from releval.errors import InputError, OptionError, OutputError, RelevalError
+from releval.report.output import write_atomic
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+SEMEVAL = EXAMPLES / "semeval2010_task8"
+KEY = str(SEMEVAL / "test_key_directed.txt")
+RBERT = str(SEMEVAL / "onehaitao_rbert.txt")
+CNN = str(SEMEVAL / "onehaitao_cnn.txt")
+CONLL = str(EXAMPLES / "conll04" / "conll04_test_first30.json")
+TYPES = str(EXAMPLES / "conll04" / "conll04_types.json")
+
+
+@dataclass(frozen=True)
+class Case:
+    """`releval *argv` must fail with exit 2 and one stderr line containing `names` (after placeholders).
+
+    Placeholders: {missing} a path that does not exist, {dir} an existing directory with one file in it, {file} an
+    existing file, {pvalues} a p-value table, {result} a `score -f json` result, {table} a check-stats table.
+    `covers` names the argument a case is about (options are found in argv).
+    """
+
+    argv: tuple[str, ...]
+    names: str
+    covers: str = ""
+
+
+def c(*argv: str, names: str, covers: str = "") -> Case:
+    return Case(tuple(argv), names, covers)
+
+
+SCORE = ("score", KEY, RBERT)
+COMPARE = ("compare", KEY, "-s", f"a={RBERT}", "-s", f"b={CNN}", "-R", "10")
+COMPARE_E2E = ("compare", CONLL, "--task", "e2e", "-s", f"a={CONLL}", "-s", f"b={CONLL}", "-R", "10")
+STATS_CHECK = ("check-stats", "--a", "72.5±0.3", "--b", "71.5±0.4")
+FROM_PREDICTIONS = ("replicability", "from-predictions", "-d", f"x={KEY},{RBERT},{CNN}", "-R", "10")
+SIMULATE = ("replicability", "simulate", "-r", "2")
+AUDIT = ("audit", "run", KEY, RBERT)
+
+CASES: list[Case] = [
+    # the root
+    c("--version=yes", names="--version"),
+    c("nosuch", names="nosuch"),
+    # score
+    c("score", "{missing}", RBERT, names="{missing}", covers="gold"),
+    c("score", KEY, "{missing}", names="{missing}", covers="preds"),
+    c("score", KEY, "{dir}", names="{dir}", covers="preds"),
+    c(*SCORE, "--task", "bogus", names="--task"),
+    c(*SCORE, "--negative", "", names="--negative"),
+    c(*SCORE, "--negative", "Other", "--no-negative", names="--negative"),
+    c(*SCORE, "--no-negative=yes", names="--no-negative"),
+    c(*SCORE, "-w", "micro", names="--weighting"),
+    c(*SCORE, "-w", "power:abc", names="--weighting"),
+    c(*SCORE, "-w", "power:inf", names="--weighting"),
+    c(*SCORE, "-w", "power:nan", names="--weighting"),
+    c(*SCORE, "--weighting", "bogus", names="--weighting"),
+    c(*SCORE, "--beta", "-1", names="--beta"),
+    c(*SCORE, "--beta", "nan", names="--beta"),
+    c(*SCORE, "--beta", "inf", names="--beta"),
+    c(*SCORE, "--beta", "abc", names="--beta"),
+    c(*SCORE, "--zero-division", "nan", names="--zero-division"),
+    c(*SCORE, "--zero-division", "2", names="--zero-division"),
+    c(*SCORE, "--zero-division", "-0.5", names="--zero-division"),
+    c(*SCORE, "--entropy-n", "bogus", names="--entropy-n"),
+    c(*SCORE, "--on-missing", "maybe", names="--on-missing"),
+    c(*SCORE, "--strict-labels=yes", names="--strict-labels"),
+    c(*SCORE, "--by-position=yes", names="--by-position"),
+    c(*SCORE, "--view", "bogus", names="--view"),
+    c(*SCORE, "--patch", "{missing}", names="{missing}"),
+    c(*SCORE, "--input-format", "bogus", names="--input-format"),
+    c(*SCORE, "--gold-format", "bogus", names="--gold-format"),
+    c(*SCORE, "--id-field", "", names="--id-field"),
+    c(*SCORE, "--label-field", " ", names="--label-field"),
+    c(*SCORE, "--criterion", "strict", names="--criterion"),
+    c("score", CONLL, CONLL, "--task", "e2e", "--criterion", "bogus", names="--criterion"),
+    c("score", CONLL, CONLL, "--task", "e2e", "--criterion", "relaxed", names="--criterion"),
+    c(*SCORE, "--types", TYPES, names="--types"),
+    c("score", CONLL, CONLL, "--task", "e2e", "--types", "{missing}", names="{missing}"),
+    c(*SCORE, "--relaxed", names="--relaxed"),
+    c("score", CONLL, CONLL, "--task", "e2e", "--negative", "Other", names="--negative"),
+    c("score", CONLL, CONLL, "--task", "e2e", "--beta", "-2", names="--beta"),
+    c(*SCORE, "--task", "semeval-official", "-w", "macro", names="--weighting"),
+    c(*SCORE, "--task", "semeval-official", "-f", "csv", names="--format"),
+    c(*SCORE, "--format", "bogus", names="--format"),
+    c(*SCORE, "--width", "-1", names="--width"),
+    c(*SCORE, "--width", "16", names="--width"),
+    c(*SCORE, "--width", "abc", names="--width"),
+    c(*SCORE, "--widht", "3", names="--widht"),
+    c(*SCORE, "-o", "{dir}", names="--output"),
+    c(*SCORE, "-o", "{file}/sub/out.txt", names="--output"),
+    # stats
+    c("stats", "{missing}", names="{missing}", covers="files"),
+    c("stats", KEY, "--negative", "", names="--negative"),
+    c("stats", KEY, "--view", "bogus", names="--view"),
+    c("stats", CONLL, "--view", "directed", names="--view"),
+    c("stats", KEY, "--input-format", "bogus", names="--input-format"),
+    c("stats", KEY, "--compare", names="--compare"),
+    c("stats", CONLL, CONLL, CONLL, "--compare", names="--compare"),
+    c("stats", KEY, "--format", "bogus", names="--format"),
+    c("stats", KEY, "--output", "{dir}", names="--output"),
+    # compare
+    c("compare", "{missing}", "-s", f"a={RBERT}", "-s", f"b={CNN}", names="{missing}", covers="gold"),
+    c("compare", KEY, "-s", "nameless", "-s", f"b={CNN}", names="--system"),
+    c("compare", KEY, "-s", f"a={RBERT}", "-s", f"a={CNN}", names="--system"),
+    c("compare", KEY, "-s", f"a={RBERT}", "-s", "b={missing}", names="{missing}"),
+    c(*COMPARE, "--task", "bogus", names="--task"),
+    c(*COMPARE, "--test", "bogus", names="--test"),
+    c(*COMPARE_E2E, "-t", "mcnemar", names="--test"),
+    c(*COMPARE, "--mcnemar", "bogus", names="--mcnemar"),
+    c(*COMPARE, "--criterion", "strict", names="--criterion"),
+    c(*COMPARE_E2E, "--criterion", "bogus", names="--criterion"),
+    c(*COMPARE, "--ner", names="--ner"),
+    c(*COMPARE, "--types", TYPES, names="--types"),
+    c(*COMPARE, "-w", "bogus", names="--weighting"),
+    c(*COMPARE, "--weighting", "micro", names="--weighting"),
+    c(*COMPARE, "-R", "0", names="--resamples"),
+    c(*COMPARE, "--resamples", "abc", names="--resamples"),
+    c(*COMPARE, "--seed", "-1", names="--seed"),
+    c(*COMPARE, "--alternative", "bogus", names="--alternative"),
+    c(*COMPARE, "--confidence", "1.5", names="--confidence"),
+    c(*COMPARE, "--confidence", "0", names="--confidence"),
+    c(*COMPARE, "--confidence", "nan", names="--confidence"),
+    c(*COMPARE, "--baseline", "zzz", names="--baseline"),
+    c(*COMPARE, "--correction", "bogus", names="--correction"),
+    c(*COMPARE, "--negative", "", names="--negative"),
+    c(*COMPARE, "--negative", "Other", "--no-negative", names="--negative"),
+    c(*COMPARE, "--no-negative=yes", names="--no-negative"),
+    c(*COMPARE, "--on-missing", "maybe", names="--on-missing"),
+    c(*COMPARE_E2E, "--on-missing", "negative", names="--on-missing"),
+    c(*COMPARE, "--by-position=yes", names="--by-position"),
+    c(*COMPARE, "--input-format", "bogus", names="--input-format"),
+    c(*COMPARE, "--gold-format", "bogus", names="--gold-format"),
+    c(*COMPARE, "--id-field", "", names="--id-field"),
+    c(*COMPARE, "--label-field", "", names="--label-field"),
+    c(*COMPARE, "--progress=yes", names="--progress"),
+    c(*COMPARE, "--no-progress=yes", names="--no-progress"),
+    c(*COMPARE, "--format", "bogus", names="--format"),
+    c(*COMPARE, "--width", "-1", names="--width"),
+    c(*COMPARE, "-o", "{dir}", names="--output"),
+    # check-stats
+    c("check-stats", "--a", "x", "--b", "71.5±0.4", names="--a"),
+    c("check-stats", "--a", "72.5±0.3", "--b", "y", names="--b"),
+    c("check-stats", "--a", "72.5±0.3", names="--b"),
+    c(*STATS_CHECK, "--n", "1", names="--n"),
+    c(*STATS_CHECK, "--n", "abc", names="--n"),
+    c(*STATS_CHECK, "--n-b", "1", names="--n-b"),
+    c(*STATS_CHECK, "--claimed-p", "7", names="--claimed-p"),
+    c(*STATS_CHECK, "--claimed-d", "x", names="--claimed-d"),
+    c("check-stats", "--table", "{missing}", names="{missing}"),
+    c("check-stats", "--table", "{table}", "--a", "72.5±0.3", names="--a"),
+    c("check-stats", "--table", "{table}", "--claimed-p", "0.01", names="--claimed-p"),
+    c(*STATS_CHECK, "--alternative", "bogus", names="--alternative"),
+    c(*STATS_CHECK, "--reading", "bogus", names="--reading"),
+    c(*STATS_CHECK, "--format", "bogus", names="--format"),
+    c(*STATS_CHECK, "-o", "{dir}", names="--output"),
+    # replicability analyze
+    c("replicability", "analyze", "{missing}", names="{missing}", covers="pvalues"),
+    c("replicability", "analyze", "{pvalues}", "--alpha", "2", names="--alpha"),
+    c("replicability", "analyze", "{pvalues}", "-a", "0", names="--alpha"),
+    c("replicability", "analyze", "{pvalues}", "-a", "nan", names="--alpha"),
+    c("replicability", "analyze", "{pvalues}", "--independent", "--positive-dependence", names="--independent"),
+    c("replicability", "analyze", "{pvalues}", "--dependent=yes", names="--dependent"),
+    c("replicability", "analyze", "{pvalues}", "--positive-dependence=yes", names="--positive-dependence"),
+    c("replicability", "analyze", "{pvalues}", "--method", "tukey", names="--method"),
+    c("replicability", "analyze", "{pvalues}", "--estimators", "bogus", names="--estimators"),
+    c("replicability", "analyze", "{pvalues}", "--per-u=yes", names="--per-u"),
+    c("replicability", "analyze", "{pvalues}", "--table-format", "xml", names="--table-format"),
+    c("replicability", "analyze", "{pvalues}", "--format", "csv", names="--format"),
+    c("replicability", "analyze", "{pvalues}", "-o", "{dir}", names="--output"),
+    # replicability from-predictions
+    c("replicability", "from-predictions", "-d", f"x={KEY},{RBERT}", names="--dataset"),
+    c("replicability", "from-predictions", "-d", f"x={{missing}},{RBERT},{CNN}", names="{missing}"),
+    c(*FROM_PREDICTIONS, "-d", f"x={KEY},{RBERT},{CNN}", names="--dataset"),
+    c(*FROM_PREDICTIONS, "--test", "bogus", names="--test"),
+    c(*FROM_PREDICTIONS, "--metric", "foo", names="--metric"),
+    c(*FROM_PREDICTIONS, "--metric", "macro", "-t", "mcnemar", names="--metric"),
+    c(*FROM_PREDICTIONS, "--resamples", "0", names="--resamples"),
+    c(*FROM_PREDICTIONS, "--seed", "-1", names="--seed"),
+    c(*FROM_PREDICTIONS, "--input-format", "bogus", names="--input-format"),
+    c(*FROM_PREDICTIONS, "--negative", "", names="--negative"),
+    c(*FROM_PREDICTIONS, "--no-negative=yes", names="--no-negative"),
+    c(*FROM_PREDICTIONS, "--alpha", "1", names="--alpha"),
+    c(*FROM_PREDICTIONS, "--independent", "--positive-dependence", names="--independent"),
+    c(*FROM_PREDICTIONS, "--positive-dependence=yes", names="--positive-dependence"),
+    c(*FROM_PREDICTIONS, "--method", "tukey", names="--method"),
+    c(*FROM_PREDICTIONS, "--estimators", "bogus", names="--estimators"),
+    c(*FROM_PREDICTIONS, "--per-u=yes", names="--per-u"),
+    c(*FROM_PREDICTIONS, "--format", "csv", names="--format"),
+    c(*FROM_PREDICTIONS, "-o", "{dir}", names="--output"),
+    # replicability simulate
+    c("replicability", "simulate", "--reps", "0", names="--reps"),
+    c(*SIMULATE, "--seed", "-1", names="--seed"),
+    c(*SIMULATE, "--n", "0", names="--n"),
+    c(*SIMULATE, "--n", "5", names="--n"),
+    c(*SIMULATE, "--alpha", "1.5", names="--alpha"),
+    c(*SIMULATE, "--scenario", "bogus", names="--scenario"),
+    c(*SIMULATE, "--estimators", "bogus", names="--estimators"),
+    c(*SIMULATE, "--figure", "{missing}.gif", names="--figure"),
+    c(*SIMULATE, "--figure", "{dir}", names="--figure"),
+    c(*SIMULATE, "--format", "csv", names="--format"),
+    c(*SIMULATE, "-o", "{dir}", names="--output"),
+    # audit run (and its short form) and audit compare
+    c("audit", "{missing}", RBERT, names="{missing}"),
+    c("audit", "run", "{missing}", RBERT, names="{missing}", covers="gold"),
+    c("audit", "run", KEY, "{missing}", names="{missing}", covers="pred"),
+    c(*AUDIT, "--train", "{missing}", names="{missing}"),
+    c(*AUDIT, "--negative", "", names="--negative"),
+    c(*AUDIT, "--negative", "Other", "--no-negative", names="--negative"),
+    c(*AUDIT, "--no-negative=yes", names="--no-negative"),
+    c(*AUDIT, "--gold-format", "bogus", names="--gold-format"),
+    c(*AUDIT, "--pred-format", "bogus", names="--pred-format"),
+    c(*AUDIT, "--train", KEY, "--train-format", "bogus", names="--train-format"),
+    c(*AUDIT, "--train-format", "semeval", names="--train-format"),
+    c(*AUDIT, "--id-field", "", names="--id-field"),
+    c(*AUDIT, "--label-field", "", names="--label-field"),
+    c(*AUDIT, "--format", "csv", names="--format"),
+    c(*AUDIT, "-o", "{dir}", names="--output"),
+    c("audit", "compare", "{result}", "{missing}", names="{missing}", covers="results"),
+    c("audit", "compare", "{result}", "{result}", "--dataset", "bogus", names="--dataset"),
+    c("audit", "compare", "{result}", "{result}", "--format", "csv", names="--format"),
+    c("audit", "compare", "{result}", "{result}", "-o", "{dir}", names="--output"),
+    # claims
+    c("claims", "list", "--dataset", "bogus", names="--dataset"),
+    c("claims", "list", "--criterion", "bogus", names="--criterion"),
+    c("claims", "list", "--format", "csv", names="--format"),
+    c("claims", "list", "-o", "{dir}", names="--output"),
+    c("claims", "check", "{missing}", names="{missing}", covers="result"),
+    c("claims", "check", "{result}", "--dataset", "bogus", names="--dataset"),
+    c("claims", "check", "{result}", "--format", "csv", names="--format"),
+    c("claims", "check", "{result}", "-o", "{dir}", names="--output"),
+]
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Valid input files the cases refer to, made once."""
+    root = tmp_path_factory.mktemp("inputs")
+    (root / "pvalues.csv").write_text("dataset,p\nA,0.01\nB,0.20\nC,0.03\n", encoding="utf-8")
+    (root / "table.csv").write_text("name,a,b,n\nx,72.5±0.3,71.5±0.4,5\n", encoding="utf-8")
+    result = root / "result.json"
+    assert cli.main(["score", KEY, RBERT, "-f", "json", "-o", str(result)]) == 0
+    return {"pvalues": str(root / "pvalues.csv"), "table": str(root / "table.csv"), "result": str(result)}
+
+
+def _fill(text: str, places: dict[str, str]) -> str:
+    for key, value in places.items():
+        text = text.replace("{" + key + "}", value)
+    return text
+
+
+def _has_output_option(argv: list[str]) -> bool:
+    return argv[0] not in ("--version=yes", "nosuch")
+
+
+def _setup(tmp_path: Path, inputs: dict[str, str]) -> tuple[dict[str, str], Path, Path]:
+    """Placeholders, the output folder (must stay empty) and the existing directory (must stay unchanged)."""
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    (existing / "keep.txt").write_text("keep", encoding="utf-8")
+    outdir = tmp_path / "outdir"
+    outdir.mkdir()
+    places = {
+        **inputs,
+        "missing": str(tmp_path / "missing.txt"),
+        "dir": str(existing),
+        "file": str(existing / "keep.txt"),
+    }
+    return places, outdir, existing
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else b"" for p in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: " ".join(case.argv)[:90])
+def test_bad_value_is_one_line_exit_2(
+    case: Case, inputs: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    places, outdir, existing = _setup(tmp_path, inputs)
+    argv = [_fill(a, places) for a in case.argv]
+    output = outdir / "out.txt"
+    if _has_output_option(argv) and not {"-o", "--output"} & set(argv):
+        argv += ["-o", str(output)]
+    before = _snapshot(existing)
+    code = cli.main(argv)
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if line.strip()]
+    assert code == 2, (argv, captured.err)
+    assert "Traceback" not in captured.err
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("error: ")
+    assert _fill(case.names, places) in lines[0]
+    assert captured.out == ""
+    assert not output.exists() and list(outdir.iterdir()) == []
+    assert _snapshot(existing) == before
+
+
+def _parameters() -> dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]]:
+    """Every command path (() is the root) with its parameters: (name, spellings); arguments have no spellings."""
+    cli.register_commands([])
+    found: dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]] = {}
+
+    def walk(cmd: typer.core.TyperCommand | typer.core.TyperGroup, path: tuple[str, ...]) -> None:
+        found[path] = [
+            (str(p.name), () if p.param_type_name == "argument" else (*p.opts, *p.secondary_opts))
+            for p in cmd.params
+            if p.name != "help"
+        ]
+        for name, sub in getattr(cmd, "commands", {}).items():
+            walk(sub, (*path, name))
+
+    walk(typer.main.get_command(cli.app), ())
+    return found
+
+
+def _command_of(case: Case, paths: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """The longest command path the case's argv starts with (`audit GOLD PRED` is `audit run`)."""
+    best: tuple[str, ...] = ()
+    for path in paths:
+        if tuple(case.argv[: len(path)]) == path and len(path) > len(best):
+            best = path
+    return ("audit", "run") if best == ("audit",) else best
+
+
+def test_every_option_of_every_command_has_a_bad_value() -> None:
+    params = _parameters()
+    assert {("score",), ("stats",), ("compare",), ("check-stats",), ("audit", "run"), ("claims", "check")} <= set(
+        params
+    )
+    covered: dict[tuple[str, ...], set[str]] = {}
+    for case in CASES:
+        path = _command_of(case, set(params))
+        words = {arg.split("=", 1)[0] for arg in case.argv}
+        names = covered.setdefault(path, set())
+        names.update(name for name, spellings in params[path] if words & set(spellings))
+        if case.covers:
+            names.add(case.covers)
+    missing = {
+        " ".join(path) or "(root)": sorted(set(name for name, _ in plist) - covered.get(path, set()))
+        for path, plist in params.items()
+        if plist and set(name for name, _ in plist) - covered.get(path, set())
+    }
+    assert missing == {}
+
+
+@pytest.mark.parametrize(
+    "argv, names",
+    [
+        (["score", KEY, RBERT, "-w", "micro"], "--weighting"),
+        (["compare", KEY, "-s", f"a={RBERT}", "-s", f"b={CNN}", "--confidence", "1.5"], "--confidence"),
+        (["score", KEY, RBERT, "--width", "abc"], "--width"),
+        (["stats", KEY, "-o", "{dir}"], "--output"),
+    ],
+)
+def test_real_process_prints_one_line_and_exits_2(argv: list[str], names: str, tmp_path: Path) -> None:
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    argv = [a.replace("{dir}", str(existing)) for a in argv]
+    if "-o" not in argv:
+        argv += ["-o", str(tmp_path / "out.txt")]
+    env = {**os.environ, "COLUMNS": "60"}  # a narrow terminal must not wrap the message onto a second line
+    proc = subprocess.run(
+        [sys.executable, "-m", "releval", *argv], capture_output=True, text=True, env=env, check=False
+    )
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert proc.returncode == 2, proc.stderr
+    assert len(lines) == 1 and lines[0].startswith("error: ") and names in lines[0], proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+    assert not (tmp_path / "out.txt").exists() and list(existing.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root may write anywhere")
+def test_output_in_a_read_only_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        assert cli.main(["stats", KEY, "-o", str(locked / "out.txt")]) == 2
+    finally:
+        locked.chmod(0o700)
+    err = capsys.readouterr().err
+    assert "--output" in err and "not writable" in err and len(err.strip().splitlines()) == 1
+    assert list(locked.iterdir()) == []
+
+
+def test_a_failed_write_is_one_line_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A write that fails late (a full disk, a lost permission) after all checks passed: OutputError, exit 2."""
+
+    def full_disk(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("releval.report.output.os.replace", full_disk)
+    target = tmp_path / "new" / "deeper" / "out.txt"
+    assert cli.main(["stats", KEY, "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--output" in err and str(target) in err and "No space left" in err
+    assert list(tmp_path.iterdir()) == []  # the temporary file and the folders made for it are gone
+
+
+def test_write_atomic_raises_output_error(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="is a directory") as info:
+        write_atomic(tmp_path, "x")
+    assert isinstance(info.value, OSError) and isinstance(info.value, RelevalError)
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(OSError, match="cannot write output"):
+        write_atomic(blocker / "sub" / "out.txt", "x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+@pytest.mark.parametrize(
+    "options, match",
+    [
+        ({"beta": -1}, "--beta"),
+        ({"beta": float("nan")}, "--beta"),
+        ({"beta": float("inf")}, "--beta"),
+        ({"zero_division": float("nan")}, "--zero-division"),
+        ({"zero_division": 2.0}, "--zero-division"),
+        ({"weightings": ["micro"]}, "--weighting"),
+        ({"weightings": ["power:inf"]}, "--weighting"),
+        ({"entropy_n": "some"}, "--entropy-n"),
+        ({"on_missing": "maybe"}, "--on-missing"),
+        ({"view": "sideways"}, "--view"),
+    ],
+)
+def test_library_score_refuses_bad_settings(options: dict[str, object], match: str) -> None:
+    with pytest.raises(ValueError, match=match) as info:
+        releval.score(KEY, RBERT, **options)  # type: ignore[arg-type]
+    assert isinstance(info.value, RelevalError) and isinstance(info.value, OptionError)
+
+
+def test_beta_zero_is_precision() -> None:
+    """β = 0 is allowed: F_0 = TP / (TP + FP) is precision, which the formula gives without special cases."""
+    result = releval.score(KEY, RBERT, beta=0.0)
+    for row in result.per_class:
+        assert row.f == pytest.approx(row.precision)
+
+
+def test_library_statistics_refuse_bad_settings() -> None:
+    from releval.stats.compare import compare_paired
+    from releval.stats.paired import paired_bootstrap
+    from releval.stats.replicability import analyze, pvalues_from_predictions
+    from releval.stats.rounding import check_stats
+    from releval.stats.simulation import simulate
+
+    gold, a, b = ["x", "y", "x", "O"], ["x", "x", "x", "O"], ["y", "y", "x", "O"]
+    with pytest.raises(ValueError, match="--confidence must lie strictly between 0 and 1, got 1.5"):
+        paired_bootstrap(gold, a, b, confidence=1.5, resamples=10)
+    with pytest.raises(ValueError, match="--seed"):
+        paired_bootstrap(gold, a, b, seed=-1, resamples=10)
+    with pytest.raises(ValueError, match="--resamples"):
+        paired_bootstrap(gold, a, b, resamples=0)
+    with pytest.raises(ValueError, match="--metric"):
+        paired_bootstrap(gold, a, b, metric="bogus", resamples=10)
+    with pytest.raises(ValueError, match="--alternative"):
+        compare_paired(gold, {"a": a, "b": b}, alternative="bigger")
+    with pytest.raises(ValueError, match="--test"):
+        compare_paired(gold, {"a": a, "b": b}, tests=["t-test"])
+    with pytest.raises(ValueError, match="--metric"):
+        pvalues_from_predictions([("d", gold, a, b)], metric="foo", resamples=10)
+    with pytest.raises(InputError, match="--alpha"):  # an OptionError is an InputError too: old handlers still work
+        analyze([0.01, 0.2], alpha=1.5)
+    with pytest.raises(ValueError, match="--n"):
+        check_stats("72.5±0.3", "71.5±0.4", 1)
+    with pytest.raises(ValueError, match="--reps"):
+        simulate(0)
