@@ -13,7 +13,7 @@ from releval._version import __version__
 from releval.api import score
 from releval.data.alignment import align
 from releval.data.labels import LabelFile, apply_patch, load_labels
-from releval.errors import InputError, InputErrors, RelevalError
+from releval.errors import InputError, InputErrors, OptionError, OutputError, RelevalError
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weighting, power
 from releval.report import signature
 from releval.result import Average, ClassRow, ScoreResult
@@ -74,6 +74,8 @@ __all__ = [
     "InputError",
     "InputErrors",
     "LabelFile",
+    "OptionError",
+    "OutputError",
     "RelevalError",
     "ScoreResult",
     "Weighting",
