@@ -87,8 +87,23 @@ def third_party_imports() -> list[tuple[str, str, bool]]:
 
 
 @functools.cache
-def _module_map() -> dict[str, list[str]]:
-    return md.packages_distributions()
+def _module_map() -> dict[str, set[str]]:
+    """Top-level module -> distributions, from each distribution's list of installed files.
+
+    (`importlib.metadata.packages_distributions` reads only `top_level.txt` on Python 3.10, which wheels built
+    by meson or maturin — NumPy, SciPy, orjson — do not have.)
+    """
+    out: dict[str, set[str]] = {}
+    for dist in md.distributions():
+        for file in dist.files or []:
+            top = file.parts[0]
+            if top.endswith((".dist-info", ".egg-info", ".data")) or top in ("..", "__pycache__"):
+                continue
+            name = top.removesuffix(".py") if len(file.parts) == 1 else top
+            if len(file.parts) == 1 and not top.endswith((".py", ".so", ".pth")):
+                continue
+            out.setdefault(name.split(".")[0], set()).add(dist.metadata["Name"])
+    return out
 
 
 def distributions_of(module: str) -> set[str]:
@@ -160,3 +175,11 @@ def test_commands_start_without_heavy_imports(argv: list[str]) -> None:
     imported = {ln.rsplit("|", 1)[-1].strip().split(".")[0] for ln in proc.stderr.splitlines() if "|" in ln}
     assert "releval" in imported  # the import log was read
     assert imported & set(HEAVY) == set()
+
+
+@pytest.mark.parametrize("argv", [[], ["audit"], ["claims"], ["replicability"]], ids=lambda a: " ".join(a) or "bare")
+def test_a_group_without_arguments_prints_its_help(argv: list[str]) -> None:
+    """typer < 0.15.4 with click >= 8.2 crashed here (`make_metavar() missing 'ctx'`): the floor is 0.15.4."""
+    proc = subprocess.run([sys.executable, "-m", "releval", *argv], capture_output=True, text=True, cwd=REPO)
+    assert (proc.returncode, "Traceback" in proc.stderr) == (0, False), proc.stderr[-2000:]
+    assert "Usage: releval" in proc.stdout

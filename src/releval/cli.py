@@ -81,11 +81,9 @@ def main(argv: list[str] | None = None) -> int:
         _print_error(str(exc))
         return 2
     except _CLICK_EXCEPTION as exc:
-        if type(exc).__name__ == "NoArgsIsHelpError":  # a group called without a command: its help is the message
-            text = exc.format_message()  # type: ignore[attr-defined]
-            if text.strip():
-                typer.echo(text, err=True)
-            return 2
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a group called without a command (click >= 8.2): its help
+            typer.echo(exc.format_message())  # type: ignore[attr-defined]  # as older click prints it, exit 0
+            return 0
         message = exc.format_message()  # type: ignore[attr-defined]
         ctx = getattr(exc, "ctx", None)
         if ctx is not None:
