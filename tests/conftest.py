@@ -1,5 +1,5 @@
-"""Test helpers: fixtures bundled in tests/data (see its README.md) and examples/, and ../shared for what may not be
-bundled (the TACRED label files), skipping cleanly when it is absent."""
+"""Test helpers: the data bundled in examples/ (attributed in NOTICE) and the fixtures in tests/data (see its
+README.md), and ../shared for what may not be bundled (the TACRED label files), skipping cleanly when it is absent."""
 
 from __future__ import annotations
 
@@ -13,9 +13,13 @@ DATA = REPO / "tests" / "data"
 EXAMPLES = REPO / "examples"
 SHARED = REPO.parent / "shared"
 
-# Same bytes as ../shared/data/semeval2010_task8/TEST_KEY_directed_from_TEST_FILE_FULL.txt and
-# ../shared/data/conll04/conll04_types.json: the bundled examples serve the tests too.
+# The docs' worked examples run on examples/, and the tests read the same files (no copies in tests/data):
+# ../shared/data/semeval2010_task8/TEST_KEY_directed_from_TEST_FILE_FULL.txt, the official scorer's
+# scorer_examples/answer_key2.txt (the labels of TRAIN_FILE.TXT, same ids and order, CRLF),
+# ../shared/data/conll04/conll04_sincere_all_splits.json and conll04_types.json, byte for byte.
 SEMEVAL_KEY = EXAMPLES / "semeval2010_task8" / "test_key_directed.txt"
+SEMEVAL_TRAIN_KEY = EXAMPLES / "semeval2010_task8" / "train_key_directed.txt"
+CONLL04_ALL_SPLITS = EXAMPLES / "conll04" / "conll04_sincere_all_splits.json"
 CONLL04_TYPES = EXAMPLES / "conll04" / "conll04_types.json"
 
 
@@ -36,16 +40,15 @@ def shared_path(*parts: str) -> Path:
 
 
 def semeval_predictions(system: str) -> Path:
-    """onehaitao_<system>.txt, SemEval-2010 Task 8 test predictions: cnn, crcnn, rbert in examples/, attblstm and
-    attcnn in tests/data."""
-    bundled = EXAMPLES / "semeval2010_task8" / f"onehaitao_{system}.txt"
-    return bundled if bundled.exists() else data_path("semeval2010_task8", "predictions", bundled.name)
+    """examples/semeval2010_task8/onehaitao_<system>.txt, SemEval-2010 Task 8 test predictions of attblstm, attcnn,
+    cnn, crcnn or rbert."""
+    return EXAMPLES / "semeval2010_task8" / f"onehaitao_{system}.txt"
 
 
 def _conll04_split(tmp_path_factory: pytest.TempPathFactory, split: str) -> Path:
     """SpERT's conll04_<split>.json (a list of sentences): the same sentences as that split of the bundled
     conll04_sincere_all_splits.json, so only that file is bundled."""
-    splits = json.loads(data_path("conll04", "conll04_sincere_all_splits.json").read_text(encoding="utf-8"))
+    splits = json.loads(CONLL04_ALL_SPLITS.read_text(encoding="utf-8"))
     path = tmp_path_factory.mktemp("conll04") / f"conll04_{split}.json"
     path.write_text(json.dumps(splits[split]), encoding="utf-8")
     return path

@@ -15,14 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import precision_recall_fscore_support
-from tests.conftest import SEMEVAL_KEY, data_path, semeval_predictions, shared_path
+from tests.conftest import SEMEVAL_KEY, SEMEVAL_TRAIN_KEY, data_path, semeval_predictions, shared_path
 
 from releval.audit import audit
 from releval.cli import main
 
 TACRED = ("data", "tacred_labels", "test_results", "gcn_test.jsonl.gz")  # under ../shared: not bundled
-# The official scorer's answer_key2.txt: the labels of TRAIN_FILE.TXT (same ids, same order) as `<id>\t<label>` lines.
-SEMEVAL_TRAIN = ("semeval2010_task8", "scorer_examples", "answer_key2.txt")
 
 
 def _truncated(x: float) -> float:
@@ -241,7 +239,7 @@ def test_tacred_type_constraints(tmp_path: Path) -> None:
 def test_semeval_label_space(tmp_path: Path) -> None:
     """SemEval's training labels as --train: a training copy without Entity-Destination(e2,e1) (its only example) makes
     perfect predictions look drawn from the test label set; unknown and test-only labels are counted exactly."""
-    train_key = data_path(*SEMEVAL_TRAIN)
+    train_key = SEMEVAL_TRAIN_KEY  # the labels of TRAIN_FILE.TXT (same ids, same order) as `<id>\t<label>` lines
     lines = train_key.read_text(encoding="utf-8").splitlines()
     rare = "Entity-Destination(e2,e1)"
     kept = [ln for ln in lines if ln.split("\t")[1] != rare]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.conftest import EXAMPLES, data_path
+from tests.conftest import EXAMPLES, SEMEVAL_TRAIN_KEY, data_path
 
 import releval
 from releval.cli import main
@@ -78,8 +78,9 @@ def test_bad_option_values_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_stats_reproduce_harbecke_table_1(capsys: pytest.CaptureFixture[str]) -> None:
-    """Train (the scorer's answer_key2.txt: TRAIN_FILE.TXT's labels) and test (the official 4-line blocks)."""
-    train = data_path("semeval2010_task8", "scorer_examples", "answer_key2.txt")
+    """Train (train_key_directed.txt, the scorer's answer_key2.txt: TRAIN_FILE.TXT's labels) and test (the official
+    4-line blocks)."""
+    train = SEMEVAL_TRAIN_KEY
     test_full = data_path("semeval2010_task8", "TEST_FILE_FULL.TXT")
     assert main(["stats", str(train), str(test_full), "-f", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)

@@ -7,7 +7,7 @@ import io
 import json
 
 import pytest
-from tests.conftest import CONLL04_TYPES, EXAMPLES, data_path
+from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES, EXAMPLES
 
 from releval.cli import main
 from releval.commands.e2e import run_score_e2e, run_stats_e2e
@@ -34,9 +34,7 @@ def _score(gold, preds, capsys, **kw):
 
 
 def test_stats_conll04_all_splits_text(capsys):
-    rc = run_stats_e2e(
-        [data_path("conll04", "conll04_sincere_all_splits.json")], compare=False, fmt="text", output=None
-    )
+    rc = run_stats_e2e([CONLL04_ALL_SPLITS], compare=False, fmt="text", output=None)
     out = capsys.readouterr().out
     assert rc == 0
     lines = {ln.split()[0]: ln.split() for ln in out.splitlines() if ln.split()}
@@ -49,7 +47,7 @@ def test_stats_conll04_all_splits_text(capsys):
 
 
 def test_stats_json_csv_and_output_file(tmp_path, capsys):
-    path = data_path("conll04", "conll04_sincere_all_splits.json")
+    path = CONLL04_ALL_SPLITS
     run_stats_e2e([path], compare=False, fmt="json", output=None)
     data = json.loads(capsys.readouterr().out)
     assert (data["total"]["sentences"], data["total"]["entities"], data["total"]["relations"]) == (1441, 5349, 2048)

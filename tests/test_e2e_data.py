@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.conftest import CONLL04_TYPES, data_path
+from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES
 
 from releval.data.e2e import (
     Document,
@@ -159,7 +159,7 @@ def test_alignment_by_id_checks_tokens_and_coverage(tmp_path):
 
 
 def test_split_file_gold_picks_the_matching_split(conll04_test):
-    gold = data_path("conll04", "conll04_sincere_all_splits.json")
+    gold = CONLL04_ALL_SPLITS
     test = conll04_test
     r = score_e2e(gold, test)
     assert r.n_documents == 288
@@ -170,7 +170,7 @@ def test_split_file_gold_picks_the_matching_split(conll04_test):
 
 
 def test_conll04_statistics_match_taille_table_3():
-    stats = dataset_stats(load_e2e(data_path("conll04", "conll04_sincere_all_splits.json")))
+    stats = dataset_stats(load_e2e(CONLL04_ALL_SPLITS))
     by_split = {s.name: (s.sentences, s.tokens, s.entities, s.relations) for s in stats.splits}
     # Taillé et al. (2020), Appendix B table, "Ours"
     assert by_split == {

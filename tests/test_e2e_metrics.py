@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.conftest import CONLL04_TYPES, data_path
+from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES, data_path
 
 from releval.data.e2e import Document, TypeInventory, load_e2e
 from releval.e2e_api import score_e2e
@@ -251,7 +251,7 @@ def test_ner_span_vectors_nervaluate_strict():
 
 
 def test_conll04_gold_against_itself_is_100_everywhere():
-    gold = load_e2e(data_path("conll04", "conll04_sincere_all_splits.json"))
+    gold = load_e2e(CONLL04_ALL_SPLITS)
     r = score_e2e(gold, gold, types=CONLL04_TYPES, relaxed=True)
     assert set(r.results) == {"ner", "strict", "boundaries", "relaxed"}
     for result in r.results.values():
