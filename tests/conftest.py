@@ -32,7 +32,13 @@ def data_path(*parts: str) -> Path:
 
 
 def shared_path(*parts: str) -> Path:
-    """A file under ../shared that may not be bundled (the TACRED label files), or skip the test naming it."""
+    """A file under ../shared that may not be bundled (the TACRED label files), or skip the test naming it.
+
+    Only TACRED label files may come from here: everything else the suite needs is bundled, so that a checkout
+    without ../shared runs the same suite less the TACRED tests.
+    """
+    if tuple(parts[:2]) != ("data", "tacred_labels"):
+        raise ValueError(f"only TACRED label files are read from ../shared; bundle {'/'.join(parts)} in tests/data")
     path = SHARED.joinpath(*parts)
     if not path.exists():
         pytest.skip(f"{path} not available (not bundled: it is read from ../shared only)")

@@ -169,6 +169,13 @@ def test_examples_are_collected() -> None:
     assert {e.doc for e in EXAMPLES} >= {"README.md", "docs/e2e.md", "docs/replicability.md"}
 
 
+def test_only_tacred_examples_need_shared_data() -> None:
+    """Every other worked example runs on files the repository ships, so a user's clone can run it."""
+    named = {m.group(0) for e in EXAMPLES for m in SHARED_PATH.finditer(e.command)}
+    assert named, "the TACRED examples name ../shared/data/tacred_labels"
+    assert {p for p in named if not p.startswith("../shared/data/tacred_labels")} == set()
+
+
 def test_matching_rules() -> None:
     """`...` matches zero or more lines; everything else is exact after trailing whitespace is stripped."""
     assert matches(["a", "...", "b"], ["a", "b"])
