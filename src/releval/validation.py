@@ -83,7 +83,7 @@ def check_number(
     return x
 
 
-def check_int(value: int, option: str, *, low: int | None = None, high: int | None = None) -> int:
+def check_int(value: int | float, option: str, *, low: int | None = None, high: int | None = None) -> int:
     """`value` as an int inside [low, high] (an integral float such as 1000.0 is accepted, 2.5 or True is not)."""
     n: int | None
     if isinstance(value, bool):
@@ -92,7 +92,7 @@ def check_int(value: int, option: str, *, low: int | None = None, high: int | No
         n = int(value)
     else:
         try:
-            n = operator.index(value)
+            n = operator.index(value)  # type: ignore[arg-type]  # NumPy integers too; anything else: TypeError
         except TypeError:
             n = None
     if n is None or not _inside(n, low, high, False, False):

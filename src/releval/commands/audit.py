@@ -7,8 +7,8 @@ argument is not a subcommand); `releval audit compare A.json B.json …` compare
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from typer.core import TyperGroup
@@ -18,6 +18,7 @@ from releval.audit.claims import check_dataset, check_result, claims, render_cla
 from releval.audit.comparability import NOT_COMPARABLE, compare_files, load_results, render_comparisons
 from releval.audit.findings import AuditReport
 from releval.commands.common import check_choice, emit, output_option, resolve_negative_option
+from releval.report.strict_json import dumps_strict
 from releval.validation import check_nonempty, refuse_options
 
 FORMATS = ("text", "json")
@@ -26,7 +27,7 @@ FORMATS = ("text", "json")
 class _RunByDefault(TyperGroup):
     """A group whose first argument, when not a subcommand name or help, goes to the `run` subcommand."""
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # click's Context, typer may vendor click
         if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
             args = ["run", *args]
         return super().parse_args(ctx, args)
@@ -86,7 +87,9 @@ def run_command(
         id_field=id_field,
         label_field=label_field,
     )
-    text = render_report(report) if fmt == "text" else json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    text = (
+        render_report(report) if fmt == "text" else dumps_strict(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    )
     emit(text, output)
     raise typer.Exit(report.exit_status)
 
@@ -104,7 +107,7 @@ def compare_command(
     if fmt == "text":
         text = render_comparisons(comparisons)
     else:
-        text = json.dumps([c.to_dict() for c in comparisons], indent=2, ensure_ascii=False) + "\n"
+        text = dumps_strict([c.to_dict() for c in comparisons], indent=2, ensure_ascii=False) + "\n"
     emit(text, output)
     raise typer.Exit(1 if any(c.verdict == NOT_COMPARABLE for c in comparisons) else 0)
 
@@ -119,7 +122,7 @@ def list_command(
     """Published results with their settings, grouped by criterion; incorrectly stated ones flagged."""
     check_choice(fmt, FORMATS, "--format")
     entries = claims(dataset=dataset, criterion=criterion)
-    text = render_claims(entries) if fmt == "text" else json.dumps(entries, indent=2, ensure_ascii=False) + "\n"
+    text = render_claims(entries) if fmt == "text" else dumps_strict(entries, indent=2, ensure_ascii=False) + "\n"
     emit(text, output)
 
 
@@ -138,7 +141,7 @@ def check_command(
     if fmt == "text":
         text = render_verdicts(found, verdicts)
     else:
-        text = json.dumps({"dataset": found, "claims": [v.to_dict() for v in verdicts]}, indent=2, ensure_ascii=False)
+        text = dumps_strict({"dataset": found, "claims": [v.to_dict() for v in verdicts]}, indent=2, ensure_ascii=False)
         text += "\n"
     emit(text, output)
     if found is None:

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-import orjson
 import typer
 
 from releval.api import as_label_file, resolve_negative
 from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, output_option, resolve_negative_option
 from releval.data.alignment import POLICIES, align
-from releval.data.io import read_text
+from releval.data.claim_tables import load_check_table
 from releval.data.labels import FORMATS
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.weightings import get_weightings
@@ -261,43 +258,6 @@ def _compare_e2e(
 
 #: check_stats names a bad value by its table column; on the command line it is this option.
 _FIELD_OPTIONS = {"a": "--a", "b": "--b", "claimed_p": "--claimed-p", "claimed_d": "--claimed-d"}
-_TABLE_KEYS = ("name", "a", "b", "n", "n_b", "claimed_p", "claimed_d")
-
-
-def load_check_table(path: Path) -> list[dict[str, str]]:
-    """Rows of a CSV (header: name,a,b[,n][,n_b][,claimed_p][,claimed_d]) or a JSON list of such objects."""
-    text = read_text(path)
-    rows: list[tuple[int, dict[str, str]]] = []
-    if text.lstrip().startswith(("[", "{")):
-        try:
-            data = orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc}", file=str(path)) from None
-        data = data.get("rows", data) if isinstance(data, dict) else data
-        if not isinstance(data, list):
-            raise InputError("expected a JSON list of comparisons", file=str(path))
-        for i, rec in enumerate(data, 1):
-            if not isinstance(rec, dict):
-                raise InputError("expected an object", file=str(path), line=i)
-            rows.append((i, {k: "" if v is None else str(v) for k, v in rec.items()}))
-    else:
-        reader = csv.DictReader(io.StringIO(text))
-        for rec in reader:
-            rows.append((reader.line_num, {k.strip(): (v or "").strip() for k, v in rec.items() if k}))
-    errors = []
-    out = []
-    for line, rec in rows:
-        unknown = sorted(set(rec) - set(_TABLE_KEYS))
-        if unknown:
-            errors.append(InputError(f"unknown column(s) {', '.join(unknown)}", file=str(path), line=line))
-        for key in ("a", "b"):
-            if not rec.get(key):
-                errors.append(InputError("missing value", file=str(path), line=line, field=key))
-        out.append({"_line": str(line), **rec})
-    raise_all(errors)
-    if not out:
-        raise InputError("no comparisons in the table", file=str(path))
-    return out
 
 
 def check_stats_command(
@@ -332,14 +292,15 @@ def check_stats_command(
         refuse_options({**given, "--claimed-d": claimed_d is not None}, "not used with --table (its rows give them)")
         errors = []
         for row in load_check_table(table):
-            line = int(row["_line"])
+            line = int(row["_line"]) if "_line" in row else None  # a CSV line, or a JSON list's record
+            record = int(row["_record"]) if "_record" in row else None
             try:
                 checks.append(
                     check_stats(
                         row["a"],
                         row["b"],
-                        _int(row.get("n"), n, table, line, "n"),
-                        n_b=_int(row.get("n_b"), n_b, table, line, "n_b"),
+                        _int(row.get("n"), n, table, line, "n", record),
+                        n_b=_int(row.get("n_b"), n_b, table, line, "n_b", record),
                         claimed_p=row.get("claimed_p") or None,
                         claimed_d=row.get("claimed_d") or None,
                         alternative=alternative,
@@ -348,7 +309,7 @@ def check_stats_command(
                     )
                 )
             except InputError as exc:
-                errors.append(InputError(exc.message, file=str(table), line=line, field=exc.field))
+                errors.append(InputError(exc.message, file=str(table), line=line, field=exc.field, record=record))
         raise_all(errors)
     else:
         if not a or not b:
@@ -376,13 +337,18 @@ def check_stats_command(
     raise typer.Exit(1 if bad else 0)
 
 
-def _int(value: str | None, default: int | None, path: Path, line: int, fld: str) -> int | None:
+_D = TypeVar("_D")  # the default's type: int stays int, int | None stays optional
+
+
+def _int(value: str | None, default: _D, path: Path, line: int | None, fld: str, record: int | None = None) -> int | _D:
     if value is None or value == "":
         return default
     try:
         return int(value)
     except ValueError:
-        raise InputError(f"expected an integer, got {value!r}", file=str(path), line=line, field=fld) from None
+        raise InputError(
+            f"expected an integer, got {value!r}", file=str(path), line=line, field=fld, record=record
+        ) from None
 
 
 def register(app: typer.Typer) -> None:

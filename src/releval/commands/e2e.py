@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from releval.data.e2e import load_e2e
 from releval.e2e_api import E2EResult, score_e2e
 from releval.errors import OptionError
 from releval.metrics.e2e import NER, RELAXED
+from releval.report.strict_json import dumps_strict
 from releval.report.tables import CSV_HEADER, csv_rows, latex_escape, table_cells
 from releval.result import ScoreResult
 from releval.stats.e2e_dataset import DatasetStats, compare_datasets, dataset_stats
@@ -113,7 +113,7 @@ def render_e2e(results: Sequence[E2EResult], fmt: str = "text", width: int = 2) 
     """Text, Markdown, LaTeX (percentages), CSV or JSON (fractions) for one or several systems."""
     if fmt == "json":
         data = results[0].to_dict() if len(results) == 1 else {"results": [r.to_dict() for r in results]}
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return dumps_strict(data, indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         return _render_csv(results)
     parts = []
@@ -191,7 +191,7 @@ def run_stats_e2e(files: list[Path], *, compare: bool, fmt: str, output: Path | 
     if compare:
         if len(datasets) != 2:
             raise OptionError(f"--compare needs exactly two files, got {len(files)}", option="--compare")
-        differences = compare_datasets(*datasets)
+        differences = compare_datasets(datasets[0], datasets[1])
         emit(render_compare(datasets[0].path, datasets[1].path, differences, fmt), output)
         return 1 if differences else 0
     emit(render_stats_e2e([dataset_stats(d) for d in datasets], fmt), output)
@@ -210,7 +210,7 @@ def render_stats_e2e(stats: Sequence[DatasetStats], fmt: str = "text") -> str:
     """Per-split and total counts, per-type counts and the relation → argument-type mapping."""
     if fmt == "json":
         data = stats[0].to_dict() if len(stats) == 1 else {"files": [s.to_dict() for s in stats]}
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return dumps_strict(data, indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
@@ -287,7 +287,7 @@ def render_compare(first: str, second: str, differences: list[str], fmt: str = "
     """The list of differences between two dataset versions (empty: same content fingerprint)."""
     if fmt == "json":
         data = {"first": first, "second": second, "identical": not differences, "differences": differences}
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return dumps_strict(data, indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")

@@ -344,7 +344,8 @@ def reference_counts(
             return {(t, s, e) for s, e, t in doc.entities}
         out = set()
         for h, tl, r in doc.relations:
-            head, tail = doc.entities[h], doc.entities[tl]
+            head: tuple = doc.entities[h]
+            tail: tuple = doc.entities[tl]
             if criterion == BOUNDARIES:
                 head, tail = head[:2], tail[:2]
             if r in sym and (tail[0], tail[1], *tail[2:]) < (head[0], head[1], *head[2:]):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -185,7 +186,9 @@ def evaluate_view(
     columns = labels + extra
     col_index = {lbl: i for i, lbl in enumerate(columns)}
     g = np.fromiter((gold_index[x] for x in gold), dtype=np.int64, count=n_total)
-    p = np.fromiter((col_index[x] if m else -1 for x, m in zip(pred, in_matrix)), dtype=np.int64, count=n_total)
+    p = np.fromiter(
+        (col_index[cast(str, x)] if m else -1 for x, m in zip(pred, in_matrix)), dtype=np.int64, count=n_total
+    )
     width = len(columns)
     confusion = np.bincount(g[in_matrix] * width + p[in_matrix], minlength=k * width).reshape(k, width)
     actual = np.bincount(g, minlength=k)

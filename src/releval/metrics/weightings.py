@@ -29,7 +29,9 @@ class Weighting:
     def weights(self, support: NDArray, mask: NDArray[np.bool_], n_total: NDArray | float) -> NDArray[np.float64]:
         """Normalised weights over the classes in `mask` (rows with no such class get all zeros)."""
         n = np.asarray(support, dtype=np.float64)
-        big_n = np.asarray(n_total, dtype=np.float64)[..., None] if np.ndim(n_total) else np.float64(n_total)
+        big_n = np.asarray(n_total, dtype=np.float64)
+        if big_n.ndim:
+            big_n = big_n[..., None]  # one N per row of `support`
         safe = np.where(mask, n, 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):
             raw = np.where(mask, self.fn(safe, big_n), 0.0)

@@ -437,8 +437,8 @@ def compare_seed_runs(
                 )
     neg = detect_negative(gold) if negative == "auto" else negative
     metrics = (MICRO, *(w.name for w in schemes))
-    runs = {name: run_scores(gold, preds, neg, schemes) for name, preds in systems.items()}
-    return seed_table(runs, metrics, _data_settings(gold, neg, metrics), len(gold), baseline, alternative, correction)
+    scores = {name: run_scores(gold, preds, neg, schemes) for name, preds in systems.items()}
+    return seed_table(scores, metrics, _data_settings(gold, neg, metrics), len(gold), baseline, alternative, correction)
 
 
 def seed_table(
@@ -453,7 +453,7 @@ def seed_table(
 ) -> SeedTable:
     """Welch/Cohen rows for every pair and average from each system's per-run F values, adjusted per average."""
     raw = [
-        (a, b, m, compare_seeds(runs[a][m], runs[b][m], alternative))
+        (a, b, m, compare_seeds(runs[a][m], runs[b][m], alternative, names=(a, b), metric=m))
         for a, b in system_pairs(list(runs), baseline)
         for m in metrics
     ]
@@ -468,4 +468,5 @@ def seed_table(
         test=f"welch:{alternative},cohen-d:harbecke-eq4",
         methods=correction,
     )
-    return SeedTable(runs, rows, baseline, metrics, alternative, correction, n, signature, unit=unit)
+    notes = [res.note for *_, res in raw if res.note]  # e.g. both systems constant over seeds: t undefined
+    return SeedTable(runs, rows, baseline, metrics, alternative, correction, n, signature, notes=notes, unit=unit)

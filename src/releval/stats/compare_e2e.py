@@ -243,12 +243,12 @@ def compare_seed_runs_e2e(
             )
     scored, settings = _score_all(gold, systems, crits, types, schemes, by_position)
     metrics = _metrics(crits, schemes)
-    runs = {
+    scores = {
         name: {m: [r[m.split(":", 1)[0]].averages[m.split(":", 1)[1]].f for r in results] for m in metrics}
         for name, results in scored.items()
     }
     return seed_table(
-        runs,
+        scores,
         metrics,
         settings,
         int(settings["n"]),  # type: ignore[call-overload]
