@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from releval.commands.common import emit
 from releval.errors import OptionError
 from releval.report.semeval_report import render_text
+from releval.report.strict_json import dumps_strict
 from releval.semeval_api import score_semeval_official
 from releval.validation import check_choice
 
@@ -23,7 +23,7 @@ def run_semeval_official(gold: Path, preds: list[Path], *, allow_skipped: bool, 
     results = [score_semeval_official(gold, p, allow_skipped) for p in preds]
     if fmt == "json":
         payload: object = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
-        text = json.dumps(payload, indent=2) + "\n"
+        text = dumps_strict(payload, indent=2) + "\n"
     else:
         several = len(results) > 1
         text = "\n".join(render_text(r, heading=several) for r in results)

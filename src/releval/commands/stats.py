@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -11,6 +10,7 @@ from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, output_o
 from releval.data.labels import FORMATS, EndToEndFile, LabelFile, load_labels
 from releval.data.semeval_labels import DIRECTED_SET, undirected
 from releval.metrics.classification import detect_negative
+from releval.report.strict_json import dumps_strict
 from releval.report.tables import latex_escape
 from releval.stats.label_distribution import LabelStats, label_stats
 from releval.validation import check_nonempty, refuse_options
@@ -53,7 +53,7 @@ def _cells(view: str, s: LabelStats) -> list[str]:
 def render_stats(rows: list[tuple[str, LabelStats]], fmt: str) -> str:
     """Text, Markdown, LaTeX, CSV or JSON."""
     if fmt == "json":
-        return json.dumps([{"view": v, **s.to_dict()} for v, s in rows], indent=2, ensure_ascii=False) + "\n"
+        return dumps_strict([{"view": v, **s.to_dict()} for v, s in rows], indent=2, ensure_ascii=False) + "\n"
     body = [_cells(v, s) for v, s in rows]
     if fmt == "csv":
         return "\n".join(",".join(c.replace(",", "") for c in row) for row in [list(_COLUMNS), *body]) + "\n"

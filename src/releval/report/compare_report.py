@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 from collections.abc import Sequence
 
 from releval.report.signature import Signature
+from releval.report.strict_json import dumps_strict
 from releval.report.tables import latex_escape
 from releval.stats.compare import PairedTable, SeedTable
 from releval.stats.rounding import StatsCheck
@@ -32,6 +32,11 @@ def fmt_p(p: float | None) -> str:
 
 def _pct(x: float | None, width: int) -> str:
     return "–" if x is None or math.isnan(x) else f"{100 * x:.{width}f}"
+
+
+def _number(x: float, spec: str) -> str:
+    """A statistic, or "–" when it is undefined (NaN: e.g. Welch's t of two constant, equal sets of runs)."""
+    return f"{x:{spec}}" if math.isfinite(x) else "–"
 
 
 def _signed(x: float, width: int) -> str:
@@ -89,7 +94,7 @@ def render_paired(table: PairedTable, fmt: str = "text", width: int = 2) -> str:
     """Scores of every system per average, then one row per (pair, test, average) with Δ, CI, p and adjusted p."""
     check_width(width)
     if fmt == "json":
-        return json.dumps(table.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        return dumps_strict(table.to_dict(), indent=2, ensure_ascii=False) + "\n"
     conf = int(round(100 * table.confidence))
     score_rows = [[name, *(_pct(s.get(m), width) for m in table.metrics)] for name, s in table.scores.items()]
     scores = _grid(["system", *table.metrics], score_rows, fmt, "F (%) per average")
@@ -122,7 +127,7 @@ def render_seeds(table: SeedTable, fmt: str = "text", width: int = 2) -> str:
     """Mean ± sample SD per system and average, then Welch's t, p, Cohen's d (Eq. 4), Hedges' g per pair."""
     check_width(width)
     if fmt == "json":
-        return json.dumps(table.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        return dumps_strict(table.to_dict(), indent=2, ensure_ascii=False) + "\n"
     pm = "$\\pm$" if fmt == "latex" else "±"
     summary_rows = []
     for name in table.runs:
@@ -137,8 +142,8 @@ def render_seeds(table: SeedTable, fmt: str = "text", width: int = 2) -> str:
             f"{r.a} vs {r.b}",
             r.metric,
             _signed(r.result.effect, width),
-            f"{r.result.t:.3f}",
-            f"{r.result.df:.2f}",
+            _number(r.result.t, ".3f"),
+            _number(r.result.df, ".2f"),
             fmt_p(r.result.p_value),
             fmt_p(r.p_adjusted),
             f"{r.result.cohen_d:.2f}",
@@ -168,7 +173,7 @@ def _verdict(value: bool | None) -> str:
 def render_checks(checks: Sequence[StatsCheck], fmt: str = "text") -> str:
     """One row per (comparison, reading of ±): intervals of t, p, d and whether the claims fit."""
     if fmt == "json":
-        return json.dumps([c.to_dict() for c in checks], indent=2, ensure_ascii=False) + "\n"
+        return dumps_strict([c.to_dict() for c in checks], indent=2, ensure_ascii=False) + "\n"
     rows = []
     for c in checks:
         for reading, r in c.readings.items():

@@ -9,7 +9,6 @@ figure needs matplotlib (the `plot` extra), imported only when a figure is asked
 from __future__ import annotations
 
 import io
-import json
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +18,7 @@ import numpy as np
 from releval.errors import RelevalError
 from releval.report.output import write_atomic
 from releval.report.signature import Signature
+from releval.report.strict_json import dumps_strict
 from releval.report.tables import latex_escape
 from releval.stats.replicability import ID_GUARANTEE, PC_VALID_UNDER, ReplicabilityResult
 from releval.stats.simulation import PAPER_VALUES, SimulationResult
@@ -218,7 +218,7 @@ def render_analysis(
 ) -> str:
     """The analysis as text, JSON, Markdown or LaTeX (JSON always includes the per-u p-values)."""
     if fmt == "json":
-        return json.dumps(analysis_to_dict(result, test), indent=2, ensure_ascii=False) + "\n"
+        return dumps_strict(analysis_to_dict(result, test), indent=2, ensure_ascii=False) + "\n"
     signature = str(analysis_signature(result, test))
     summary = _summary_rows(result)
     d_head, d_rows = _dataset_rows(result)
@@ -291,7 +291,7 @@ def render_simulation(sim: SimulationResult, fmt: str = "text") -> str:
     """Estimated P(k_hat > k) per scenario and estimator, next to theory and the paper's numbers."""
     data = simulation_to_dict(sim)
     if fmt == "json":
-        return json.dumps(data, indent=2) + "\n"
+        return dumps_strict(data, indent=2) + "\n"
     head = ["scenario", "estimator", "P(k_hat > k)", "MC s.e.", "theory", "paper"]
     rows = []
     for name, sc in data["scenarios"].items():

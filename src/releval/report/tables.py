@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 
+from releval.report.strict_json import dumps_strict
 from releval.result import ScoreResult
 from releval.validation import check_choice, check_width
 
@@ -195,7 +195,7 @@ def render_csv(results: Sequence[ScoreResult]) -> str:
 def render_json(results: Sequence[ScoreResult]) -> str:
     """One result object for a single system, else {"results": [...]}."""
     data = results[0].to_dict() if len(results) == 1 else {"results": [r.to_dict() for r in results]}
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return dumps_strict(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def render(results: Sequence[ScoreResult], fmt: str = "text", width: int = 2) -> str:

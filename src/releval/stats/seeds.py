@@ -4,11 +4,27 @@ Definitions (statistics notes §2.6): Welch t = (x̄₁ − x̄₂)/√(s₁²/n
 computed by ``scipy.stats.ttest_ind(equal_var=False)``; Cohen's d as Harbecke Eq. 4, d = √2 (μ₁ − μ₂)/√(σ₁² + σ₂²)
 with sample variances (the "average variance" form, equal to the pooled-SD form when n₁ = n₂); Hedges' g =
 d_pooled · (1 − 3/(4(n₁+n₂) − 9)); Sawilowsky (2009) descriptors, binned by the largest threshold ≤ |d|.
+
+Zero variance. Welch's t divides by the standard error √(s₁²/n₁ + s₂²/n₂) and Cohen's d by √(σ₁² + σ₂²); when both
+systems score the same on every seed both are 0 and neither statistic exists (SciPy returns t = ±inf or nan with
+p = nan; R's t.test stops with "data are essentially constant" once the standard error is below
+10·ε·max(|x̄₁|, |x̄₂|), and releval uses R's criterion). Harbecke et al. compare runs over seeds because "two different
+models never perform exactly the same": runs with no spread are not a sample of seeds (typically one prediction
+file given as every seed, or a deterministic system, which a paired test on one test set compares properly). So:
+
+* equal means (the same constant score on both sides): there is no difference to test. p = 1 (the test cannot
+  reject, whatever the alternative), t and df are undefined (NaN; null in JSON output), d = d_pooled = g = 0,
+  and `note` says so;
+* different means: refused with an InputError naming both systems and the average, instead of t = ±inf, p = 0 and
+  d = ±inf reported as a "huge", significant effect;
+* only one side constant: the standard error is that of the other side and the test is well defined.
 """
 
 from __future__ import annotations
 
 import math
+import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -102,6 +118,8 @@ class SeedComparison:
     cohen_d_pooled: float
     hedges_g: float
     label: str
+    #: Why a statistic is undefined (both sides constant with equal means: t and df are NaN); None otherwise.
+    note: str | None = None
 
     @property
     def effect(self) -> float:
@@ -121,23 +139,43 @@ def _as_runs(values: ArrayLike, name: str) -> np.ndarray:
     return arr
 
 
-def compare_seeds(a: ArrayLike, b: ArrayLike, alternative: str = "two-sided") -> SeedComparison:
-    """Welch's t-test (SciPy, Welch–Satterthwaite df) and Cohen's d (Eq. 4) / Hedges' g of runs a vs runs b."""
+def essentially_constant(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> bool:
+    """R's t.test criterion: the standard error √(s₁²/n₁ + s₂²/n₂) is 0 or below 10·ε·max(|m₁|, |m₂|).
+
+    Scores computed from the same predictions are equal, but their mean over 3 runs need not be (0.1+0.1+0.1 ≠ 0.3),
+    leaving a sample SD of ~1e-17 instead of 0; the tolerance treats that as the zero it is.
+    """
+    se = math.sqrt(s1 * s1 / n1 + s2 * s2 / n2)
+    return se == 0.0 or se < 10 * sys.float_info.epsilon * max(abs(m1), abs(m2))
+
+
+def compare_seeds(
+    a: ArrayLike,
+    b: ArrayLike,
+    alternative: str = "two-sided",
+    *,
+    names: tuple[str, str] = ("a", "b"),
+    metric: str | None = None,
+) -> SeedComparison:
+    """Welch's t-test (SciPy, Welch–Satterthwaite df) and Cohen's d (Eq. 4) / Hedges' g of runs a vs runs b.
+
+    Both sides constant over their runs (see the module notes): equal means give p = 1, t = df = NaN, d = 0 and a
+    `note`; different means are refused with an InputError that names `names` and `metric` (the average).
+    """
     check_choice(alternative, ALTERNATIVES, "--alternative")
-    x, y = _as_runs(a, "a"), _as_runs(b, "b")
+    x, y = _as_runs(a, names[0]), _as_runs(b, names[1])
     m1, m2 = float(x.mean()), float(y.mean())
     s1, s2 = float(x.std(ddof=1)), float(y.std(ddof=1))
     n1, n2 = int(x.size), int(y.size)
-    if s1 == 0 and s2 == 0:
-        # SciPy returns nan here; the test is degenerate: equal means → p = 1, different → p = 0.
-        t = 0.0 if m1 == m2 else math.copysign(math.inf, m1 - m2)
-        p = _degenerate_p(m1 - m2, alternative)
-        df = float("nan")
-    else:
+    if essentially_constant(m1, s1, n1, m2, s2, n2):
+        return _constant_runs(x, y, names, metric, alternative)
+    with warnings.catch_warnings():
+        if np.ptp(x) == 0 or np.ptp(y) == 0:  # one side constant is fine, but SciPy warns of "catastrophic
+            warnings.simplefilter("ignore", RuntimeWarning)  # cancellation" computing its zero variance
         res = stats.ttest_ind(x, y, equal_var=False, alternative=alternative)
-        t, p, df = float(res.statistic), float(res.pvalue), welch_df(s1, n1, s2, n2)
-        if not math.isclose(df, float(res.df), rel_tol=1e-9):  # our formula must agree with SciPy's
-            raise AssertionError(f"Welch df mismatch: {df} vs SciPy {float(res.df)}")
+    t, p, df = float(res.statistic), float(res.pvalue), welch_df(s1, n1, s2, n2)
+    if not math.isclose(df, float(res.df), rel_tol=1e-9):  # our formula must agree with SciPy's
+        raise AssertionError(f"Welch df mismatch: {df} vs SciPy {float(res.df)}")
     d = cohen_d_harbecke(m1, s1, m2, s2)
     d_pooled = cohen_d_pooled(m1, s1, n1, m2, s2, n2)
     return SeedComparison(
@@ -158,12 +196,42 @@ def compare_seeds(a: ArrayLike, b: ArrayLike, alternative: str = "two-sided") ->
     )
 
 
-def _degenerate_p(diff: float, alternative: str) -> float:
-    if diff == 0:
-        return 1.0 if alternative == "two-sided" else 0.5
-    if alternative == "two-sided":
-        return 0.0
-    return 0.0 if (diff > 0) == (alternative == "greater") else 1.0
+def _constant_runs(
+    x: np.ndarray, y: np.ndarray, names: tuple[str, str], metric: str | None, alternative: str
+) -> SeedComparison:
+    """Both sides (essentially) constant: no difference to test if the scores agree, else refused (module notes)."""
+    m1, m2 = float(x.mean()), float(y.mean())
+    under = f" under {metric}" if metric else ""
+    if abs(m1 - m2) > 10 * sys.float_info.epsilon * max(abs(m1), abs(m2)):
+        raise InputError(
+            f"{names[0]} scores {m1:.6g} on every one of its {x.size} runs and {names[1]} {m2:.6g} on every one of "
+            f"its {y.size}{under}: with zero variance Welch's t and Cohen's d do not exist (t = ±inf, p = 0 would be "
+            "reported as a huge significant effect); runs over seeds must come from different seeds (is one "
+            "prediction file given for every seed?), and deterministic systems are compared with a paired test "
+            "(one prediction file per system)",
+            field="system" if metric else None,
+        )
+    note = (
+        f"{names[0]} and {names[1]} score {m1:.6g} on every run{under}: zero variance and no difference, so Welch's t "
+        "and its df are undefined (– in tables, null in JSON), p = 1 and Cohen's d = 0"
+    )
+    return SeedComparison(
+        mean_a=m1,
+        sd_a=0.0,
+        n_a=int(x.size),
+        mean_b=m2,
+        sd_b=0.0,
+        n_b=int(y.size),
+        t=math.nan,
+        df=math.nan,
+        p_value=1.0,
+        alternative=alternative,
+        cohen_d=0.0,
+        cohen_d_pooled=0.0,
+        hedges_g=0.0,
+        label=sawilowsky_label(0.0),
+        note=note,
+    )
 
 
 def compare_seed_tables(
@@ -175,4 +243,4 @@ def compare_seed_tables(
     missing = [k for k in scores_a if k not in scores_b]
     if missing:
         raise InputError(f"averages missing for system B: {', '.join(missing)}")
-    return {name: compare_seeds(scores_a[name], scores_b[name], alternative) for name in scores_a}
+    return {name: compare_seeds(scores_a[name], scores_b[name], alternative, metric=name) for name in scores_a}
