@@ -2,21 +2,64 @@
 
 from __future__ import annotations
 
+import importlib
+import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from releval.report.output import write_atomic
+from releval.data.io import inputs_read
+from releval.report.output import check_target, write_atomic
 from releval.validation import check_choice as _check_choice
 from releval.validation import check_nonempty, check_output_path, refuse_options
 
 OUTPUT_FORMATS = ("text", "json", "markdown", "latex", "csv")
 
 
+#: Parameters (by their Python names) that name files a command writes; every other path parameter is an input.
+OUTPUT_PARAMETERS = ("output", "figure")
+
+
+def check_output_target(value: Path | None, option: str) -> Path | None:
+    """Refuse a bad output path while parsing, before any input is read (None passes through).
+
+    Refused: a directory, a path below a file, a folder that is not writable (check_output_path), and a target
+    that the atomic rename would replace instead of writing to: a symbolic link, a FIFO, a device node such as
+    /dev/null, a socket (check_target).
+    """
+    target = check_output_path(value, option)
+    return None if target is None else check_target(target, option)
+
+
 def _output_callback(value: Path | None) -> Path | None:
-    """Refuse a bad --output (a directory, below a file, not writable) while parsing, before any input is read."""
-    return check_output_path(value, "--output")
+    return check_output_target(value, "--output")
+
+
+def _given_paths() -> list[Path]:
+    """The input paths among the parameters of the running command (all but its outputs), read or not yet."""
+    ctx = click_context()
+    if ctx is None:
+        return []
+    found: list[Path] = []
+    for name, value in ctx.params.items():
+        if name in OUTPUT_PARAMETERS:
+            continue
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(item, os.PathLike):
+                found.append(Path(item))
+    return found
+
+
+def click_context() -> Any:
+    """The click context of the running command, or None outside one.
+
+    click is found through typer (recent typer versions vendor it as typer._click, older ones use click itself):
+    the package of typer.Context's base class.
+    """
+    package = typer.Context.__mro__[1].__module__.rsplit(".", 1)[0]
+    return importlib.import_module(f"{package}.globals").get_current_context(silent=True)
 
 
 def output_option() -> Any:
@@ -26,12 +69,16 @@ def output_option() -> Any:
     )
 
 
-def emit(text: str, output: Path | None) -> None:
-    """Write to --output atomically, or print to stdout; a failed write is one OutputError naming --output."""
+def emit(text: str, output: Path | None, inputs: Iterable[str | os.PathLike[str]] = ()) -> None:
+    """Write to --output atomically, or print to stdout; a failed write is one OutputError naming --output.
+
+    --output is refused when it is an input of this run (same path or inode): one of `inputs`, a path parameter
+    of the running command, or a file the run has read (releval.data.io.inputs_read, recorded by the CLI).
+    """
     if output is None:
         typer.echo(text, nl=False)
     else:
-        write_atomic(output, text, what="--output")
+        write_atomic(output, text, what="--output", inputs=[*inputs, *_given_paths(), *inputs_read()])
         typer.echo(f"wrote {output}", err=True)
 
 

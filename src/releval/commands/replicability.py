@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
 
 from releval.api import as_label_file, resolve_negative
-from releval.commands.common import check_choice, emit, output_option, resolve_negative_option
+from releval.commands.common import check_choice, check_output_target, emit, output_option, resolve_negative_option
 from releval.data.alignment import align
 from releval.data.labels import FORMATS as LABEL_FORMATS
 from releval.data.pvalues import load_pvalues
@@ -31,7 +32,7 @@ from releval.stats.replicability import (
     pvalues_from_predictions,
 )
 from releval.stats.simulation import SCENARIOS, simulate
-from releval.validation import check_output_path, check_resamples, check_seed, refuse_options
+from releval.validation import check_resamples, check_seed, refuse_options
 
 replicability_app = typer.Typer(
     name="replicability",
@@ -41,8 +42,8 @@ replicability_app = typer.Typer(
 
 
 def _figure_callback(value: Path | None) -> Path | None:
-    """Refuse a bad --figure path (a directory, below a file) while parsing, before the simulation runs."""
-    return check_output_path(value, "--figure")
+    """Refuse a bad --figure path (a directory, below a file, a link or device) while parsing, before the run."""
+    return check_output_target(value, "--figure")
 
 
 def _methods(value: str) -> tuple[str, ...]:
@@ -239,6 +240,10 @@ def simulate_command(
     pc = _methods(estimators)
     fig_format = None
     if figure is not None:
+        refuse_options(
+            {"--figure": output is not None and os.path.abspath(figure) == os.path.abspath(output)},
+            "names the same file as --output",
+        )
         fig_format = figure.suffix.lower().lstrip(".") or "png"
         check_choice(fig_format, ("png", "pdf", "svg"), "--figure")
         require_matplotlib()

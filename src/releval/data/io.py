@@ -1,32 +1,161 @@
-"""Reading input files: gzip transparently, CRLF tolerated, decoding errors located by file."""
+"""Reading input files: gzip transparently, CRLF tolerated, decoding errors located by file.
+
+Every input is read whole, so its size is bounded (`max_input_bytes`): a plain file over the limit is refused
+before it is read, and a gzip file is decompressed in chunks and refused as soon as its output crosses the limit,
+so a gzip bomb (a few MB that inflate to many GB) costs at most the limit in memory, not its full size.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import io
 import os
+import re
+import stat
+import zlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
-from releval.errors import InputError
+from releval.errors import InputError, OptionError
 
 PathLike = str | os.PathLike[str]
 
+#: The default bound on one input's bytes once read and gunzipped: 4 GiB. A 10^7-line JSONL or TSV file of ids and
+#: labels is 0.2–1 GB and TACRED's JSON (10^5 sentences with their tokens) about 0.1 GB, so genuine inputs fit with
+#: room to spare, while a gzip bomb stops at 4 GiB instead of exhausting memory. Override: MAX_INPUT_BYTES_VARIABLE.
+DEFAULT_MAX_INPUT_BYTES = 4 * 1024**3
+#: The environment variable that sets the limit: bytes, or a number with K, M, G or T (binary units), e.g. 16G.
+MAX_INPUT_BYTES_VARIABLE = "RELEVAL_MAX_INPUT_BYTES"
+GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1 << 22  # bytes decompressed (or read from a pipe) per step: large enough to cost nothing per call
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+# (device, inode) → path of every file read while `recording_inputs` is active (None: not recording).
+_recorded: dict[tuple[int, int], str] | None = None
+
+
+def max_input_bytes() -> int:
+    """The most bytes one input may have once read and gunzipped: $RELEVAL_MAX_INPUT_BYTES or 4 GiB.
+
+    The variable takes a whole number of bytes, optionally with a binary unit (K, M, G, T, also KiB/KB forms,
+    case-insensitive): `16G` is 16·2^30. Anything else, or zero, is an OptionError naming the variable (exit 2).
+    """
+    raw = os.environ.get(MAX_INPUT_BYTES_VARIABLE, "").strip()
+    if not raw:
+        return DEFAULT_MAX_INPUT_BYTES
+    match = re.fullmatch(r"(\d+)\s*([kmgt]?)(?:i?b)?", raw, flags=re.IGNORECASE)
+    if match is None or int(match[1]) == 0:
+        raise OptionError(
+            f"{MAX_INPUT_BYTES_VARIABLE} must be a positive number of bytes such as 8589934592 or 8G, got {raw!r}",
+            option=MAX_INPUT_BYTES_VARIABLE,
+        )
+    return int(match[1]) * _UNITS[match[2].lower()]
+
+
+def describe_size(n: int) -> str:
+    """Bytes in the largest binary unit that keeps a whole or one-decimal number: 4 GiB, 1.5 MiB, 512 bytes."""
+    for unit, size in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            value = n / size
+            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+    return f"{n} bytes"
+
+
+@contextlib.contextmanager
+def recording_inputs() -> Iterator[None]:
+    """Within the block, remember every file `read_bytes` opens, so an output can be checked against them.
+
+    The command line records each run's inputs, and `-o` refuses to replace one of them (inputs_read); outside
+    such a block nothing is recorded.
+    """
+    global _recorded
+    previous, _recorded = _recorded, {}
+    try:
+        yield
+    finally:
+        _recorded = previous
+
+
+def inputs_read() -> list[str]:
+    """The paths `read_bytes` has opened in the current `recording_inputs` block (empty outside one)."""
+    return [] if _recorded is None else list(_recorded.values())
+
+
+def _over_limit(path: str, limit: int, what: str, line: int | None = None) -> InputError:
+    return InputError(
+        f"{what} more than {describe_size(limit)}, releval's limit for one input; if the file is genuine, raise "
+        f"the limit with {MAX_INPUT_BYTES_VARIABLE} (e.g. {MAX_INPUT_BYTES_VARIABLE}=16G)",
+        file=path,
+        line=line,
+    )
+
+
+def _read_bounded(handle: BinaryIO, path: str, limit: int) -> bytes:
+    """All bytes of a stream of unknown size (a FIFO, a device, a /proc file), refused once over `limit`."""
+    out = io.BytesIO()
+    while chunk := handle.read(_CHUNK):
+        if out.tell() + len(chunk) > limit:
+            raise _over_limit(path, limit, "has")
+        out.write(chunk)
+    return out.getvalue()
+
+
+def _gunzip(handle: BinaryIO, path: str, limit: int) -> bytes:
+    """The decompressed bytes of a gzip stream (all members), in chunks, refused as soon as they pass `limit`.
+
+    A BytesIO collects the chunks: it grows in place (realloc), and getvalue() hands its buffer over without a copy,
+    so the peak is about the output's size, not twice it as with a list of chunks joined at the end.
+    """
+    out = io.BytesIO()
+    try:
+        with gzip.GzipFile(fileobj=handle, mode="rb") as stream:
+            while chunk := stream.read(_CHUNK):
+                if out.tell() + len(chunk) > limit:
+                    keep = limit - out.tell()
+                    view = out.getbuffer()
+                    lines = sum(bytes(view[i : i + _CHUNK]).count(b"\n") for i in range(0, len(view), _CHUNK))
+                    del view
+                    raise _over_limit(path, limit, "decompresses to", line=lines + chunk.count(b"\n", 0, keep) + 1)
+                out.write(chunk)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(f"corrupt gzip data: {exc}", file=path) from None
+    return out.getvalue()
+
 
 def read_bytes(path: PathLike) -> bytes:
-    """The file's bytes, gunzipped when it starts with the gzip magic number."""
-    p = Path(path)
+    """The file's bytes, gunzipped when it starts with the gzip magic number, at most `max_input_bytes()` of them.
+
+    A regular file over the limit is refused before it is read; a gzip file is decompressed in chunks and refused
+    (InputError at the line where the limit was crossed) as soon as its output passes the limit, and so is a
+    stream of unknown size (a FIFO, a device). The file is remembered when `recording_inputs` is active.
+    """
+    name = str(path)
+    limit = max_input_bytes()
     try:
-        raw = p.read_bytes()
+        with open(Path(path), "rb", buffering=0) as handle:
+            info = os.fstat(handle.fileno())
+            if _recorded is not None:
+                _recorded[(info.st_dev, info.st_ino)] = name
+            if not (stat.S_ISREG(info.st_mode) and info.st_size > 0):  # size unknown: read it, bounded
+                raw = _read_bounded(handle, name, limit)
+                return _gunzip(io.BytesIO(raw), name, limit) if raw[:2] == GZIP_MAGIC else raw
+            if info.st_size > limit:
+                raise _over_limit(name, limit, f"is {describe_size(info.st_size)},")
+            if handle.read(2) == GZIP_MAGIC:
+                handle.seek(0)
+                return _gunzip(handle, name, limit)
+            handle.seek(0)
+            raw = handle.readall()
     except FileNotFoundError:
-        raise InputError("file not found", file=str(path)) from None
+        raise InputError("file not found", file=name) from None
     except IsADirectoryError:
-        raise InputError("is a directory, expected a file", file=str(path)) from None
+        raise InputError("is a directory, expected a file", file=name) from None
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=str(path)) from None
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise InputError(f"corrupt gzip data: {exc}", file=str(path)) from None
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=name) from None
+    if len(raw) > limit:  # it grew while being read
+        raise _over_limit(name, limit, "has")
     return raw
 
 
