@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
 import os
+import signal
 import sys
+import threading
+import traceback
+from collections.abc import Iterator
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from releval._version import __version__
+from releval.data.io import recording_inputs
 from releval.errors import RelevalError
+
+#: Exit codes (docs/exit-codes-and-limits.md); a signal ends the run with 128 + its number (SIGINT 130, SIGTERM 143).
+EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_FAILED = 0, 1, 2, 3
+#: The environment variable that makes an internal error print its traceback.
+DEBUG_VARIABLE = "RELEVAL_DEBUG"
+#: The signals a run turns into a clean exit (temporary output files removed, one line on stderr).
+HANDLED_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
 
 app = typer.Typer(
     name="releval",
@@ -64,50 +78,178 @@ _CLICK_EXCEPTION: type[Exception] = next(c for c in typer.BadParameter.__mro__ i
 
 
 def _print_error(message: str) -> None:
-    """One line on stderr, `error: ` first; soft wrap keeps a long message on one line."""
-    Console(stderr=True, highlight=False, soft_wrap=True, emoji=False).print(f"[bold red]error:[/] {escape(message)}")
+    """One line on stderr, `error: ` first; soft wrap keeps a long message on one line.
+
+    A stderr that cannot be written (its terminal hung up, a closed pipe) loses the message, not the exit code.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+        console.print(f"[bold red]error:[/] {escape(message)}")
+
+
+class Signalled(BaseException):
+    """Raised by the run's handler of SIGINT, SIGTERM or SIGHUP, so that clean-up code runs on the way out.
+
+    A BaseException like KeyboardInterrupt, so `except Exception` does not swallow it; unlike KeyboardInterrupt,
+    click does not turn it into an exit code of its own. `write_atomic` removes its temporary file on it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_signalled(signum: int, frame: object) -> None:
+    """Signal handler: ignore further handled signals (the run is ending; clean-up must not be cut short), raise."""
+    for sig in HANDLED_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    raise Signalled(signum)
+
+
+@contextlib.contextmanager
+def _signals_raise() -> Iterator[None]:
+    """Turn SIGINT, SIGTERM and SIGHUP into `Signalled` for the block, then restore the previous handlers.
+
+    Only from the main thread (Python allows no other), and only for signals left at their default: a SIGHUP
+    ignored by `nohup`, or a SIGINT ignored for a background job, stays ignored.
+    """
+    previous: dict[int, object] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in HANDLED_SIGNALS:
+            current = signal.getsignal(sig)
+            if current in (signal.SIG_DFL, signal.default_int_handler):
+                previous[sig] = current
+                signal.signal(sig, _raise_signalled)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)  # type: ignore[arg-type]
+
+
+def _signal_exit(signum: int) -> int:
+    """One line for a run ended by a signal; exit code 128 + the signal's number, as a shell reports it."""
+    if signum == getattr(signal, "SIGINT", None):
+        _print_error("interrupted")
+    else:
+        _print_error(f"terminated by {signal.Signals(signum).name}")
+    return 128 + signum
+
+
+def _stdout_closed() -> int:
+    """The reader of stdout went away (`releval … | head -1`): no message; exit 141 = 128 + SIGPIPE, as a tool
+    killed by SIGPIPE reports it. stdout is pointed at /dev/null so the final flush cannot fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return 128 + getattr(signal, "SIGPIPE", 13)
+
+
+def _command_words(argv: list[str] | None) -> str:
+    words = sys.argv[1:] if argv is None else argv
+    first = next((w for w in words if not w.startswith("-")), None)
+    return f"releval {first}" if first else "releval"
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _internal_error(exc: BaseException, argv: list[str] | None) -> int:
+    """An exception releval did not expect: one line asking for a report, or the traceback with RELEVAL_DEBUG=1."""
+    if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
+    detail = _one_line(str(exc))
+    _print_error(
+        f"internal error ({type(exc).__name__}{': ' + detail if detail else ''}) in '{_command_words(argv)}'; "
+        f"please report it to the releval developers with the output of the same command run with "
+        f"{DEBUG_VARIABLE}=1"
+    )
+    return EXIT_FAILED
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app and return its exit code (0 ok, 1 findings, 2 bad input or usage).
+    """Entry point: run the app and return its exit code (docs/exit-codes-and-limits.md).
 
-    releval's own errors and click's usage errors (unknown option, a value that is not a number, a missing argument)
-    are printed as one line `error: …` with exit 2, instead of a traceback or typer's boxed usage panel.
+    0 ok, 1 findings, 2 bad input, usage or an unwritable output: releval's own errors and click's usage errors
+    (unknown option, a value that is not a number, a missing argument) are one line `error: …`, not a traceback
+    or typer's boxed usage panel. 3: the run failed for a reason that is not the input's fault — out of memory,
+    or an internal error (a bug: one line asking for a report; RELEVAL_DEBUG=1 adds the traceback). SIGINT
+    (Ctrl-C), SIGTERM and SIGHUP end the run cleanly (temporary output files removed) with one line and exit
+    128 + the signal's number (130, 143, 129); a closed stdout (`| head -1`) ends it quietly with 141.
     """
-    register_commands(argv)
+    try:
+        with _signals_raise(), recording_inputs():
+            register_commands(argv)
+            return _run_app(argv)
+    except Signalled as exc:
+        return _signal_exit(exc.signum)
+    except KeyboardInterrupt:  # before the handler was installed, or outside the main thread
+        _print_error("interrupted")
+        return 128 + signal.SIGINT
+    except MemoryError:
+        _print_error(
+            f"out of memory while running '{_command_words(argv)}': the inputs need more memory than this machine "
+            "has (see docs/exit-codes-and-limits.md)"
+        )
+        return EXIT_FAILED
+    except BrokenPipeError:
+        return _stdout_closed()
+    except Exception as exc:
+        return _internal_error(exc, argv)
+
+
+def _run_app(argv: list[str] | None) -> int:
+    """The app run in-process: releval's and click's errors as one line and exit 2; others propagate to `main`."""
     try:
         result = app(args=argv, prog_name="releval", standalone_mode=False)
     except RelevalError as exc:
         _print_error(str(exc))
-        return 2
+        return EXIT_BAD_INPUT
     except _CLICK_EXCEPTION as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a group called without a command (click >= 8.2): its help
             typer.echo(exc.format_message())  # type: ignore[attr-defined]  # as older click prints it, exit 0
-            return 0
+            return EXIT_OK
         message = exc.format_message()  # type: ignore[attr-defined]
         ctx = getattr(exc, "ctx", None)
         if ctx is not None:
             message += f" (see '{ctx.command_path} --help')"
         _print_error(message)
-        return 2
-    except typer.Abort:
+        return EXIT_BAD_INPUT
+    except typer.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # older click: Ctrl-C outside our handler
+            _print_error("interrupted")
+            return 128 + signal.SIGINT
         _print_error("aborted")
-        return 1
+        return EXIT_FINDINGS
     except SystemExit as exc:
+        cause = exc.__context__
+        if isinstance(cause, OSError) and cause.errno == errno.EPIPE:  # click's handling of a closed stdout
+            return _stdout_closed()
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    return result if isinstance(result, int) and not isinstance(result, bool) else 0
+    return result if isinstance(result, int) and not isinstance(result, bool) else EXIT_OK
 
 
 def run() -> None:
     """Console-script entry: flush and leave without interpreter teardown.
 
     Freeing millions of loaded ids and labels one by one at exit costs a noticeable share of a large scoring run;
-    every output is already written atomically and flushed, so nothing is lost by skipping it.
+    every output is already written atomically and flushed, so nothing is lost by skipping it. A Ctrl-C that
+    arrives before `main` has installed its handler (while the command's modules are imported) is one line too.
     """
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:
+        _print_error("interrupted")
+        code = 128 + signal.SIGINT
     try:
         sys.stdout.flush()
-        sys.stderr.flush()
-    except (BrokenPipeError, ValueError):
+    except BrokenPipeError:
+        code = _stdout_closed()
+    except ValueError:
         code = code or 1
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
     os._exit(code)
