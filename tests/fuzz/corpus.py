@@ -19,6 +19,8 @@ import hashlib
 import json
 import re
 import tempfile
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -57,33 +59,59 @@ def _known_classes() -> set[str]:
     return {json.loads(p.read_text(encoding="utf-8"))["class"] for p in CORPUS.glob("*.json")}
 
 
+def shrink(data: bytes, same: Callable[[bytes], bool], budget: int) -> bytes:
+    """Drop lines (halves, quarters, … single lines), then halve long runs of one byte, while `same(candidate)`
+    (the failure class is unchanged); gzipped data is kept as it is."""
+    if data[:2] == b"\x1f\x8b":
+        return data
+    lines = data.split(b"\n")
+    size = max(1, len(lines) // 2)
+    while size >= 1 and budget > 0:
+        start = 0
+        while start < len(lines) and budget > 0:
+            candidate = lines[:start] + lines[start + size :]
+            budget -= 1
+            if candidate and same(b"\n".join(candidate)):
+                lines = candidate
+            else:
+                start += size
+        size //= 2
+    for k, line in enumerate(lines):  # a 128 KiB run of one byte: halve it while the class stays
+        for run in sorted({m.group() for m in re.finditer(rb"(.)\1{255,}", line, flags=re.S)}, key=len):
+            while len(run) >= 256 and budget > 0:
+                budget -= 1
+                shorter = lines[:k] + [lines[k].replace(run, run[: len(run) // 2], 1)] + lines[k + 1 :]
+                if not same(b"\n".join(shorter)):
+                    break
+                lines, run = shorter, run[: len(run) // 2]
+    return b"\n".join(lines)
+
+
 def minimise(case: oracle.Case, klass: str, budget: int = 400) -> oracle.Case:
-    """Drop lines (halves, quarters, … single lines) while the same failure class persists; gzipped inputs as is."""
-    if case.data[:2] == b"\x1f\x8b":
-        return case
-    lines = case.data.split(b"\n")
+    """The smallest input `shrink` finds that still fails the loader with the same class."""
     with tempfile.TemporaryDirectory(prefix="releval-fuzz-min-") as tmp:
         folder = Path(tmp)
 
-        def same(candidate: list[bytes]) -> bool:
-            trial = oracle.Case(case.seed_name, case.mutators, b"\n".join(candidate), case.filename, case.detect)
+        def same(data: bytes) -> bool:
+            trial = oracle.Case(case.seed_name, case.mutators, data, case.filename, case.detect)
             verdict = oracle.run_case(trial, folder)
             for leftover in folder.iterdir():
                 leftover.unlink()
             return verdict.klass == klass
 
-        size = max(1, len(lines) // 2)
-        while size >= 1 and budget > 0:
-            start = 0
-            while start < len(lines) and budget > 0:
-                candidate = lines[:start] + lines[start + size :]
-                budget -= 1
-                if candidate and same(candidate):
-                    lines = candidate
-                else:
-                    start += size
-            size //= 2
-    return oracle.Case(case.seed_name, case.mutators, b"\n".join(lines), case.filename, case.detect)
+        data = shrink(case.data, same, budget)
+    return oracle.Case(case.seed_name, case.mutators, data, case.filename, case.detect)
+
+
+def minimise_command(case: commands.CommandCase, klass: str, budget: int = 60) -> commands.CommandCase:
+    """The smallest mutated file `shrink` finds that still fails the command with the same class."""
+
+    def same(data: bytes) -> bool:
+        with tempfile.TemporaryDirectory(prefix="releval-fuzz-min-") as tmp:
+            verdict, _ = commands.run_command_case(replace(case, data=data), Path(tmp))
+        return verdict.klass == klass
+
+    return replace(case, data=shrink(case.data, same, budget))
 
 
 def save_loader_case(failure: oracle.Failure, folder: Path = CORPUS) -> Path | None:
@@ -116,7 +144,7 @@ def save_loader_case(failure: oracle.Failure, folder: Path = CORPUS) -> Path | N
 
 def save_command_case(failure: oracle.Failure, folder: Path = CORPUS) -> Path | None:
     """Store one command failure: the mutated file and a sidecar naming the scenario and slot."""
-    case = commands.make_case(failure.seed, failure.index)
+    case = minimise_command(commands.make_case(failure.seed, failure.index), failure.klass)
     if len(case.data) > MAX_BYTES:
         return None
     stem = f"{_slug(failure.klass)}-{hashlib.sha256(case.data + case.scenario.encode()).hexdigest()[:10]}"

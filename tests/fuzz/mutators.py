@@ -235,7 +235,8 @@ def j_e2e(rng: random.Random, st: JsonState, seed: Seed) -> str | None:
             ent = rng.choice(ents)
             which = rng.choice(["start", "end"])
             if isinstance(ent.get(which), int):
-                ent[which] += rng.choice([-2, -1, 1, 2, len(rec.get("tokens", [])), -100])
+                tokens = rec.get("tokens")
+                ent[which] += rng.choice([-2, -1, 1, 2, len(tokens) if isinstance(tokens, list) else 5, -100])
                 return f"e2e-span-shift({which})"
         if isinstance(rels, list) and rels and isinstance(rels[0], dict):
             rel = rng.choice(rels)
@@ -246,18 +247,24 @@ def j_e2e(rng: random.Random, st: JsonState, seed: Seed) -> str | None:
     if not keys:
         return None
     key = rng.choice(keys)
-    items = [it for sent in rec[key] if isinstance(sent, list) for it in sent if isinstance(it, list)]
+    items = [
+        it
+        for sent in rec[key]
+        if isinstance(sent, list)
+        for it in sent
+        if isinstance(it, list) and len(it) >= 2 and all(type(x) is int for x in it[:2])
+    ]
     if not items:
         return None
     item = rng.choice(items)
     kind = rng.choice(["shift", "short", "swap-ends", "far"])
-    if kind == "shift" and isinstance(item[0], int):
+    if kind == "shift":
         item[rng.randrange(2)] += rng.choice([-1, 1, 3])
     elif kind == "short":
         del item[2 if "ner" in key else 4 :]
     elif kind == "swap-ends":
         item[0], item[1] = item[1], item[0]
-    elif isinstance(item[0], int):
+    else:
         item[0] += 1000
         item[1] += 1000
     return f"dygie-{kind}({key})"
@@ -543,6 +550,14 @@ def _split_text(data: bytes, newline: str) -> tuple[list[str], bool]:
     return lines, final
 
 
+def _guarded(mutator: Callable[..., str | None], *args: Any) -> str | None:
+    """Run a mutator; one that meets an odd value left by an earlier mutation gives up (deterministically)."""
+    try:
+        return mutator(*args)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return None
+
+
 def mutate(rng: random.Random, seed: Seed) -> Mutated:
     """1-4 mutations of the seed: maybe JSON values, maybe lines and fields, maybe bytes, maybe a gzip layer."""
     names: list[str] = []
@@ -550,7 +565,7 @@ def mutate(rng: random.Random, seed: Seed) -> Mutated:
     if seed.value is not None and rng.random() < 0.55:
         st = JsonState(copy.deepcopy(seed.value))
         for _ in range(1 if rng.random() < 0.8 else 2):
-            name = rng.choice(JSON_MUTATORS)(rng, st, seed)
+            name = _guarded(rng.choice(JSON_MUTATORS), rng, st, seed)
             if name:
                 names.append(name)
         data = dumps(st, seed, rng)
@@ -562,7 +577,7 @@ def mutate(rng: random.Random, seed: Seed) -> Mutated:
         if lines:
             choices = LINE_MUTATORS if seed.value is None else LINE_MUTATORS[:3]  # JSON text: lines only
             for _ in range(1 if rng.random() < 0.75 else 2):
-                name = rng.choice(choices)(rng, lines, seed)
+                name = _guarded(rng.choice(choices), rng, lines, seed)
                 if name:
                     names.append(name)
             text = seed.newline.join(lines) + (seed.newline if final else "")

@@ -46,6 +46,8 @@ DELIBERATE_REFUSALS: dict[str, str] = {
     "deep-nesting": "JSON nested deeper than 256 levels is no record of these formats (orjson stops at 1,024)",
     "big-int": "an integer beyond 64 bits has no exact reading in orjson/msgspec: refusing beats rounding an id",
     "csv-field-limit": "a CSV/TSV field over 128 KiB (Python csv's field_size_limit) is refused, located",
+    "dup-format-key": "a key the format defines, written twice in one object, is refused even where this reading "
+    "does not use it (a TACRev file read as gold with label_pred twice)",
     "number-range": "a JSON number beyond a double's range (1e400) is refused by orjson; no field here is one",
 }
 

@@ -32,6 +32,8 @@ import json
 import re
 import sys
 import unicodedata
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import PurePath
@@ -205,10 +207,6 @@ def _unique(ids: list[str], wheres: list[str]) -> None:
 # ----------------------------------------------------------------------------------------------- JSON
 
 
-class _DuplicateKey(Exception):
-    pass
-
-
 class _Constant(Exception):
     pass
 
@@ -224,13 +222,28 @@ def _parse_int(text: str) -> int | HugeInt:
     return HugeInt(text) if len(text) > 4000 else int(text)
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out = dict(pairs)
+class JsonObject(dict):  # type: ignore[type-arg]
+    """A JSON object and the keys written more than once in it (`repeated`), the last value kept as every parser
+    keeps it. Whether that is acceptable depends on the key (`check_keys`): one that is read is ambiguous."""
+
+    repeated: frozenset[str] = frozenset()
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> JsonObject:
+    out = JsonObject(pairs)
     if len(out) != len(pairs):
-        seen: set[str] = set()
-        dup = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise _DuplicateKey(dup)
+        out.repeated = frozenset(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
     return out
+
+
+def check_keys(obj: Any, where: str, read: Iterable[str], flags: set[str], defined: Iterable[str] = ()) -> None:
+    """A key that is read may appear once per object (refused otherwise); a key the format defines but this reading
+    does not use, repeated, is flagged (releval may refuse it); any other repeated key does not matter."""
+    repeated = getattr(obj, "repeated", frozenset())
+    if repeated & set(read):
+        raise Refused("json-duplicate-key", f"{where}: key {sorted(repeated & set(read))[0]!r} twice in one object")
+    if repeated & set(defined):
+        flags.add("dup-format-key")
 
 
 def _constant(name: str) -> Any:
@@ -276,10 +289,6 @@ def load_json(text: str, where: str, flags: set[str]) -> Any:
         )
     except json.JSONDecodeError as exc:
         raise Refused("json-syntax", f"{where}: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
-    except _DuplicateKey as exc:  # in a whole-file value the record is not known: no location demanded
-        raise Refused(
-            "json-duplicate-key", f"{where}: key {str(exc)[:40]!r} twice in one object", located=where != "file"
-        ) from None
     except _Constant as exc:
         raise Refused("json-constant", f"{where}: {exc} is not JSON") from None
     finally:
@@ -350,8 +359,10 @@ def _records(
         label_field = next((c for c in LABEL_FIELD_CANDIDATES[role] if c in first), None)
         if label_field is None:
             raise Refused("missing-field", f"{first_where}: no label field")
+    defined = {id_field, label_field, *LABEL_FIELD_CANDIDATES["gold"], *LABEL_FIELD_CANDIDATES["pred"]}
     ids, labels, wheres = [], [], []
     for where, rec in records:
+        check_keys(rec, where, (id_field, label_field), flags, defined)
         for name in (id_field, label_field):
             if name not in rec:
                 raise Refused("missing-field", f"{where}: missing {name!r}")
@@ -608,11 +619,15 @@ def _doc_id(value: Any, where: str, what: str) -> str:
     raise Refused("e2e-id", f"{where}: {what} must be a string or an integer, not {type(value).__name__}")
 
 
-def _spert_doc(rec: Any, where: str) -> Doc:
+_SENTENCE_KEYS = ("tokens", "entities", "relations", "orig_id")
+
+
+def _spert_doc(rec: Any, where: str, flags: set[str]) -> Doc:
     """A SpERT/sincere sentence: tokens, entities {type, start, end (exclusive)}, relations {type, head, tail}
-    indexing into the entities (optional, absent = none), orig_id (optional; null = absent)."""
+    indexing into the entities (optional: absent or null = none), orig_id (optional; null = absent)."""
     if not isinstance(rec, dict):
         raise Refused("e2e-shape", f"{where}: expected an object")
+    check_keys(rec, where, _SENTENCE_KEYS, flags)
     for key in ("tokens", "entities"):
         if key not in rec:
             raise Refused("e2e-missing", f"{where}: missing {key!r}")
@@ -623,6 +638,7 @@ def _spert_doc(rec: Any, where: str) -> Doc:
         w = f"{where} entity {k}"
         if not isinstance(ent, dict):
             raise Refused("e2e-shape", f"{w}: expected an object")
+        check_keys(ent, w, ("start", "end", "type"), flags)
         for key in ("start", "end", "type"):
             if key not in ent:
                 raise Refused("e2e-missing", f"{w}: missing {key!r}")
@@ -632,10 +648,12 @@ def _spert_doc(rec: Any, where: str) -> Doc:
             raise Refused("e2e-span", f"{w}: span [{start}, {end}) empty or outside {len(tokens)} tokens")
         entities.append((start, end, etype))
     relations = []
-    for k, rel in enumerate(_list(rec.get("relations", []), where, "relations")):
+    raw_relations = rec.get("relations")
+    for k, rel in enumerate([] if raw_relations is None else _list(raw_relations, where, "relations")):
         w = f"{where} relation {k}"
         if not isinstance(rel, dict):
             raise Refused("e2e-shape", f"{w}: expected an object")
+        check_keys(rel, w, ("head", "tail", "type"), flags)
         for key in ("head", "tail", "type"):
             if key not in rel:
                 raise Refused("e2e-missing", f"{w}: missing {key!r}")
@@ -654,6 +672,7 @@ def _spert(value: Any, name: str, flags: set[str]) -> E2ERead:
     elif isinstance(value, dict):
         if not value or not all(isinstance(v, list) for v in value.values()):
             raise Refused("e2e-split-dict", "expected a non-empty {split: [sentences]} object", located=False)
+        check_keys(value, "file", value.keys(), flags)  # a split written twice: which one is meant?
         raw_splits = value
     else:
         raise Refused("json-top-type", f"expected a list or a split object, got {type(value).__name__}", False)
@@ -662,17 +681,21 @@ def _spert(value: Any, name: str, flags: set[str]) -> E2ERead:
         docs = []
         for k, rec in enumerate(records):
             where = f"record {k + 1}" if isinstance(value, list) else f"{split}[{k}]"
-            docs.append(_spert_doc(rec, where))
+            docs.append(_spert_doc(rec, where, flags))
         splits.append((split, tuple(docs)))
     if not any(docs for _, docs in splits):
         raise Refused("no-items", "no sentences", located=False)
     return E2ERead("spert", tuple(splits), frozenset(flags))
 
 
-def _dygie_docs(rec: dict[str, Any], where: str, ner_key: str, rel_key: str) -> list[Doc]:
+_DYGIE_KEYS = ("doc_key", "sentences", "ner", "relations", "predicted_ner", "predicted_relations")
+
+
+def _dygie_docs(rec: dict[str, Any], where: str, ner_key: str, rel_key: str, flags: set[str]) -> list[Doc]:
     """A PURE/DyGIE++ document: doc_key, sentences (token lists), ner [[s, e, label, …]] and relations
     [[s1, e1, s2, e2, label, …]] per sentence with inclusive document offsets (absent = none); extra entries after
     the label are ignored. A relation argument is the first mention with that span."""
+    check_keys(rec, where, ("doc_key", "sentences", ner_key, rel_key), flags, _DYGIE_KEYS)
     if rec.get("doc_key") is None:
         raise Refused("e2e-missing", f"{where}: missing doc_key")
     doc_key = _doc_id(rec["doc_key"], where, "doc_key")
@@ -727,7 +750,7 @@ def _dygie(records: list[tuple[int, Any]], name: str, role: str, flags: set[str]
     ner_key, rel_key = ("predicted_ner", "predicted_relations") if predicted else ("ner", "relations")
     docs: list[Doc] = []
     for line, rec in records:
-        docs.extend(_dygie_docs(rec, f"line {line}", ner_key, rel_key))
+        docs.extend(_dygie_docs(rec, f"line {line}", ner_key, rel_key, flags))
     if not docs:
         raise Refused("no-items", "no sentences", located=False)
     return E2ERead("dygie", ((PurePath(name).name.split(".")[0], tuple(docs)),), frozenset(flags))
