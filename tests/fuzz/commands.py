@@ -29,8 +29,8 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from tests.fuzz.mutators import mutate
-from tests.fuzz.oracle import Failure, Report, Verdict
-from tests.fuzz.reference import Invalid, read_e2e, read_labels
+from tests.fuzz.oracle import Failure, Report, Verdict, format_label
+from tests.fuzz.reference import Invalid, read_e2e, read_labels, read_pvalues
 from tests.fuzz.seeds import seed_by_name
 
 from releval import cli
@@ -92,6 +92,16 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     Scenario("stats-e2e", (("gold", "spert:splits", "gold"),), ("stats", "{gold}", *_JSON_OUT)),
     Scenario(
+        "replicability-csv",
+        (("gold", "pvalues-csv:mate", "gold"),),
+        ("replicability", "analyze", "{gold}", "--independent", *_JSON_OUT),
+    ),
+    Scenario(
+        "replicability-json",
+        (("gold", "pvalues-json:records", "gold"),),
+        ("replicability", "analyze", "{gold}", *_JSON_OUT),
+    ),
+    Scenario(
         "compare",
         (("gold", KEY, "gold"), ("pred", RBERT, "pred"), ("pred2", CNN, "pred")),
         ("compare", "{gold}", "-s", "a={pred}", "-s", "b={pred2}", "-t", "bootstrap", "-R", "50")
@@ -149,6 +159,9 @@ def _reference_invalid(case: CommandCase, name: str) -> Invalid | None:
     seed = seed_by_name(seed_name)
     if seed.loader == "e2e":
         verdict = read_e2e(case.data, name=name, role=role)
+        return verdict if isinstance(verdict, Invalid) else None
+    if seed.loader == "pvalues":
+        verdict = read_pvalues(case.data, seed.format)
         return verdict if isinstance(verdict, Invalid) else None
     verdicts = [
         read_labels(case.data, fmt, role=role, id_field=seed.id_field, label_field=seed.label_field)
@@ -229,7 +242,7 @@ def _check_success(case: CommandCase, name: str, code: int, out: Path, files: di
     if case.slot is not None and code == 0:
         invalid = _reference_invalid(case, files[case.slot].name)
         if invalid is not None:
-            fmt = seed_by_name(next(s for slot, s, _ in _scenario(name).slots if slot == case.slot)).format
+            fmt = format_label(seed_by_name(next(s for slot, s, _ in _scenario(name).slots if slot == case.slot)))
             return Verdict(outcome, f"cmd-accepted-invalid:{fmt}:{invalid.rule}", invalid.detail[:300])
     return Verdict(outcome, None)
 

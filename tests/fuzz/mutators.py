@@ -377,7 +377,8 @@ def l_field(rng: random.Random, lines: list[str], seed: Seed) -> str | None:
         which = rng.randrange(min(len(parts), 2))
     target = parts[which]
     kinds = ["empty", "space-before", "space-after", "dup", "case", "unknown", "huge", "nul", "cr", "control",
-             "unicode", "extra-field", "tab-space", "bigint", "unicode-digit", "quote", "bad-quote"]  # fmt: skip
+             "unicode", "extra-field", "tab-space", "bigint", "unicode-digit", "quote", "bad-quote",
+             "number"]  # fmt: skip
     kind = rng.choice(kinds)
     if kind == "empty":
         target = ""
@@ -414,6 +415,9 @@ def l_field(rng: random.Random, lines: list[str], seed: Seed) -> str | None:
         target = str(2**64 + rng.randrange(100)) if which == 0 else target
     elif kind == "unicode-digit":
         target = target.replace("0", "\u0660", 1).replace("1", "\u0661", 1)
+    elif kind == "number":  # numerals, good and bad (p-value and effect columns)
+        target = rng.choice(["1.5", "-0.1", "nan", "inf", "1e-400", "1e400", "0x1", "5%", "0,05", " 0.5 ", "0.5_0",
+                             "\u0660.\u0665", "1", "0", ".5", "5.", "+0.5", "1e-3", "-0", "0.05\t"])  # fmt: skip
     elif kind == "quote":
         target = '"' + target.replace('"', '""') + '"'
     else:

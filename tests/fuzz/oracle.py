@@ -32,11 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from tests.fuzz.mutators import mutate
-from tests.fuzz.reference import E2ERead, Invalid, LabelsRead, read_e2e, read_labels
+from tests.fuzz.reference import E2ERead, Invalid, LabelsRead, PValuesRead, read_e2e, read_labels, read_pvalues
 from tests.fuzz.seeds import Seed, all_seeds, seed_by_name
 
 from releval.data.e2e import load_e2e
 from releval.data.labels import load_labels
+from releval.data.pvalues import load_pvalues
 from releval.errors import InputError, InputErrors, RelevalError
 
 # Valid inputs releval refuses on purpose: the reference flags the feature, and a refusal is then no failure.
@@ -46,8 +47,8 @@ DELIBERATE_REFUSALS: dict[str, str] = {
     "deep-nesting": "JSON nested deeper than 256 levels is no record of these formats (orjson stops at 1,024)",
     "big-int": "an integer beyond 64 bits has no exact reading in orjson/msgspec: refusing beats rounding an id",
     "csv-field-limit": "a CSV/TSV field over 128 KiB (Python csv's field_size_limit) is refused, located",
-    "dup-format-key": "a key the format defines, written twice in one object, is refused even where this reading "
-    "does not use it (a TACRev file read as gold with label_pred twice)",
+    "repeated-key": "a key written twice in one JSON object is refused even where this reading does not use it "
+    "(parsers keep only the last value; the reference refuses it only where it is read)",
     "number-range": "a JSON number beyond a double's range (1e400) is refused by orjson; no field here is one",
 }
 
@@ -99,6 +100,13 @@ KNOWN_OPEN: dict[str, str] = {
     "byte-order mark, as the labels loaders now do",
     "refused-valid:dygie:*UTF-N: surrogates*": "the e2e loader does not transcode UTF-16/32 files with a "
     "byte-order mark, as the labels loaders now do",
+    "*accepted-invalid:pvalues-*:pvalue-dataset": "p-value tables: a dataset name with a control character, a "
+    "line break or a stray BOM (U+FEFF) is kept",
+    "*accepted-invalid:pvalues-*:pvalue-number": "p-value tables: float() reads non-ASCII digits ('٠.١662') and "
+    "'0.5_0' as numbers",
+    "misread:pvalues-json:datasets": "p-value JSON: an integer dataset name beyond 64 bits becomes a float",
+    "unlocated:pvalues-json:*": "p-value JSON: a key written twice anywhere is refused first, without naming its "
+    "record (whatever else is wrong)",
     "*accepted-invalid:csv:lone-cr": "CSV: CR CR LF line ends pass Python's csv while every other text format "
     "refuses a CR not followed by LF",
 }
@@ -146,10 +154,17 @@ class Verdict:
     detail: str = ""
 
 
+def format_label(seed: Seed) -> str:
+    """The format part of a failure class: the labels or e2e format, `pvalues-csv` etc. for p-value tables."""
+    return f"pvalues-{seed.format}" if seed.loader == "pvalues" else seed.format
+
+
 def load_with_releval(seed: Seed, path: Path, detect: bool = False) -> Any:
     """releval's loader for the seed's kind and role (format forced unless `detect`)."""
     if seed.loader == "e2e":
         return load_e2e(path, role=seed.role)
+    if seed.loader == "pvalues":
+        return load_pvalues(path, fmt=seed.format)
     return load_labels(
         path,
         format=None if detect else seed.format,
@@ -159,10 +174,12 @@ def load_with_releval(seed: Seed, path: Path, detect: bool = False) -> Any:
     )
 
 
-def reference_read(seed: Seed, data: bytes, name: str, fmt: str | None = None) -> LabelsRead | E2ERead | Invalid:
+def reference_read(seed: Seed, data: bytes, name: str, fmt: str | None = None) -> Any:
     """The reference reader's verdict for these bytes read as the seed's kind (in format `fmt` if given)."""
     if seed.loader == "e2e":
         return read_e2e(data, name=name, role=seed.role)
+    if seed.loader == "pvalues":
+        return read_pvalues(data, seed.format)
     return read_labels(data, fmt or seed.format, role=seed.role, id_field=seed.id_field, label_field=seed.label_field)
 
 
@@ -193,7 +210,10 @@ def _message_key(exc: BaseException) -> str:
 
 
 def as_comparable(got: Any) -> Any:
-    """releval's result in the reference's shape (LabelsRead / E2ERead without flags)."""
+    """releval's result in the reference's shape (LabelsRead / E2ERead / PValuesRead without flags)."""
+    if hasattr(got, "datasets"):
+        effect = None if got.effect is None else tuple(float(x) for x in got.effect)
+        return PValuesRead(tuple(got.datasets), tuple(float(x) for x in got.p), effect)
     if hasattr(got, "labels"):
         return LabelsRead(None if got.ids is None else tuple(got.ids), tuple(got.labels))
     splits = tuple(
@@ -210,6 +230,11 @@ def _doc(d: Any) -> Any:
 
 def _difference(mine: Any, ref: Any) -> str:
     """What differs between releval's reading and the reference's, in a word (the misread class detail)."""
+    if isinstance(ref, PValuesRead):
+        for part in ("datasets", "p", "effect"):
+            if getattr(mine, part) != getattr(ref, part):
+                return part
+        return ""
     if isinstance(ref, LabelsRead):
         if (mine.ids is None) != (ref.ids is None):
             return "ids-presence"
@@ -282,8 +307,8 @@ def run_case(case: Case, folder: Path, seed: Seed | None = None) -> Verdict:
     except Exception as error:  # noqa: BLE001 - anything but a RelevalError is the finding
         exc = error
     if path.read_bytes() != case.data:
-        return Verdict("damaged", f"damaged-input:{seed.format}", "the input file changed")
-    fmt = got.format if case.detect and got is not None else seed.format
+        return Verdict("damaged", f"damaged-input:{format_label(seed)}", "the input file changed")
+    fmt = got.format if case.detect and got is not None else format_label(seed)
     try:
         ref = reference_read(seed, case.data, case.filename, fmt)
     except Exception as error:  # noqa: BLE001 - a bug of the fuzzer itself, reported as its own class

@@ -243,7 +243,7 @@ def check_keys(obj: Any, where: str, read: Iterable[str], flags: set[str], defin
     if repeated & set(read):
         raise Refused("json-duplicate-key", f"{where}: key {sorted(repeated & set(read))[0]!r} twice in one object")
     if repeated & set(defined):
-        flags.add("dup-format-key")
+        flags.add("repeated-key")
 
 
 def _constant(name: str) -> Any:
@@ -310,6 +310,8 @@ def load_json(text: str, where: str, flags: set[str]) -> Any:
             if not _INT64_MIN <= node < _UINT64_END:
                 flags.add("big-int")
         elif isinstance(node, dict):
+            if getattr(node, "repeated", None):
+                flags.add("repeated-key")  # a repeated key releval reads is refused by the reader that reads it
             stack.extend(node.keys())
             stack.extend(node.values())
         elif isinstance(node, list):
@@ -778,5 +780,143 @@ def read_e2e(data: bytes, *, name: str, role: str = "gold") -> E2ERead | Invalid
         if isinstance(value, dict) and "sentences" in value:
             return _dygie([(1, value)], name, role, flags)
         return _spert(value, name, flags)
+    except Refused as exc:
+        return Invalid(exc.rule, exc.detail, exc.located)
+
+
+# ----------------------------------------------------------------------------------------------- p-value tables
+
+# Column (and JSON key) spellings, case-insensitive, the first present in this order wins (the loader's docstring).
+P_DATASET = ("dataset", "name", "data", "language", "domain")
+P_VALUE = ("p", "p_value", "pvalue", "p-value", "pval")
+P_EFFECT = ("effect", "delta", "diff", "difference")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+@dataclass(frozen=True)
+class PValuesRead:
+    """A p-value table: dataset names, one-sided p-values in [0, 1], and effects when the table has them."""
+
+    datasets: tuple[str, ...]
+    p: tuple[float, ...]
+    effect: tuple[float, ...] | None
+    flags: frozenset[str] = frozenset()
+
+
+def _p_number(value: Any, where: str, what: str) -> float:
+    """A finite number: a JSON number, or a decimal numeral (text, white space around it allowed)."""
+    if isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+        number = float(value.strip())
+    elif isinstance(value, (int, Decimal)) and not isinstance(value, bool):
+        number = float(value)
+    else:
+        shown = repr(value[:40]) if isinstance(value, str) else type(value).__name__  # no str() of deep nesting
+        raise Refused("pvalue-number", f"{where}: {what} {shown} is not a number")
+    if number != number or number in (float("inf"), float("-inf")):
+        raise Refused("pvalue-number", f"{where}: {what} is not finite")
+    return number
+
+
+def _p_dataset(value: Any, where: str) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise Refused("pvalue-dataset", f"{where}: the dataset name must be text, not {type(value).__name__}")
+    name = value.strip()
+    if not name or _bad_char(name) is not None:
+        raise Refused("pvalue-dataset", f"{where}: dataset name {name[:40]!r} is empty or holds a control character")
+    return name
+
+
+def _p_rows(rows: list[tuple[str, Any, Any, Any]], has_effect: bool, flags: set[str]) -> PValuesRead:
+    """(where, dataset, p, effect) rows checked: names unique, p in [0, 1], effects finite."""
+    if not rows:
+        raise Refused("no-items", "no datasets", located=False)
+    names, ps, effects, seen = [], [], [], {}
+    for where, dataset, p_raw, effect_raw in rows:
+        name = _p_dataset(dataset, where)
+        if name in seen:
+            raise Refused("pvalue-duplicate", f"{where}: dataset {name[:40]!r} repeated (first at {seen[name]})")
+        seen[name] = where
+        p = _p_number(p_raw, where, "p-value")
+        if not 0.0 <= p <= 1.0:
+            raise Refused("pvalue-range", f"{where}: p-value {p} outside [0, 1]")
+        names.append(name)
+        ps.append(p)
+        if has_effect:
+            effects.append(_p_number(effect_raw, where, "effect"))
+    return PValuesRead(tuple(names), tuple(ps), tuple(effects) if has_effect else None, frozenset(flags))
+
+
+def _first_alias(names: list[str], aliases: tuple[str, ...]) -> int | None:
+    return next((names.index(a) for a in aliases if a in names), None)
+
+
+def _p_table(text: str, delimiter: str) -> PValuesRead:
+    """CSV/TSV: blank lines and `#` comment lines skipped; the first other line is the header; one record per line."""
+    numbered = [(n, ln) for n, ln in enumerate(lines_of(text), 1) if ln.strip() and not ln.lstrip().startswith("#")]
+    if not numbered:
+        raise Refused("no-items", "no header", located=False)
+    parsed = []
+    for n, line in numbered:
+        records = parse_delimited(line, delimiter)
+        if len(records) != 1:
+            raise Refused("csv-quote", f"line {n}: a quoted field runs past the line end")
+        parsed.append((n, records[0][1]))
+    (header_line, header), rows = parsed[0], parsed[1:]
+    names = [h.strip().lower() for h in header]
+    di, pi, ei = (_first_alias(names, a) for a in (P_DATASET, P_VALUE, P_EFFECT))
+    if di is None or pi is None:
+        raise Refused("csv-header", f"line {header_line}: no dataset or p column")
+    out = []
+    for n, fields in rows:
+        if len(fields) != len(header):
+            raise Refused("csv-columns", f"line {n}: {len(fields)} fields, header has {len(header)}")
+        out.append((f"line {n}", fields[di], fields[pi], None if ei is None else fields[ei]))
+    return _p_rows(out, ei is not None, set())
+
+
+def _p_json(text: str) -> PValuesRead:
+    """JSON: a list of records {dataset, p, effect?} (keys case-insensitive, spellings as in CSV), the same list
+    under "datasets", or a mapping {name: p}."""
+    flags: set[str] = set()
+    value = load_json(text, "file", flags)
+    if isinstance(value, dict) and "datasets" in value:
+        check_keys(value, "file", ("datasets",), flags)
+        value = value["datasets"]
+    if isinstance(value, dict):
+        check_keys(value, "file", value.keys(), flags)
+        return _p_rows([(f"record {k}", n, p, None) for k, (n, p) in enumerate(value.items(), 1)], False, flags)
+    if not isinstance(value, list):
+        raise Refused("json-top-type", f"expected a list or an object, got {type(value).__name__}", located=False)
+    rows, with_effect = [], []
+    for k, rec in enumerate(value, 1):
+        where = f"record {k}"
+        if not isinstance(rec, dict):
+            raise Refused("record-type", f"{where}: expected an object, got {type(rec).__name__}")
+        keys = [str(key).strip().lower() for key in rec]
+        if len(set(keys)) != len(keys):
+            raise Refused("json-duplicate-key", f"{where}: two keys differ only in case or white space")
+        lowered = dict(zip(keys, rec.values()))
+        picked = [next((a for a in aliases if a in lowered), None) for aliases in (P_DATASET, P_VALUE, P_EFFECT)]
+        check_keys(rec, where, [orig for orig in rec if str(orig).strip().lower() in picked], flags)
+        if picked[0] is None or picked[1] is None:
+            raise Refused("missing-field", f"{where}: no dataset or p key")
+        with_effect.append(picked[2] is not None)
+        rows.append((where, lowered[picked[0]], lowered[picked[1]], lowered.get(picked[2] or "")))
+    if any(with_effect) and not all(with_effect):
+        raise Refused("missing-field", f"record {with_effect.index(False) + 1}: no effect (other records have one)")
+    return _p_rows(rows, any(with_effect), flags)
+
+
+def read_pvalues(data: bytes, fmt: str) -> PValuesRead | Invalid:
+    """A p-value table in format `fmt` ('csv', 'tsv' or 'json'), or Invalid."""
+    try:
+        text = decode(unwrap(data))
+        if fmt == "json":
+            return _p_json(text)
+        if "\r" in text.replace("\r\n", ""):
+            raise Refused("lone-cr", "a CR not followed by LF")
+        return _p_table(text, "," if fmt == "csv" else "\t")
     except Refused as exc:
         return Invalid(exc.rule, exc.detail, exc.located)

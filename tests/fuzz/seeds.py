@@ -399,7 +399,37 @@ def all_seeds() -> tuple[Seed, ...]:
             "dygie:pred", "e2e", "dygie", "pred", _dumps_lines(dp), ".jsonl", value=dp, jsonl=True, hot_keys=dygie_keys
         )
     )
+    seeds.extend(_pvalue_seeds())
     return tuple(seeds)
+
+
+def _pvalue_seeds() -> list[Seed]:
+    """p-value tables (replicability analysis) from the replicability test vectors: the TACL 2017 dependency
+    parsing p-values with the docs' domain names and effects as CSV (with a comment line), the 23-language POS
+    p-values as TSV with other header spellings, and both as JSON records, a {name: p} mapping and {"datasets"}."""
+    vectors = json.loads(find_data("replicability_vectors.json").read_text(encoding="utf-8"))["vectors"]
+    by_id = {v["id"]: v["inputs"]["p_values"] for v in vectors}
+    domains = ["BC", "BN", "MZ", "NW", "PT", "TC", "WB"]
+    effects = [0.54, 0.36, 1.02, 0.69, 0.42, 0.88, 0.58]
+    mate = by_id["tacl2017_depparse_mate_vs_redshift_4dp"]
+    langs = by_id["tacl2017_pos_mimick_vs_chartag_23langs"]
+    csv_text = "# Dror et al. 2017, Mate vs RedShift\ndataset,p,effect\n"
+    csv_text += "".join(f"{d},{p},{e}\n" for d, p, e in zip(domains, mate, effects))
+    tsv_text = "Name\tP_Value\n" + "".join(f"lang{k:02d}\t{p!r}\n" for k, p in enumerate(langs))
+    records = [{"dataset": d, "p": p, "effect": e} for d, p, e in zip(domains, mate, effects)]
+    mapping = {f"lang{k:02d}": p for k, p in enumerate(langs)}
+    wrapped = {"datasets": [{"Name": f"lang{k:02d}", "pvalue": p} for k, p in enumerate(langs[:10])]}
+    keys = ("dataset", "p", "effect", "Name", "pvalue", "datasets")
+    return [
+        Seed("pvalues-csv:mate", "pvalues", "csv", "gold", csv_text.encode(), ".csv"),
+        Seed("pvalues-tsv:langs", "pvalues", "tsv", "gold", tsv_text.encode(), ".tsv"),
+        Seed("pvalues-json:records", "pvalues", "json", "gold", json.dumps(records, indent=1).encode(), ".json",
+             value=records, indent=1, hot_keys=keys),
+        Seed("pvalues-json:mapping", "pvalues", "json", "gold", json.dumps(mapping).encode(), ".json",
+             value=mapping, hot_keys=tuple(mapping)),
+        Seed("pvalues-json:datasets", "pvalues", "json", "gold", json.dumps(wrapped).encode(), ".json",
+             value=wrapped, hot_keys=keys),
+    ]  # fmt: skip
 
 
 def seed_by_name(name: str) -> Seed:
