@@ -256,6 +256,33 @@ def test_a_signal_while_reading_a_fifo_input_is_one_line(tmp_path: Path, signum:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gold.fifo"]
 
 
+# A real SIGINT, sent by the process to itself the moment `python -m releval` starts importing typer (the command
+# line's first module beyond the `releval` package, which Python imports before __main__ runs).
+INTERRUPT_AT_IMPORT = textwrap.dedent(
+    """
+    import os, runpy, signal, sys
+    import releval
+
+    class InterruptAtTyper:
+        def find_spec(self, name, path=None, target=None):
+            if name == "typer":
+                os.kill(os.getpid(), signal.SIGINT)
+            return None
+
+    sys.meta_path.insert(0, InterruptAtTyper())
+    sys.argv = ["releval", "--version"]
+    runpy.run_module("releval", run_name="__main__")
+    """
+)
+
+
+def test_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
+    proc = subprocess.run([sys.executable, "-c", INTERRUPT_AT_IMPORT], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 130
+    assert error_line(proc.stderr) == "error: interrupted"
+    assert proc.stdout == ""  # --version never ran
+
+
 # --- 3. read limits: gzip bombs, big files, endless streams ------------------------------------------------------
 
 
