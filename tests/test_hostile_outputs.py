@@ -476,20 +476,30 @@ def test_constant_equal_runs_have_no_difference_and_undefined_t() -> None:
     assert one_constant.df == pytest.approx(1.0)
 
 
-def test_the_same_run_given_as_every_seed_is_refused_by_compare(tmp_path: Path) -> None:
-    proc = releval("compare", KEY, "-s", f"a={RBERT},{RBERT}", "-s", f"b={CNN},{CNN}", "-f", "json")
-    assert proc.returncode == 2
-    line = error_line(proc.stderr)
+def test_the_same_run_given_as_every_seed_is_refused_by_compare(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.json"
+    code = cli.main(
+        ["compare", str(KEY), "-s", f"a={RBERT},{RBERT}", "-s", f"b={CNN},{CNN}", "-f", "json", "-o", str(out)]
+    )
+    assert code == 2
+    line = error_line(capsys.readouterr().err)
     assert "a scores 0." in line and "on every one of its 2 runs" in line and "under micro" in line
-    assert proc.stdout == ""
+    assert not out.exists()
 
 
 def test_equal_constant_seed_runs_give_strict_json_with_null_t(tmp_path: Path) -> None:
     copy = tmp_path / "rbert_copy.txt"
     shutil.copyfile(RBERT, copy)
-    proc = releval("compare", KEY, "-s", f"a={RBERT},{copy}", "-s", f"b={copy},{RBERT}", "-f", "json")
-    assert proc.returncode == 0, proc.stderr
-    data = strict_loads(proc.stdout)
+    out = tmp_path / "out.json"
+    assert (
+        cli.main(
+            ["compare", str(KEY), "-s", f"a={RBERT},{copy}", "-s", f"b={copy},{RBERT}", "-f", "json", "-o", str(out)]
+        )
+        == 0
+    )
+    data = strict_loads(out.read_text(encoding="utf-8"))
     micro = next(r for r in data["pairs"] if r["metric"] == "micro")
     assert (micro["t"], micro["df"], micro["p_value"], micro["p_adjusted"], micro["cohen_d"]) == (None, None, 1, 1, 0)
     assert micro["note"].startswith("a and b score ") and "zero variance and no difference" in micro["note"]
