@@ -30,7 +30,7 @@ from pathlib import Path
 
 from tests.fuzz.mutators import mutate
 from tests.fuzz.oracle import Failure, Report, Verdict, format_label
-from tests.fuzz.reference import Invalid, read_e2e, read_labels, read_pvalues
+from tests.fuzz.reference import Invalid, read_e2e, read_labels, read_pvalues, read_types
 from tests.fuzz.seeds import seed_by_name
 
 from releval import cli
@@ -89,6 +89,11 @@ SCENARIOS: tuple[Scenario, ...] = (
         "score-e2e-dygie",
         (("gold", "dygie:gold", "gold"), ("pred", "dygie:pred", "pred")),
         ("score", "--task", "e2e", "{gold}", "{pred}", *_JSON_OUT),
+    ),
+    Scenario(
+        "score-e2e-types",
+        (("gold", "spert:test_20", "gold"), ("pred", "spert:pred_20", "pred"), ("types", "types:conll04", "gold")),
+        ("score", "--task", "e2e", "{gold}", "{pred}", "--types", "{types}", *_JSON_OUT),
     ),
     Scenario("stats-e2e", (("gold", "spert:splits", "gold"),), ("stats", "{gold}", *_JSON_OUT)),
     Scenario(
@@ -160,8 +165,8 @@ def _reference_invalid(case: CommandCase, name: str) -> Invalid | None:
     if seed.loader == "e2e":
         verdict = read_e2e(case.data, name=name, role=role)
         return verdict if isinstance(verdict, Invalid) else None
-    if seed.loader == "pvalues":
-        verdict = read_pvalues(case.data, seed.format)
+    if seed.loader in ("pvalues", "types"):
+        verdict = read_pvalues(case.data, seed.format) if seed.loader == "pvalues" else read_types(case.data)
         return verdict if isinstance(verdict, Invalid) else None
     verdicts = [
         read_labels(case.data, fmt, role=role, id_field=seed.id_field, label_field=seed.label_field)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.fuzz import commands, oracle
-from tests.fuzz.reference import E2ERead, Invalid, LabelsRead, PValuesRead
+from tests.fuzz.reference import E2ERead, Invalid, LabelsRead, PValuesRead, TypesRead
 from tests.fuzz.seeds import Seed, seed_by_name
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -43,6 +43,9 @@ def expected_outcome(verdict: Any) -> dict[str, Any]:
     if isinstance(verdict, LabelsRead):
         body = json.dumps([verdict.ids, verdict.labels], ensure_ascii=False)
         items = len(verdict.labels)
+    elif isinstance(verdict, TypesRead):
+        body = repr((verdict.entities, verdict.relations, sorted(verdict.symmetric)))
+        items = len(verdict.entities) + len(verdict.relations)
     elif isinstance(verdict, PValuesRead):
         body = repr((verdict.datasets, verdict.p, verdict.effect))
         items = len(verdict.datasets)

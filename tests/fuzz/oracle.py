@@ -32,10 +32,20 @@ from pathlib import Path
 from typing import Any
 
 from tests.fuzz.mutators import mutate
-from tests.fuzz.reference import E2ERead, Invalid, LabelsRead, PValuesRead, read_e2e, read_labels, read_pvalues
+from tests.fuzz.reference import (
+    E2ERead,
+    Invalid,
+    LabelsRead,
+    PValuesRead,
+    TypesRead,
+    read_e2e,
+    read_labels,
+    read_pvalues,
+    read_types,
+)
 from tests.fuzz.seeds import Seed, all_seeds, seed_by_name
 
-from releval.data.e2e import load_e2e
+from releval.data.e2e import load_e2e, load_types
 from releval.data.labels import load_labels
 from releval.data.pvalues import load_pvalues
 from releval.errors import InputError, InputErrors, RelevalError
@@ -111,6 +121,7 @@ KNOWN_OPEN: dict[str, str] = {
     "refuses a CR not followed by LF",
 }
 
+SLOW_SECONDS = 10.0  # for one small input, even on a loaded machine
 MAX_MESSAGE = 2000  # characters of one error message: a 128 KiB field echoed back is not "one clear error"
 _LOCATION = re.compile(r":\d+:|\bline \d+|\brecord \d+|\w\[\d+\]|\bsentence \d+")
 
@@ -165,6 +176,8 @@ def load_with_releval(seed: Seed, path: Path, detect: bool = False) -> Any:
         return load_e2e(path, role=seed.role)
     if seed.loader == "pvalues":
         return load_pvalues(path, fmt=seed.format)
+    if seed.loader == "types":
+        return load_types(path)
     return load_labels(
         path,
         format=None if detect else seed.format,
@@ -180,6 +193,8 @@ def reference_read(seed: Seed, data: bytes, name: str, fmt: str | None = None) -
         return read_e2e(data, name=name, role=seed.role)
     if seed.loader == "pvalues":
         return read_pvalues(data, seed.format)
+    if seed.loader == "types":
+        return read_types(data)
     return read_labels(data, fmt or seed.format, role=seed.role, id_field=seed.id_field, label_field=seed.label_field)
 
 
@@ -211,6 +226,8 @@ def _message_key(exc: BaseException) -> str:
 
 def as_comparable(got: Any) -> Any:
     """releval's result in the reference's shape (LabelsRead / E2ERead / PValuesRead without flags)."""
+    if hasattr(got, "symmetric"):
+        return TypesRead(tuple(got.entities), tuple(got.relations), frozenset(got.symmetric))
     if hasattr(got, "datasets"):
         effect = None if got.effect is None else tuple(float(x) for x in got.effect)
         return PValuesRead(tuple(got.datasets), tuple(float(x) for x in got.p), effect)
@@ -230,6 +247,11 @@ def _doc(d: Any) -> Any:
 
 def _difference(mine: Any, ref: Any) -> str:
     """What differs between releval's reading and the reference's, in a word (the misread class detail)."""
+    if isinstance(ref, TypesRead):
+        for part in ("entities", "relations", "symmetric"):
+            if getattr(mine, part) != getattr(ref, part):
+                return part
+        return ""
     if isinstance(ref, PValuesRead):
         for part in ("datasets", "p", "effect"):
             if getattr(mine, part) != getattr(ref, part):
@@ -302,10 +324,14 @@ def run_case(case: Case, folder: Path, seed: Seed | None = None) -> Verdict:
     path.write_bytes(case.data)
     got: Any = None
     exc: BaseException | None = None
+    began = time.perf_counter()
     try:
         got = load_with_releval(seed, path, case.detect)
     except Exception as error:  # noqa: BLE001 - anything but a RelevalError is the finding
         exc = error
+    seconds = time.perf_counter() - began
+    if seconds > SLOW_SECONDS:  # a few KB (or one 128 KiB field) read in seconds: something is quadratic
+        return Verdict("slow", f"slow:{format_label(seed)}", f"{seconds:.1f} s for {len(case.data)} bytes")
     if path.read_bytes() != case.data:
         return Verdict("damaged", f"damaged-input:{format_label(seed)}", "the input file changed")
     fmt = got.format if case.detect and got is not None else format_label(seed)

@@ -241,7 +241,8 @@ def check_keys(obj: Any, where: str, read: Iterable[str], flags: set[str], defin
     does not use, repeated, is flagged (releval may refuse it); any other repeated key does not matter."""
     repeated = getattr(obj, "repeated", frozenset())
     if repeated & set(read):
-        raise Refused("json-duplicate-key", f"{where}: key {sorted(repeated & set(read))[0]!r} twice in one object")
+        key = sorted(repeated & set(read))[0]
+        raise Refused("json-duplicate-key", f"{where}: key {key[:40]!r} twice in one object", located=where != "file")
     if repeated & set(defined):
         flags.add("repeated-key")
 
@@ -920,3 +921,49 @@ def read_pvalues(data: bytes, fmt: str) -> PValuesRead | Invalid:
         return _p_table(text, "," if fmt == "csv" else "\t")
     except Refused as exc:
         return Invalid(exc.rule, exc.detail, exc.located)
+
+
+# ----------------------------------------------------------------------------------------------- SpERT types file
+
+
+@dataclass(frozen=True)
+class TypesRead:
+    """SpERT's types file: entity and relation type names in file order, and the symmetric relation types."""
+
+    entities: tuple[str, ...]
+    relations: tuple[str, ...]
+    symmetric: frozenset[str]
+    flags: frozenset[str] = frozenset()
+
+
+def read_types(data: bytes) -> TypesRead | Invalid:
+    """`{"entities": {T: {...}}, "relations": {R: {..., "symmetric": true|false}}}`: "relations" required,
+    "entities" optional; a relation's spec is an object whose "symmetric" (default false) is a boolean; type names
+    are non-empty and free of control characters."""
+    try:
+        flags: set[str] = set()
+        value = load_json(decode(unwrap(data)), "file", flags)
+        if not isinstance(value, dict) or not isinstance(value.get("relations"), dict):
+            raise Refused("types-shape", "expected an object with a 'relations' object", located=False)
+        entities = value.get("entities", {})
+        if not isinstance(entities, dict):
+            raise Refused("types-shape", "'entities' must be an object", located=False)
+        check_keys(value, "file", ("entities", "relations"), flags)
+        symmetric = []
+        for kind, table in (("entity", entities), ("relation", value["relations"])):
+            check_keys(table, f"{kind} types", table.keys(), flags)
+            for name in table:
+                if not name.strip() or _bad_char(name) is not None:
+                    raise Refused("e2e-type-value", f"{kind} type {name[:40]!r} is empty or has a control character")
+        for name, spec in value["relations"].items():
+            if not isinstance(spec, dict):
+                raise Refused("types-shape", f"relation type {name[:40]!r}: expected an object")
+            check_keys(spec, f"relation type {name[:40]!r}", ("symmetric",), flags)
+            flag = spec.get("symmetric", False)
+            if not isinstance(flag, bool):
+                raise Refused("types-shape", f"relation type {name[:40]!r}: 'symmetric' must be true or false")
+            if flag:
+                symmetric.append(name)
+        return TypesRead(tuple(entities), tuple(value["relations"]), frozenset(symmetric), frozenset(flags))
+    except Refused as exc:  # one object: a type's name places a problem, there are no records to number
+        return Invalid(exc.rule, exc.detail, located=False)

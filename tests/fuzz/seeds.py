@@ -400,6 +400,11 @@ def all_seeds() -> tuple[Seed, ...]:
         )
     )
     seeds.extend(_pvalue_seeds())
+    types = json.loads(find_data("conll04_types.json").read_text(encoding="utf-8"))
+    types["relations"]["Kill"]["symmetric"] = True  # one symmetric type, so the flag is read both ways
+    type_keys = ("entities", "relations", "symmetric", *types["entities"], *types["relations"])
+    seeds.append(Seed("types:conll04", "types", "spert-types", "gold", json.dumps(types, indent=1).encode(), ".json",
+                      value=types, indent=1, hot_keys=type_keys))  # fmt: skip
     return tuple(seeds)
 
 
