@@ -101,6 +101,15 @@ def test_seed_inputs_read_identically(seed: Any) -> None:
     assert verdict == oracle.Verdict("accepted", None), verdict
 
 
+@pytest.mark.parametrize("scenario", commands.SCENARIOS, ids=lambda s: s.name)
+def test_command_scenarios_pass_on_intact_inputs(scenario: commands.Scenario) -> None:
+    """Each command scenario exits 0 with a complete output on its intact inputs: the mutations are what fails."""
+    case = commands.CommandCase(scenario.name, None, (), b"", False, True)
+    with tempfile.TemporaryDirectory() as tmp:
+        verdict, stderr = commands.run_command_case(case, Path(tmp))
+    assert verdict == oracle.Verdict("exit 0", None), stderr
+
+
 def test_cases_are_a_function_of_seed_and_index() -> None:
     """Replaying needs nothing but the run seed and the case index."""
     for index in range(200):

@@ -69,6 +69,25 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "score-csv", (("gold", "csv:gold", "gold"), ("pred", RBERT, "pred")), ("score", "{gold}", "{pred}", *_JSON_OUT)
     ),
+    Scenario(
+        "score-lines",
+        (("gold", "labels-lines:tacred_25", "gold"), ("pred", "labels-lines:tacred_pred_25", "pred")),
+        ("score", "{gold}", "{pred}", "--input-format", "labels-lines", "--by-position", *_JSON_OUT),
+    ),
+    Scenario(
+        "score-patch",
+        (
+            ("gold", "tacred-json:20", "gold"),
+            ("pred", "jsonl:pred_20", "pred"),
+            ("patch", "tacred-json:patch_5", "gold"),
+        ),
+        ("score", "{gold}", "{pred}", "--patch", "{patch}", *_JSON_OUT),
+    ),
+    Scenario(
+        "score-mixed",
+        (("gold", "tsv:gold", "gold"), ("pred", "csv:pred_crlf", "pred")),
+        ("score", "{gold}", "{pred}", *_JSON_OUT),
+    ),
     Scenario("stats", (("gold", KEY, "gold"),), ("stats", "{gold}", *_JSON_OUT)),
     Scenario("stats-tacred", (("gold", "tacred-json:20", "gold"),), ("stats", "{gold}", *_JSON_OUT)),
     Scenario("stats-tsv", (("gold", "tsv:gold", "gold"),), ("stats", "{gold}", *_JSON_OUT)),

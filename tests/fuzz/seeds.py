@@ -306,6 +306,14 @@ def all_seeds() -> tuple[Seed, ...]:
             hot_keys=("id", "prediction"),
         )
     )
+    seeds.append(Seed("labels-lines:tacred_pred_25", "labels", "labels-lines", "pred",
+                      "".join(t["pred"] + "\n" for t in tac).encode(), ".txt"))  # fmt: skip
+    pred_20 = pred_jsonl[:20]
+    seeds.append(Seed("jsonl:pred_20", "labels", "jsonl", "pred", _dumps_lines(pred_20), ".jsonl", value=pred_20,
+                      jsonl=True, hot_keys=("id", "prediction")))  # fmt: skip
+    patch = [{"id": t["id"], "relation": t["pred"]} for t in tac[2:20:4]]  # a TACRev relabelling of 5 gold items
+    seeds.append(Seed("tacred-json:patch_5", "labels", "tacred-json", "gold", json.dumps(patch, indent=1).encode(),
+                      ".json", value=patch, indent=1, hot_keys=("id", "relation")))  # fmt: skip
     sem = _semeval_blocks()[:30]
     int_ids = [{"id": int(i), "relation": lbl} for i, _, lbl in sem]
     seeds.append(
