@@ -10,7 +10,11 @@ class RelevalError(Exception):
 
 
 class InputError(RelevalError):
-    """A problem with one input record, located by file, line (1-based) or record, and field."""
+    """A problem with one input record, located by file, line (1-based) or record, and field.
+
+    `record` (1-based) locates an item of a file that is one JSON document (a TACRED list), where a line number
+    would be meaningless: it prints as `file: record 3: field 'relation': message`.
+    """
 
     def __init__(
         self,
@@ -19,20 +23,24 @@ class InputError(RelevalError):
         file: str | None = None,
         line: int | None = None,
         field: str | None = None,
+        record: int | None = None,
     ) -> None:
         self.message = message
         self.file = file
         self.line = line
         self.field = field
+        self.record = record
         super().__init__(self.location() + message)
 
     def location(self) -> str:
-        """The `file:line: field: ` prefix (parts omitted when unknown)."""
+        """The `file:line: record N: field 'x': ` prefix (parts omitted when unknown)."""
         parts = []
         if self.file is not None:
             parts.append(str(self.file) + (f":{self.line}" if self.line is not None else ""))
         elif self.line is not None:
             parts.append(f"line {self.line}")
+        if self.record is not None:
+            parts.append(f"record {self.record}")
         if self.field is not None:
             parts.append(f"field '{self.field}'")
         return (": ".join(parts) + ": ") if parts else ""

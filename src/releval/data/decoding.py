@@ -1,0 +1,213 @@
+"""From an input file's bytes to text and JSON the loaders can trust: one encoding, no NUL bytes, located errors.
+
+Decisions (listed for users in docs/formats.md, issue 11):
+
+* UTF-8 is the input encoding; one leading UTF-8 byte-order mark is dropped.
+* A file that starts with a UTF-16 or UTF-32 byte-order mark is decoded from that encoding and read as the same
+  text in UTF-8: Windows tools (PowerShell's `>`, Notepad's "Unicode") write such files, and the mark makes the
+  encoding certain, so refusing them would only cost the user a conversion.
+* A NUL byte anywhere else is refused with its line. No text format holds one; a UTF-16 file without a byte-order
+  mark is the usual cause (every other byte is NUL), and the message says so when the bytes look like it — decoding
+  it silently kept NULs inside ids and labels before.
+* JSON is parsed by orjson (nesting is bounded at 1,024 levels, so deep input is a located error rather than a
+  RecursionError); its errors keep the line and column the parser stopped at. orjson reads an integer beyond 64
+  bits as a float, so `exact_json` re-reads a document with msgspec, which keeps such integers exact, when a caller
+  finds a float where an integer id may have been written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import msgspec
+import orjson
+
+from releval.data.io import PathLike, read_bytes
+from releval.errors import InputError
+
+UTF8_BOM = b"\xef\xbb\xbf"
+# UTF-32 first: its little-endian mark begins with UTF-16's.
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32 LE"),
+    (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32 BE"),
+    (b"\xff\xfe", "utf-16-le", "UTF-16 LE"),
+    (b"\xfe\xff", "utf-16-be", "UTF-16 BE"),
+)
+# Control characters, a stray byte-order mark and lone surrogates: never part of an id, a label or a type name.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ufeff\ud800-\udfff]")
+# An escaped printable ASCII character (`\u0061` for `a`) or an escaped slash: a key could be spelled so.
+_ESCAPED_ASCII = re.compile(rb"\\u00[2-7][0-9a-fA-F]|\\/")
+EXCERPT = 40  # characters of an input value quoted in a message
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """`text` quoted for a message, cut to `limit` characters: a 128 KiB field is not echoed back."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text):,} characters)"
+
+
+def to_utf8(raw: bytes, file: str) -> bytes:
+    """The input as UTF-8 bytes without a byte-order mark (UTF-16/32 with a mark transcoded); NUL bytes refused.
+
+    UTF-8 itself is not validated here: the JSON parsers and `decode_text` do that, with the line of the bad byte.
+    """
+    if raw.startswith(UTF8_BOM):
+        raw = raw[len(UTF8_BOM) :]
+    else:
+        for bom, codec, name in _WIDE_BOMS:
+            if raw.startswith(bom):
+                raw = _transcode(raw[len(bom) :], codec, name, file, len(bom))
+                break
+    if b"\x00" in raw:
+        raise _nul_error(raw, file)
+    return raw
+
+
+def read_utf8(path: PathLike) -> bytes:
+    """The file's bytes (gunzipped as `read_bytes` does) as UTF-8 without a byte-order mark; see `to_utf8`."""
+    return to_utf8(read_bytes(path), str(path))
+
+
+def decode_text(data: bytes, file: str) -> str:
+    """UTF-8 bytes as text; an invalid byte is an InputError at its line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"not valid UTF-8 (byte {exc.start}: {exc.reason})", file=file, line=line) from None
+
+
+def read_text(path: PathLike) -> str:
+    """The file as text: `read_utf8`, then strict UTF-8 decoding."""
+    return decode_text(read_utf8(path), str(path))
+
+
+def _transcode(body: bytes, codec: str, name: str, file: str, skipped: int) -> bytes:
+    try:
+        text = body.decode(codec)
+    except UnicodeDecodeError as exc:
+        line = body[: exc.start].decode(codec, errors="replace").count("\n") + 1
+        raise InputError(
+            f"starts with a {name} byte-order mark but is not valid {name} (byte {exc.start + skipped}: {exc.reason})",
+            file=file,
+            line=line,
+        ) from None
+    return text.encode("utf-8")
+
+
+def wide_encoding(sample: bytes) -> str | None:
+    """'UTF-16 LE' / 'UTF-16 BE' / 'UTF-32 LE' / 'UTF-32 BE' when mostly-ASCII text in that encoding would give
+    these bytes (NULs in fixed positions), else None."""
+    n = len(sample) // 4 * 4
+    if n < 4:
+        return None
+    quarters = [sample[k:n:4].count(0) / (n // 4) for k in range(4)]
+    if quarters[0] < 0.5 and min(quarters[1:]) > 0.9:
+        return "UTF-32 LE"
+    if quarters[3] < 0.5 and min(quarters[:3]) > 0.9:
+        return "UTF-32 BE"
+    even, odd = (quarters[0] + quarters[2]) / 2, (quarters[1] + quarters[3]) / 2
+    if odd > 0.5 and even < 0.2:
+        return "UTF-16 LE"
+    if even > 0.5 and odd < 0.2:
+        return "UTF-16 BE"
+    return None
+
+
+def _nul_error(raw: bytes, file: str) -> InputError:
+    at = raw.find(b"\x00")
+    line = raw.count(b"\n", 0, at) + 1
+    wide = wide_encoding(raw[:4096])
+    if wide is not None:
+        return InputError(
+            f"NUL bytes: this looks like {wide} text without a byte-order mark; save the file as UTF-8",
+            file=file,
+            line=line,
+        )
+    return InputError("NUL byte: a text input holds none (a binary or damaged file?)", file=file, line=line)
+
+
+def json_problem(exc: orjson.JSONDecodeError) -> str:
+    """orjson's message without its own position (the caller places it), with the column and a hint where one helps."""
+    msg = exc.msg
+    hint = ""
+    if msg.startswith(("trailing characters", "unexpected content after document")):
+        hint = "; a second JSON value follows the first"
+    elif "depth limit" in msg or "recursion" in msg:
+        hint = "; nested more than 1,024 levels deep"
+    return f"invalid JSON: {msg} (column {exc.colno}){hint}"
+
+
+def parse_json(data: bytes | str, file: str) -> Any:
+    """One JSON document; a syntax error (or nesting beyond 1,024 levels) is an InputError at its line."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise InputError(json_problem(exc), file=file, line=exc.lineno) from None
+
+
+def exact_json(data: bytes) -> Any | None:
+    """The document again with integers of any size exact (msgspec); None when msgspec refuses it."""
+    try:
+        return msgspec.json.decode(data)
+    except (msgspec.MsgspecError, ValueError, RecursionError):
+        return None
+
+
+# ----------------------------------------------------------------------------------------------- repeated keys
+# orjson and msgspec keep the last of two values of one key without a word. A key that releval reads may occur
+# once per object; finding out must not cost a second parse of every file, hence the byte counts first.
+
+
+def keys_may_repeat(data: bytes, keys: Iterable[str], present: Mapping[str, int]) -> bool:
+    """False when certainly no object holds one of `keys` twice; `present[k]` objects of the parsed data hold key k.
+
+    A key `k` is written `"k"` followed by `:`; a JSON string cannot contain that sequence unescaped. So when the
+    data holds `"k"` exactly `present[k]` times (or `"k"` + `:` that often), every such object has it once.
+    Escaped spellings of a key (`"l\\u0061bel"`) are not counted, so data with an escaped printable ASCII
+    character, or keys that are not plain text, always answer True (the caller then looks object by object).
+    """
+    keys = list(keys)
+    if any(CONTROL.search(k) or '"' in k or "\\" in k for k in keys):
+        return True
+    if b"\\" in data and (_ESCAPED_ASCII.search(data) or (b"\\u" in data and not all(k.isascii() for k in keys))):
+        return True
+    for key in keys:
+        token = b'"' + key.encode("utf-8") + b'"'
+        if data.count(token) == present[key]:
+            continue
+        if len(re.findall(re.escape(token) + rb"[ \t\r\n]*:", data)) != present[key]:
+            return True
+    return False
+
+
+class KeyedObject(dict):
+    """A JSON object read by the standard library, with the keys it held more than once in `repeated`."""
+
+    repeated: list[str]
+
+
+def _keyed(pairs: list[tuple[str, Any]]) -> KeyedObject:
+    out = KeyedObject(pairs)
+    out.repeated = [k for k, c in Counter(k for k, _ in pairs).items() if c > 1] if len(out) != len(pairs) else []
+    return out
+
+
+def with_all_keys(document: bytes) -> Any:
+    """The JSON document read again by the standard library, every object a KeyedObject; None if unreadable.
+
+    Slow (pure Python objects); only for data that `keys_may_repeat` could not clear. The data passed orjson, so it
+    nests at most 1,024 levels; the recursion limit is raised for the standard library's parser while it reads.
+    """
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(old + 2000)
+    try:
+        return json.loads(document, object_pairs_hook=_keyed)
+    except (ValueError, RecursionError):
+        return None
+    finally:
+        sys.setrecursionlimit(old)

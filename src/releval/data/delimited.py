@@ -1,0 +1,123 @@
+"""Lines, and CSV/TSV records with the line each starts on: located InputErrors instead of csv.Error tracebacks.
+
+Rules (docs/formats.md, issue 11):
+
+* Lines end in LF or CRLF; the final line end is optional. A CR that is not followed by LF is refused at its line,
+  also inside a quoted CSV field: old Mac line ends would otherwise glue lines together or leave a CR inside an id
+  or a label, and csv itself reads `\r\r\n` as one line end.
+* CSV/TSV tables (`csv`, `tsv`, the p-value and check-stats tables) use RFC 4180 quoting as Python's csv module
+  reads it in strict mode: a quoted field may hold delimiters, quotes written twice and line breaks; after its
+  closing quote only the delimiter or the line end may follow. A quote opened and never closed is reported at the
+  line where the record starts, with a short excerpt of that line — not at the last line with the rest of the file
+  dumped into the message.
+* Fields of any length are read: csv's default limit of 128 KiB per field is raised once, deliberately (it is a
+  process-wide setting, and only ever raised).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from itertools import repeat
+
+from releval.data.decoding import excerpt
+from releval.errors import InputError
+
+FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)  # the largest value csv accepts on every platform (a C long)
+
+
+def _no_lone_cr(text: str, file: str) -> str:
+    """`text` with CRLF line ends made LF; a CR not followed by LF anywhere (also inside a quoted field) is an
+    InputError at its line."""
+    if "\r" not in text:
+        return text
+    text = text.replace("\r\n", "\n")
+    at = text.find("\r")
+    if at >= 0:
+        raise InputError(
+            "a carriage return (CR) not followed by a line feed: lines must end in LF or CRLF (old Mac line ends?)",
+            file=file,
+            line=text.count("\n", 0, at) + 1,
+        )
+    return text
+
+
+def text_lines(text: str, file: str) -> list[str]:
+    """Lines without their LF/CRLF ends (a missing final line end is fine); a lone CR is an InputError at its line."""
+    lines = _no_lone_cr(text, file).split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def split_columns(lines: list[str], delimiter: str, k: int) -> list[list[str]] | None:
+    """The k columns of `lines` when every line holds exactly k - 1 delimiters (no per-line Python code), else None.
+
+    The fast path of the `<id>\\t<label>` and unquoted table readers: the lines are joined and split once, and
+    column j is every k-th field from j.
+    """
+    if not lines:
+        return [[] for _ in range(k)]
+    if k < 2 or list(map(str.count, lines, repeat(delimiter))).count(k - 1) != len(lines):
+        return None
+    fields = delimiter.join(lines).split(delimiter)
+    return [fields[j::k] for j in range(k)]
+
+
+def _allow_long_fields() -> None:
+    if csv.field_size_limit() < FIELD_LIMIT:
+        csv.field_size_limit(FIELD_LIMIT)
+
+
+def read_records(text: str, delimiter: str, file: str) -> list[tuple[int, int, list[str]]]:
+    """(first line, last line, fields) of every record, RFC 4180 quoting (csv, strict); a blank line gives [].
+
+    Every csv.Error becomes an InputError located at the line where the record starts (an unclosed quote) or where
+    the reader stopped (a lone CR, a character after a closing quote).
+    """
+    _allow_long_fields()
+    text = _no_lone_cr(text, file)  # csv itself takes "\r\r\n" for one line end
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
+    records: list[tuple[int, int, list[str]]] = []
+    end = 0
+    try:
+        for row in reader:
+            records.append((end + 1, reader.line_num, row))
+            end = reader.line_num
+    except csv.Error as exc:
+        first = text.split("\n", end + 1)[end].rstrip("\r") if text.count("\n") >= end else ""
+        raise _located(str(exc), first, end + 1, reader.line_num, file) from None
+    return records
+
+
+def _located(message: str, first: str, start: int, stop: int, file: str) -> InputError:
+    """The InputError for a csv.Error: `first` is the record's first line, `start`..`stop` the lines it covers."""
+    if "unexpected end of data" in message:
+        rest = f"the rest of the file (to line {stop}) would be one value" if stop > start else "the line ends first"
+        return InputError(
+            f'a quote (") opened in this record is never closed, so {rest}: {excerpt(first)}', file=file, line=start
+        )
+    if "new-line character" in message:
+        return InputError(
+            "a carriage return (CR) not followed by a line feed: lines must end in LF or CRLF (old Mac line ends?)",
+            file=file,
+            line=stop,
+        )
+    if "expected after" in message:
+        return InputError(
+            f"{message}: a closing quote must be followed by the delimiter or the line end (write a quote inside a "
+            'quoted field as "")',
+            file=file,
+            line=stop,
+        )
+    return InputError(f"malformed CSV/TSV: {message}", file=file, line=stop)
+
+
+def split_record(line: str, delimiter: str, file: str, number: int) -> list[str]:
+    """The fields of one line read on its own (p-value tables): RFC 4180 quoting, csv.Error located at `number`."""
+    _allow_long_fields()
+    try:
+        return next(csv.reader([line], delimiter=delimiter, strict=True), [])
+    except csv.Error as exc:
+        raise _located(str(exc), line, number, number, file) from None
