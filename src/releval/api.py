@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from releval.data.alignment import MISSING_LABEL, POLICIES, Alignment, align
+from releval.data.alignment import POLICIES, Alignment, align
 from releval.data.labels import LabelFile, apply_patch, load_labels
 from releval.data.semeval_labels import undirected
 from releval.errors import InputError
@@ -131,8 +131,8 @@ def score_alignment(
     """Score already aligned labels (used by `score` and by callers that build their own alignment)."""
     schemes = get_weightings(weightings)
     check_settings(beta=beta, zero_division=zero_division, entropy_n=entropy_n)
-    enc = encode(alignment.gold, alignment.pred)
-    unseen = [lbl for lbl in enc.labels[enc.n_gold_labels :] if lbl != MISSING_LABEL]
+    enc = encode(alignment.gold, alignment.pred, missing=alignment.missing_label)
+    unseen = [lbl for lbl in enc.labels[enc.n_gold_labels :] if lbl != alignment.missing_label]
     warnings: list[str] = []
     if unseen:
         if strict_labels:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from releval.api import AUTO, LabelsInput, as_label_file, resolve_negative, score_alignment
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
-from releval.data.alignment import MISSING_LABEL, Alignment, align
+from releval.data.alignment import Alignment, align
 from releval.data.labels import FORMATS, EndToEndFile, LabelFile
 from releval.result import ScoreResult
 from releval.validation import check_choice
@@ -406,7 +406,7 @@ def type_constraint_findings(
     violations = [
         i
         for i, label in enumerate(alignment.pred)
-        if label != negative and label != MISSING_LABEL and label not in allowed.get((heads[i], tails[i]), ())
+        if label != negative and label != alignment.missing_label and label not in allowed.get((heads[i], tails[i]), ())
     ]
     unseen_pairs = {(heads[i], tails[i]) for i in violations if (heads[i], tails[i]) not in allowed}
     correct = sum(alignment.gold[i] == alignment.pred[i] for i in violations)

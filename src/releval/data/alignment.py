@@ -2,6 +2,10 @@
 
 The policies follow Olek's analysis of RECENT (olek-recent-f1.txt): `negative` fills a missing item with the
 negative class (the leaky TACRED/RECENT behaviour), `wrong` counts it as a wrong positive prediction.
+
+`wrong` fills with a placeholder label that occurs in neither file (`<missing>`, or `<missing-2>`, … when a real
+label is spelled so): a fixed placeholder equal to a real gold label would count every missing prediction of
+that class as correct (issue 11). `Alignment.missing_label` says which one was used.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ class Alignment:
     missing_ids: list[str] = field(default_factory=list)
     missing_gold_negative: int = 0
     notes: list[str] = field(default_factory=list)
+    missing_label: str = MISSING_LABEL
 
     @property
     def n_missing(self) -> int:
@@ -35,6 +40,17 @@ class Alignment:
     def missing_negative_share(self) -> float | None:
         """Share of the filled items whose gold label is negative (≈ 100 % is RECENT's leak signature)."""
         return self.missing_gold_negative / self.n_missing if self.missing_ids else None
+
+
+def missing_placeholder(*label_lists: list[str]) -> str:
+    """`<missing>`, or the first of `<missing-2>`, `<missing-3>`, … that is no label of the given lists."""
+    used = set().union(*map(set, label_lists))
+    if MISSING_LABEL not in used:
+        return MISSING_LABEL
+    k = 2
+    while f"<missing-{k}>" in used:
+        k += 1
+    return f"<missing-{k}>"
 
 
 def _examples(items: list[str], k: int = 5) -> str:
@@ -68,27 +84,20 @@ def align(
     if gold.ids == pred.ids:
         return Alignment(list(gold.labels), list(pred.labels))
     index = {item_id: i for i, item_id in enumerate(gold.ids)}
-    unknown = [(pid, ln) for pid, ln in zip(pred.ids, pred.lines) if pid not in index]
+    unknown = [k for k, pid in enumerate(pred.ids) if pid not in index]
     if unknown:
-        pid, line = unknown[0]
-        raise InputError(
-            f"{len(unknown)} prediction id(s) not in gold {gold.path}: {_examples([u[0] for u in unknown])}",
-            file=pred.path,
-            line=line,
-            field="id",
-        )
+        examples = _examples([pred.ids[k] for k in unknown])
+        raise pred.error(f"{len(unknown)} prediction id(s) not in gold {gold.path}: {examples}", unknown[0], "id")
     slots: list[str | None] = [None] * len(gold)
-    source_line = [0] * len(gold)
+    source = [0] * len(gold)
     repeated: list[InputError] = []
-    for pid, label, line in zip(pred.ids, pred.labels, pred.lines):
+    for k, (pid, label) in enumerate(zip(pred.ids, pred.labels)):
         i = index[pid]
         if slots[i] is not None:
-            repeated.append(
-                InputError(f"id {pid} repeated (first on line {source_line[i]})", file=pred.path, line=line, field="id")
-            )
+            repeated.append(pred.error(f"id {pid} repeated (first on {pred.unit} {pred.lines[source[i]]})", k, "id"))
             continue
         slots[i] = label
-        source_line[i] = line
+        source[i] = k
     raise_all(repeated[:50])
     missing = [i for i, s in enumerate(slots) if s is None]
     if not missing:
@@ -103,11 +112,19 @@ def align(
         )
     if on_missing == "negative" and negative is None:
         raise InputError("--on-missing negative needs a negative label", file=pred.path)
-    fill = negative if on_missing == "negative" else MISSING_LABEL
+    fill = negative if on_missing == "negative" else missing_placeholder(gold.labels, pred.labels)
     gold_negative = sum(gold.labels[i] == negative for i in missing) if negative is not None else 0
     for i in missing:
         slots[i] = fill
     note = f"{len(missing)} missing prediction(s) filled as {'the negative class' if fill == negative else 'wrong'}"
     if negative is not None:
         note += f"; {100 * gold_negative / len(missing):.1f} % of them are gold-negative"
-    return Alignment(list(gold.labels), slots, on_missing, missing_ids, gold_negative, [note])  # type: ignore[arg-type]
+    return Alignment(
+        list(gold.labels),
+        slots,  # type: ignore[arg-type]
+        on_missing,
+        missing_ids,
+        gold_negative,
+        [note],
+        fill if on_missing == "wrong" else MISSING_LABEL,
+    )

@@ -26,12 +26,13 @@ class Encoded:
     n_gold_labels: int
 
 
-def encode(gold: Sequence[str], pred: Sequence[str]) -> Encoded:
-    """Sorted gold labels, then labels seen only in predictions (the missing marker last), as int codes."""
+def encode(gold: Sequence[str], pred: Sequence[str], missing: str = MISSING_LABEL) -> Encoded:
+    """Sorted gold labels, then labels seen only in predictions (the missing placeholder `missing` last), as int
+    codes."""
     if len(gold) != len(pred):
         raise ValueError(f"gold and pred differ in length: {len(gold)} vs {len(pred)}")
     gold_labels = sorted(set(gold))
-    extra = sorted(set(pred).difference(gold_labels), key=lambda x: (x == MISSING_LABEL, x))
+    extra = sorted(set(pred).difference(gold_labels), key=lambda x: (x == missing, x))
     labels = gold_labels + extra
     code = {label: i for i, label in enumerate(labels)}
     g = np.fromiter(map(code.__getitem__, gold), dtype=np.int64, count=len(gold))
