@@ -16,8 +16,8 @@ from typing import Any
 import orjson
 
 from releval.audit.findings import AuditReport, Finding
+from releval.data.decoding import read_utf8
 from releval.data.e2e import Document, E2EDataset, align_documents, load_e2e
-from releval.data.io import read_bytes
 from releval.e2e_api import score_e2e
 from releval.errors import InputError, InputErrors
 
@@ -96,7 +96,7 @@ def _unreadable(role: str, path: str, errors: list[InputError]) -> Finding:
 def dangling_findings(path: str | os.PathLike[str], role: str) -> list[Finding]:
     """Relations whose argument is not one of the file's entity mentions, counted over the whole raw file."""
     try:
-        raw = read_bytes(path).removeprefix(b"\xef\xbb\xbf")
+        raw = read_utf8(path)  # the loader's bytes: BOM dropped, UTF-16/32 with a BOM transcoded, NULs refused
     except InputError:
         return []
     try:

@@ -8,6 +8,7 @@ PURE/DyGIE++ documents (inclusive, document-level offsets) become one Document p
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,17 @@ from typing import Any
 
 import orjson
 
-from releval.data.io import PathLike, read_bytes
+from releval.data.decoding import CONTROL as _CONTROL
+from releval.data.decoding import (
+    exact_json,
+    excerpt,
+    json_problem,
+    keys_may_repeat,
+    parse_json,
+    read_utf8,
+    with_all_keys,
+)
+from releval.data.io import PathLike
 from releval.errors import InputError, raise_all
 
 FORMATS = ("spert", "dygie")
@@ -62,30 +73,72 @@ class TypeInventory:
 
 
 def _parse(path: PathLike) -> tuple[str, Any]:
-    """(format, parsed content): one JSON value (SpERT) or a list of JSON lines (DyGIE++)."""
-    raw = read_bytes(path).removeprefix(b"\xef\xbb\xbf")
+    """(format, parsed content) of a file: see `_parse_bytes`."""
+    return _parse_bytes(read_utf8(path), str(path))
+
+
+def _parse_bytes(raw: bytes, name: str) -> tuple[str, Any]:
+    """(format, parsed content): one JSON value (SpERT) or (line, value) pairs of JSON lines (DyGIE++).
+
+    When the whole file is no JSON document, it is JSON lines if its first non-blank line is a JSON object on its
+    own; otherwise it is one document with a syntax error, reported at the line and column where orjson stopped
+    (a pretty-printed SpERT file used to be blamed on line 1). Blank lines between JSON lines are skipped.
+    """
+    if not raw.strip():
+        raise InputError("file is empty", file=name)
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as whole:
-        whole_error = str(whole)
         lines = raw.split(b"\n")
-        records = []
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                records.append((number, orjson.loads(line)))
-            except orjson.JSONDecodeError as exc:
-                if number == 1 and len([x for x in lines if x.strip()]) == 1:
-                    raise InputError(f"not valid JSON: {whole_error}", file=str(path)) from None
-                raise InputError(f"not valid JSON: {exc}", file=str(path), line=number) from None
-        data = records
-        if not records or not all(isinstance(r, dict) and "sentences" in r for _, r in records):
-            raise InputError("JSON lines without 'sentences': not a PURE/DyGIE++ file", file=str(path)) from None
-        return "dygie", data
+        first = next(line for line in lines if line.strip())
+        try:
+            first_value = orjson.loads(first)
+        except orjson.JSONDecodeError:
+            first_value = None
+        if not isinstance(first_value, dict):
+            raise InputError(json_problem(whole), file=name, line=whole.lineno) from None
+        return "dygie", _json_lines(lines, name)
     if isinstance(data, dict) and "sentences" in data:
-        return "dygie", [(1, data)]
+        return "dygie", [(1, _exact_ids(data, raw, ("doc_key",)))]
+    if isinstance(data, list) and any(isinstance(r, dict) and type(r.get("orig_id")) is float for r in data):
+        data = _exact_ids(data, raw, ())
+    elif isinstance(data, dict) and any(
+        isinstance(r, dict) and type(r.get("orig_id")) is float for v in data.values() if isinstance(v, list) for r in v
+    ):
+        data = _exact_ids(data, raw, ())
     return "spert", data
+
+
+def _exact_ids(value: Any, raw: bytes, keys: tuple[str, ...]) -> Any:
+    """`value` re-read with exact integers when one of `keys` (or any, for `()`) holds a float: orjson reads an
+    integer beyond 64 bits as a float, and two such ids could print alike."""
+    if keys and not any(isinstance(value, dict) and type(value.get(k)) is float for k in keys):
+        return value
+    exact = exact_json(raw)
+    return value if exact is None else exact
+
+
+def _json_lines(lines: list[bytes], name: str) -> list[tuple[int, Any]]:
+    """(line, value) of every non-blank line; every unreadable line is an InputError at that line (at most 50)."""
+    records: list[tuple[int, Any]] = []
+    errors: list[InputError] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            errors.append(InputError(json_problem(exc) + ": a JSON lines record is one line", file=name, line=number))
+            if len(errors) >= _MAX_ERRORS:
+                break
+            continue
+        records.append((number, _exact_ids(value, line, ("doc_key",))))
+    raise_all(errors)
+    if not any(isinstance(r, dict) and ("sentences" in r or "doc_key" in r) for _, r in records):
+        raise InputError(
+            "JSON lines without 'sentences' or 'doc_key': not a PURE/DyGIE++ file", file=name, line=records[0][0]
+        )
+    return records
 
 
 def detect_format(path: PathLike) -> str:
@@ -97,10 +150,67 @@ def load_e2e(path: PathLike, role: str = "gold") -> E2EDataset:
     """Load a SpERT/sincere or PURE/DyGIE++ file; for DyGIE++ predictions `predicted_ner/relations` are read."""
     if role not in ("gold", "pred"):
         raise ValueError(f"role must be 'gold' or 'pred', not {role!r}")
-    fmt, data = _parse(path)
-    if fmt == "dygie":
-        return _load_dygie(str(path), data, role)
-    return _load_spert(str(path), data)
+    name = str(path)
+    raw = read_utf8(path)
+    fmt, data = _parse_bytes(raw, name)
+    dataset = _load_dygie(name, data, role) if fmt == "dygie" else _load_spert(name, data)
+    _check_repeated_keys(raw, fmt, data, name)
+    return dataset
+
+
+_SPERT_KEYS = {
+    "sentence": ("tokens", "entities", "relations", "orig_id"),
+    "entity": ("type", "start", "end"),
+    "relation": ("type", "head", "tail"),
+}
+_DYGIE_KEYS = ("doc_key", "sentences", "ner", "relations", "predicted_ner", "predicted_relations")
+_TWICE = "key written twice in one object (a JSON parser keeps only the last value)"
+
+
+def _spert_objects(data: Any) -> list[tuple[str, str, Any]]:
+    """(where, kind, object) of every sentence, entity and relation object of a loaded (checked) SpERT file."""
+    splits = data.items() if isinstance(data, dict) else [(None, data)]
+    out = []
+    for split, records in splits:
+        for index, rec in enumerate(records):
+            where = f"{split}[{index}]" if split is not None else f"record {index + 1}"
+            out.append((where, "sentence", rec))
+            out += [(f"{where} entity {k}", "entity", e) for k, e in enumerate(rec["entities"])]
+            out += [(f"{where} relation {k}", "relation", r) for k, r in enumerate(rec.get("relations") or [])]
+    return out
+
+
+def _check_repeated_keys(raw: bytes, fmt: str, data: Any, name: str) -> None:
+    """A key that is read, written twice in one object, is an InputError there: parsers keep the last value.
+
+    The byte counts of `keys_may_repeat` clear almost every file; only when they leave doubt is the file read again
+    with the standard library's `json`, which shows every key (`with_all_keys`).
+    """
+    if fmt == "spert":
+        objects = _spert_objects(data)
+        present = Counter(k for _, kind, obj in objects for k in _SPERT_KEYS[kind] if k in obj)
+        keys = {k for ks in _SPERT_KEYS.values() for k in ks}
+        if not keys_may_repeat(raw, keys, {k: present[k] for k in keys}):
+            return
+        again = with_all_keys(raw)
+        if again is None:
+            return
+        for (where, kind, _), (_, _, obj) in zip(objects, _spert_objects(again)):
+            twice = [k for k in getattr(obj, "repeated", []) if k in _SPERT_KEYS[kind]]
+            if twice:
+                raise InputError(f"{where}: {_TWICE}", file=name, field=twice[0])
+        return
+    present = Counter(k for _, rec in data for k in _DYGIE_KEYS if k in rec)
+    if not keys_may_repeat(raw, _DYGIE_KEYS, {k: present[k] for k in _DYGIE_KEYS}):
+        return
+    lines = raw.split(b"\n")
+    errors = []
+    for line, _ in data:
+        document = raw if len(data) == 1 else lines[line - 1]  # one document may span lines (pretty-printed)
+        twice = [k for k in getattr(with_all_keys(document), "repeated", []) if k in _DYGIE_KEYS]
+        if twice:
+            errors.append(InputError(_TWICE, file=name, line=line, field=twice[0]))
+    raise_all(errors[:_MAX_ERRORS])
 
 
 def _load_spert(path: str, data: Any) -> E2EDataset:
@@ -129,6 +239,8 @@ def _load_spert(path: str, data: Any) -> E2EDataset:
                     raise_all(errors)
         splits[split] = docs
     raise_all(errors)
+    if not any(splits.values()):
+        raise InputError("file has no sentences", file=path)
     return E2EDataset(path, "spert", splits)
 
 
@@ -137,26 +249,82 @@ def _require(record: dict, key: str, kind: type | tuple[type, ...], path: str, w
         raise InputError(f"{where}: missing", file=path, field=key)
     value = record[key]
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise InputError(f"{where}: expected {getattr(kind, '__name__', kind)}, got {value!r}", file=path, field=key)
+        raise InputError(
+            f"{where}: expected {getattr(kind, '__name__', kind)}, got {_kind(value)}", file=path, field=key
+        )
     return value
 
 
+def _checked_list(record: dict, key: str, path: str, where: str, *, required: bool = True) -> list:
+    """record[key] as a list; absent or null is an empty list unless `required`; anything else is an InputError."""
+    if key not in record and required:
+        raise InputError(f"{where}: missing", file=path, field=key)
+    value = record.get(key)
+    if value is None and not required:
+        return []
+    if not isinstance(value, list):
+        raise InputError(f"{where}: expected a list, got {_kind(value)}", file=path, field=key)
+    return value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, str)):
+        return excerpt(str(value)) if isinstance(value, str) else f"the number {value!r}"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def type_name_problem(value: Any) -> str | None:
+    """Why `value` cannot be an entity or relation type: not a string, empty, or holding a control character."""
+    if not isinstance(value, str):
+        return f"must be a string, got {_kind(value)}"
+    if not value.strip():
+        return "is empty"
+    if _CONTROL.search(value):
+        return f"{excerpt(value)} holds a control character"
+    return None
+
+
+def doc_id(value: Any) -> tuple[str | None, str | None]:
+    """(id, None) for a sentence/document id — a string without surrounding white space or control characters, or
+    an integer as its decimal digits — else (None, why not). Null is no id: (None, None)."""
+    if value is None:
+        return None, None
+    if type(value) is int:
+        return str(value), None
+    if not isinstance(value, str):
+        return None, f"must be a string or an integer, got {_kind(value)}"
+    if not value or value != value.strip() or _CONTROL.search(value):
+        return None, f"{excerpt(value)} is empty, has surrounding white space or holds a control character"
+    return value, None
+
+
 def _spert_document(record: Any, path: str, where: str) -> Document:
+    """One SpERT/sincere sentence, every part checked before it is used (a wrong type is an InputError, never a
+    TypeError): tokens, entities {type, start, end (exclusive)}, relations {type, head, tail} (absent or null:
+    none), orig_id (optional)."""
     if not isinstance(record, dict):
-        raise InputError(f"{where}: expected an object", file=path)
-    tokens = _require(record, "tokens", list, path, where)
+        raise InputError(f"{where}: expected an object, got {_kind(record)}", file=path)
+    tokens = _checked_list(record, "tokens", path, where)
     if not all(isinstance(t, str) for t in tokens):
         raise InputError(f"{where}: tokens must be strings", file=path, field="tokens")
-    doc_id = record.get("orig_id")
-    if doc_id is not None:
-        where = f"{where} (orig_id {doc_id})"
+    sentence_id, problem = doc_id(record.get("orig_id"))
+    if problem is not None:
+        raise InputError(f"{where}: {problem}", file=path, field="orig_id")
+    if sentence_id is not None:
+        where = f"{where} (orig_id {sentence_id})"
     entities: list[Entity] = []
-    for k, ent in enumerate(_require(record, "entities", list, path, where)):
+    for k, ent in enumerate(_checked_list(record, "entities", path, where)):
         if not isinstance(ent, dict):
             raise InputError(f"{where}: entity {k} is not an object", file=path, field="entities")
         start = _require(ent, "start", int, path, f"{where} entity {k}")
         end = _require(ent, "end", int, path, f"{where} entity {k}")
         etype = _require(ent, "type", str, path, f"{where} entity {k}")
+        if (problem := type_name_problem(etype)) is not None:
+            raise InputError(f"{where} entity {k}: type {problem}", file=path, field="entities")
         if not 0 <= start < end <= len(tokens):
             raise InputError(
                 f"{where}: entity {k} span [{start}, {end}) is empty or outside the {len(tokens)} tokens "
@@ -166,12 +334,14 @@ def _spert_document(record: Any, path: str, where: str) -> Document:
             )
         entities.append((start, end, etype))
     relations: list[Relation] = []
-    for k, rel in enumerate(record.get("relations", []) or []):
+    for k, rel in enumerate(_checked_list(record, "relations", path, where, required=False)):
         if not isinstance(rel, dict):
             raise InputError(f"{where}: relation {k} is not an object", file=path, field="relations")
         head = _require(rel, "head", int, path, f"{where} relation {k}")
         tail = _require(rel, "tail", int, path, f"{where} relation {k}")
         rtype = _require(rel, "type", str, path, f"{where} relation {k}")
+        if (problem := type_name_problem(rtype)) is not None:
+            raise InputError(f"{where} relation {k}: type {problem}", file=path, field="relations")
         for name, idx in (("head", head), ("tail", tail)):
             if not 0 <= idx < len(entities):
                 raise InputError(
@@ -180,14 +350,16 @@ def _spert_document(record: Any, path: str, where: str) -> Document:
                     field="relations",
                 )
         relations.append((head, tail, rtype))
-    return Document(None if doc_id is None else str(doc_id), tuple(tokens), tuple(entities), tuple(relations))
+    return Document(sentence_id, tuple(tokens), tuple(entities), tuple(relations))
 
 
-def _load_dygie(path: str, records: list[tuple[int, dict]], role: str) -> E2EDataset:
+def _load_dygie(path: str, records: list[tuple[int, Any]], role: str) -> E2EDataset:
     errors: list[InputError] = []
     docs: list[Document] = []
     notes: list[str] = []
-    use_predicted = role == "pred" and any("predicted_ner" in r or "predicted_relations" in r for _, r in records)
+    use_predicted = role == "pred" and any(
+        isinstance(r, dict) and ("predicted_ner" in r or "predicted_relations" in r) for _, r in records
+    )
     ner_key, rel_key = ("predicted_ner", "predicted_relations") if use_predicted else ("ner", "relations")
     if role == "pred" and not use_predicted:
         notes.append(f"{path}: no predicted_ner/predicted_relations; read 'ner' and 'relations' as the predictions")
@@ -199,13 +371,22 @@ def _load_dygie(path: str, records: list[tuple[int, dict]], role: str) -> E2EDat
             if len(errors) >= _MAX_ERRORS:
                 raise_all(errors)
     raise_all(errors)
+    if not docs:
+        raise InputError("file has no sentences", file=path)
     return E2EDataset(path, "dygie", {Path(path).name.split(".")[0]: docs}, notes)
 
 
-def _dygie_documents(record: dict, path: str, line: int, ner_key: str, rel_key: str) -> list[Document]:
-    doc_key = record.get("doc_key")
-    if doc_key is None:
+def _dygie_documents(record: Any, path: str, line: int, ner_key: str, rel_key: str) -> list[Document]:
+    """The sentences of one PURE/DyGIE++ document, every part checked before it is used (InputErrors at `line`)."""
+    if not isinstance(record, dict):
+        raise InputError(f"expected a JSON object, got {_kind(record)}", file=path, line=line)
+    if record.get("doc_key") is None:
         raise InputError("missing", file=path, line=line, field="doc_key")
+    doc_key, problem = doc_id(record["doc_key"])
+    if problem is not None:
+        raise InputError(problem, file=path, line=line, field="doc_key")
+    if "sentences" not in record:
+        raise InputError("missing", file=path, line=line, field="sentences")
     sentences = record["sentences"]
     if not isinstance(sentences, list) or not all(
         isinstance(s, list) and all(isinstance(t, str) for t in s) for s in sentences
@@ -215,19 +396,22 @@ def _dygie_documents(record: dict, path: str, line: int, ner_key: str, rel_key: 
     ner = record.get(ner_key, [[] for _ in sentences])
     rels = record.get(rel_key, [[] for _ in sentences])
     for key, value in ((ner_key, ner), (rel_key, rels)):
-        if not isinstance(value, list) or len(value) != n:
+        if not isinstance(value, list) or len(value) != n or not all(isinstance(v, list) for v in value):
             raise InputError(f"expected one list per sentence ({n})", file=path, line=line, field=key)
     docs = []
     offset = 0
     for i, tokens in enumerate(sentences):
         lo, hi = offset, offset + len(tokens) - 1
-        doc_id = str(doc_key) if n == 1 else f"{doc_key}#{i}"
+        sentence_id = doc_key if n == 1 else f"{doc_key}#{i}"
         entities: list[Entity] = []
         index: dict[tuple[int, int], int] = {}
         for k, item in enumerate(ner[i]):
-            if not (isinstance(item, list) and len(item) >= 3 and _ints(item[:2]) and isinstance(item[2], str)):
+            if not (isinstance(item, list) and len(item) >= 3 and _ints(item[:2])) or type_name_problem(item[2]):
                 raise InputError(
-                    f"sentence {i} item {k}: expected [start, end, label]", file=path, line=line, field=ner_key
+                    f"sentence {i} item {k}: expected [start, end, label] (a non-empty label)",
+                    file=path,
+                    line=line,
+                    field=ner_key,
                 )
             s, e, label = item[0], item[1], item[2]
             if not lo <= s <= e <= hi:
@@ -242,9 +426,12 @@ def _dygie_documents(record: dict, path: str, line: int, ner_key: str, rel_key: 
             entities.append((s - offset, e - offset + 1, label))
         relations: list[Relation] = []
         for k, item in enumerate(rels[i]):
-            if not (isinstance(item, list) and len(item) >= 5 and _ints(item[:4]) and isinstance(item[4], str)):
+            if not (isinstance(item, list) and len(item) >= 5 and _ints(item[:4])) or type_name_problem(item[4]):
                 raise InputError(
-                    f"sentence {i} item {k}: expected [s1, e1, s2, e2, label]", file=path, line=line, field=rel_key
+                    f"sentence {i} item {k}: expected [s1, e1, s2, e2, label] (a non-empty label)",
+                    file=path,
+                    line=line,
+                    field=rel_key,
                 )
             args = []
             for span in ((item[0], item[1]), (item[2], item[3])):
@@ -257,7 +444,7 @@ def _dygie_documents(record: dict, path: str, line: int, ner_key: str, rel_key: 
                     )
                 args.append(index[span])
             relations.append((args[0], args[1], item[4]))
-        docs.append(Document(doc_id, tuple(tokens), tuple(entities), tuple(relations)))
+        docs.append(Document(sentence_id, tuple(tokens), tuple(entities), tuple(relations)))
         offset += len(tokens)
     return docs
 
@@ -268,10 +455,7 @@ def _ints(values: Sequence[Any]) -> bool:
 
 def load_types(path: PathLike) -> TypeInventory:
     """SpERT's types file `{"entities": {T: {...}}, "relations": {R: {..., "symmetric": bool}}}`."""
-    try:
-        data = orjson.loads(read_bytes(path))
-    except orjson.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc}", file=str(path)) from None
+    data = parse_json(read_utf8(path), str(path))
     if not isinstance(data, dict) or not isinstance(data.get("relations"), dict):
         raise InputError(
             "expected an object with 'entities' and 'relations' objects", file=str(path), field="relations"
