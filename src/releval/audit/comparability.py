@@ -6,7 +6,7 @@ class, label set (e.g. an entity type dropped), test data or missing-prediction 
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from releval.audit.claims import check_dataset, criterion_gaps
-from releval.data.io import PathLike, read_text
+from releval.data.decoding import parse_json, read_utf8
+from releval.data.io import PathLike
 from releval.errors import InputError
 from releval.report.signature import Signature, parse
 
@@ -41,11 +42,12 @@ class SavedResult:
 
 
 def load_results(path: PathLike) -> list[SavedResult]:
-    """Every result in a `releval score` JSON file: one result, {"results": [...]}, or an e2e file's criteria."""
-    try:
-        data = json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
+    """Every result in a `releval score` JSON file: one result, {"results": [...]}, or an e2e file's criteria.
+
+    A syntax error (or nesting beyond 1,024 levels) is an InputError at its line; each result's parts that the
+    audit and `claims check` read (signature, per_class, averages) are checked before they are used.
+    """
+    data = parse_json(read_utf8(path), str(path))
     name = Path(str(path)).name
     if isinstance(data, dict) and isinstance(data.get("criteria"), dict):
         facts = {k: data[k] for k in _DATASET_KEYS if k in data}
@@ -64,15 +66,31 @@ def load_results(path: PathLike) -> list[SavedResult]:
 
 def _one(item: Any, name: str, path: PathLike, facts: dict[str, Any]) -> SavedResult:
     if not isinstance(item, dict) or not isinstance(item.get("signature"), str):
-        raise InputError("not a releval result: no 'signature' string", file=str(path), field="signature")
+        raise InputError(f"{name}: not a releval result: no 'signature' string", file=str(path), field="signature")
     try:
         signature = parse(item["signature"])
     except ValueError as exc:
-        raise InputError(str(exc), file=str(path), field="signature") from None
+        raise InputError(f"{name}: {exc}", file=str(path), field="signature") from None
+    per_class = item.get("per_class", [])
+    if not isinstance(per_class, list) or not all(
+        isinstance(r, dict) and isinstance(r.get("label"), str) for r in per_class
+    ):
+        raise InputError(f"{name}: expected a list of objects with a 'label' string", file=str(path), field="per_class")
+    averages = item.get("averages", {})
+    if not isinstance(averages, dict) or not all(
+        isinstance(v, dict) and _is_number(v.get("f")) for v in averages.values()
+    ):
+        raise InputError(
+            f"{name}: expected an object of averages, each with a finite number 'f'", file=str(path), field="averages"
+        )
     facts = {**facts, **{k: item[k] for k in _DATASET_KEYS if k in item}}
     extra = item.get("extra") or {}
     facts |= {k: extra[k] for k in _DATASET_KEYS if isinstance(extra, dict) and k in extra}
     return SavedResult(name, str(path), signature, item, facts)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,17 @@ spellings are accepted (``p_value``, ``pvalue``, ``p-value``; ``name``; ``delta`
 JSON may be a list of records ``[{"dataset": ..., "p": ..., "effect": ...}, ...]``, an object with such
 a list under ``"datasets"``, or a plain mapping ``{"name": p, ...}``.
 
-Every problem is collected and reported together, each located by file, line (JSON: record) and field.
+Every problem is collected and reported together, each located by file, line (JSON: record) and field. A JSON
+syntax error or nesting beyond 1,024 levels is one error at its line; a key written twice in one JSON object (a
+dataset name in the `{name: p}` form, or a column of a record) is refused, since a parser would keep only the last
+value; CSV/TSV quoting errors and lone CRs are located, and fields of any length are read.
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,13 +25,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.data.io import PathLike, read_text, split_lines
+from releval.data.decoding import CONTROL, excerpt, parse_json, read_text, with_all_keys
+from releval.data.delimited import split_record, text_lines
+from releval.data.io import PathLike
 from releval.errors import InputError, raise_all
 from releval.validation import check_choice
 
 _DATASET = ("dataset", "name", "data", "language", "domain")
 _P = ("p", "p_value", "pvalue", "p-value", "pval")
 _EFFECT = ("effect", "delta", "diff", "difference")
+# A plain decimal number, or nan/inf (read, then refused as not finite with that message).
+_DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -45,21 +52,26 @@ class PValueTable:
 
 
 def _number(raw: object, *, what: str) -> tuple[float | None, str | None]:
-    """(value, None) for a finite number, else (None, message)."""
+    """(value, None) for a finite number, else (None, message). Text must be a plain decimal number: Python's
+    float() would also take `1_000` and digits of other scripts (`٠.03`)."""
     if isinstance(raw, bool) or raw is None:
         return None, f"{what} must be a number, got {json.dumps(raw)}"
+    if isinstance(raw, (list, dict)):  # no str(): a value nested 1,000 deep would overflow repr's recursion
+        return None, f"{what} must be a number, got {'a list' if isinstance(raw, list) else 'an object'}"
     if isinstance(raw, (int, float)):
-        value = float(raw)
+        try:
+            value = float(raw)
+        except OverflowError:
+            return None, f"{what} must be finite, got an integer of {len(str(raw))} digits"
     else:
         text = str(raw).strip()
         if not text:
             return None, f"{what} is empty"
-        try:
-            value = float(text)
-        except ValueError:
-            return None, f"{what} must be a number, got {text!r}"
+        if not _DECIMAL.fullmatch(text):
+            return None, f"{what} must be a number, got {excerpt(text)}"
+        value = float(text)
     if math.isnan(value) or math.isinf(value):
-        return None, f"{what} must be finite, got {raw!r}"
+        return None, f"{what} must be finite, got {excerpt(str(raw))}"
     return value, None
 
 
@@ -76,9 +88,27 @@ def _check_row(
     errors: list[InputError],
 ) -> tuple[str, float, float] | None:
     ok = True
-    dataset = "" if name is None else str(name).strip()
-    if not dataset:
+    dataset = name.strip() if isinstance(name, str) else str(name) if type(name) is int else ""
+    if name is not None and not isinstance(name, str) and type(name) is not int:
+        kind = "a list" if isinstance(name, list) else "an object" if isinstance(name, dict) else json.dumps(name)
+        errors.append(
+            InputError(
+                f"{where}dataset name must be a string or an integer, got {kind}", file=file, line=line, field="dataset"
+            )
+        )
+        ok = False
+    elif not dataset:
         errors.append(InputError(f"{where}dataset name is empty", file=file, line=line, field="dataset"))
+        ok = False
+    elif CONTROL.search(dataset):
+        errors.append(
+            InputError(
+                f"{where}dataset name {excerpt(dataset)} holds a control character",
+                file=file,
+                line=line,
+                field="dataset",
+            )
+        )
         ok = False
     elif dataset in seen:
         errors.append(
@@ -123,13 +153,23 @@ def _parse_delimited(
     text: str, file: str, delimiter: str, errors: list[InputError]
 ) -> list[tuple[int, dict[str, str]]]:
     """Rows as (line number, {"dataset", "p", "effect"?}) after checking the header; row problems go to `errors`."""
-    lines = split_lines(text)
+    lines = text_lines(text, file)
     numbered = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
     if not numbered:
         raise InputError("file is empty: expected a header with 'dataset' and 'p' columns", file=file)
     header_line, header_text = numbered[0]
-    header = next(csv.reader([header_text], delimiter=delimiter))
+    header = split_record(header_text, delimiter, file, header_line)
     di, pi, ei = _find(header, _DATASET), _find(header, _P), _find(header, _EFFECT)
+    lowered = [h.strip().lower() for h in header]
+    for key, names in (("dataset", _DATASET), ("p", _P), ("effect", _EFFECT)):
+        present = [h for h in lowered if h in names]
+        if len(present) > 1:  # the first would be read and the others silently ignored
+            raise InputError(
+                f"header has {len(present)} columns for '{key}' ({', '.join(present)})",
+                file=file,
+                line=header_line,
+                field=key,
+            )
     missing = [f for f, i in (("dataset", di), ("p", pi)) if i is None]
     if missing:
         sep = "tab" if delimiter == "\t" else repr(delimiter)
@@ -141,7 +181,11 @@ def _parse_delimited(
         )
     rows: list[tuple[int, dict[str, str]]] = []
     for line_no, text_line in numbered[1:]:
-        cells = next(csv.reader([text_line], delimiter=delimiter))
+        try:
+            cells = split_record(text_line, delimiter, file, line_no)
+        except InputError as exc:
+            errors.append(exc)
+            continue
         if len(cells) != len(header):
             errors.append(InputError(f"expected {len(header)} fields, found {len(cells)}", file=file, line=line_no))
             continue
@@ -154,10 +198,8 @@ def _parse_delimited(
 
 def _json_records(text: str, file: str, errors: list[InputError]) -> list[tuple[int, dict[str, Any]]]:
     """(record number, normalised record) pairs."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=file, line=exc.lineno) from None
+    data = parse_json(text, file)
+    _refuse_repeated_keys(text, file)
     if isinstance(data, dict) and "datasets" in data:
         data = data["datasets"]
     if isinstance(data, dict):
@@ -171,17 +213,43 @@ def _json_records(text: str, file: str, errors: list[InputError]) -> list[tuple[
             continue
         norm: dict[str, Any] = {}
         lowered = {str(k).strip().lower(): v for k, v in rec.items()}
+        if len(lowered) != len(rec):
+            errors.append(InputError(f"record {i}: two keys differ only in case or spaces", file=file))
+            continue
         for key, names in (("dataset", _DATASET), ("p", _P), ("effect", _EFFECT)):
-            for n in names:
-                if n in lowered:
-                    norm[key] = lowered[n]
-                    break
+            present = [n for n in names if n in lowered]
+            if len(present) > 1:
+                errors.append(
+                    InputError(f"record {i}: keys {', '.join(present)} all name '{key}'", file=file, field=key)
+                )
+            if present:
+                norm[key] = lowered[present[0]]
         absent = [key for key in ("dataset", "p") if key not in norm]
         for key in absent:
             errors.append(InputError(f"record {i} has no '{key}' key", file=file, field=key))
         if not absent:
             out.append((i, norm))
     return out
+
+
+def _refuse_repeated_keys(text: str, file: str) -> None:
+    """A key written twice in one JSON object is refused: a parser keeps only the last value, so `{name: p}` would
+    silently drop a dataset. P-value tables are small, so every object is checked (standard library parser)."""
+    value = with_all_keys(text.encode("utf-8"))
+    if value is None:
+        return
+    twice = getattr(value, "repeated", [])
+    if twice:
+        raise InputError(f"dataset or key {twice[0]!r} written twice in the top-level JSON object", file=file)
+    records = value.get("datasets", []) if isinstance(value, dict) else value
+    for i, rec in enumerate(records if isinstance(records, list) else [], start=1):
+        twice = getattr(rec, "repeated", [])
+        if twice:
+            raise InputError(
+                f"record {i}: key {twice[0]!r} written twice (a parser would keep only the last value)",
+                file=file,
+                field=twice[0],
+            )
 
 
 def _format_of(path: Path, fmt: str | None) -> str:
