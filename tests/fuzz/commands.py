@@ -45,6 +45,7 @@ class Scenario:
     name: str
     slots: tuple[tuple[str, str, str], ...]  # (slot, seed name, role)
     argv: tuple[str, ...]
+    intact_exit: int = 0  # the exit code on the intact inputs (check-stats: 1, a published claim is inconsistent)
 
 
 _JSON_OUT = ("-f", "json", "-o", "{out}")
@@ -126,6 +127,12 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("replicability", "analyze", "{gold}", *_JSON_OUT),
     ),
     Scenario(
+        "check-stats",
+        (("gold", "claims-csv:harbecke", "gold"),),
+        ("check-stats", "--table", "{gold}", *_JSON_OUT),
+        intact_exit=1,
+    ),
+    Scenario(
         "compare",
         (("gold", KEY, "gold"), ("pred", RBERT, "pred"), ("pred2", CNN, "pred")),
         ("compare", "{gold}", "-s", "a={pred}", "-s", "b={pred2}", "-t", "bootstrap", "-R", "50")
@@ -184,6 +191,8 @@ def _reference_invalid(case: CommandCase, name: str) -> Invalid | None:
     if seed.loader == "e2e":
         verdict = read_e2e(case.data, name=name, role=role)
         return verdict if isinstance(verdict, Invalid) else None
+    if seed.loader == "claims":
+        return None  # no reference reader: the command-line checks still apply
     if seed.loader in ("pvalues", "types"):
         verdict = read_pvalues(case.data, seed.format) if seed.loader == "pvalues" else read_types(case.data)
         return verdict if isinstance(verdict, Invalid) else None

@@ -45,8 +45,8 @@ class Seed:
 
 
 def find_data(name: str) -> Path:
-    """A bundled file by name, wherever it lives under examples/ or tests/data/ (the other developers move them)."""
-    for root in (REPO / "examples", REPO / "tests" / "data"):
+    """A bundled file by name, wherever it lives under examples/, tests/data/ or docs/ (files move)."""
+    for root in (REPO / "examples", REPO / "tests" / "data", REPO / "docs"):
         hits = sorted(root.rglob(name))
         if hits:
             return hits[0]
@@ -408,6 +408,8 @@ def all_seeds() -> tuple[Seed, ...]:
         )
     )
     seeds.extend(_pvalue_seeds())
+    claims = find_data("harbecke2022_tables.csv").read_bytes()  # check-stats tables: commands only, no reference
+    seeds.append(Seed("claims-csv:harbecke", "claims", "claims-csv", "gold", claims, ".csv"))
     types = json.loads(find_data("conll04_types.json").read_text(encoding="utf-8"))
     types["relations"]["Kill"]["symmetric"] = True  # one symmetric type, so the flag is read both ways
     type_keys = ("entities", "relations", "symmetric", *types["entities"], *types["relations"])
