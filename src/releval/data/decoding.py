@@ -211,3 +211,17 @@ def with_all_keys(document: bytes) -> Any:
         return None
     finally:
         sys.setrecursionlimit(old)
+
+
+def first_repeated_key(value: Any) -> str | None:
+    """The first key written twice in any object of a `with_all_keys` value (walked without recursion), or None."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, KeyedObject) and node.repeated:
+            return node.repeated[0]
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None

@@ -20,6 +20,7 @@ from releval.data.decoding import CONTROL as _CONTROL
 from releval.data.decoding import (
     exact_json,
     excerpt,
+    first_repeated_key,
     json_problem,
     keys_may_repeat,
     parse_json,
@@ -454,8 +455,16 @@ def _ints(values: Sequence[Any]) -> bool:
 
 
 def load_types(path: PathLike) -> TypeInventory:
-    """SpERT's types file `{"entities": {T: {...}}, "relations": {R: {..., "symmetric": bool}}}`."""
-    data = parse_json(read_utf8(path), str(path))
+    """SpERT's types file `{"entities": {T: {...}}, "relations": {R: {..., "symmetric": bool}}}`.
+
+    Type names are non-empty without control characters; a name (or a key) written twice in one object is refused
+    (the parser would keep the last silently; the file is small, so every object is checked).
+    """
+    raw = read_utf8(path)
+    data = parse_json(raw, str(path))
+    twice = first_repeated_key(with_all_keys(raw))
+    if twice is not None:
+        raise InputError(f"key {twice!r} written twice in one object", file=str(path))
     if not isinstance(data, dict) or not isinstance(data.get("relations"), dict):
         raise InputError(
             "expected an object with 'entities' and 'relations' objects", file=str(path), field="relations"
@@ -463,6 +472,10 @@ def load_types(path: PathLike) -> TypeInventory:
     entities = data.get("entities", {})
     if not isinstance(entities, dict):
         raise InputError("expected an object of entity types", file=str(path), field="entities")
+    for kind in ("entities", "relations"):
+        for name in data.get(kind, {}):
+            if (problem := type_name_problem(name)) is not None:
+                raise InputError(f"type name {problem}", file=str(path), field=kind)
     symmetric = []
     for name, spec in data["relations"].items():
         flag = spec.get("symmetric", False) if isinstance(spec, dict) else None

@@ -137,8 +137,12 @@ def detect_format(path: PathLike, data: bytes, header_fields: tuple[str, ...] = 
         return "jsonl"
     if name.endswith(".csv"):
         return "csv"
+    if name.endswith((".jsonl", ".ndjson")):  # the content did not say; the loader names line 1's problem
+        return "jsonl"
+    if name.endswith(".json"):
+        return "tacred-json"
     first_line = sample[0]
-    if _SEMEVAL_BLOCK.match(first_line):
+    if _SEMEVAL_BLOCK.match(first_line) or sum(bool(_SEMEVAL_BLOCK.match(ln)) for ln in sample) * 4 >= len(sample):
         return "semeval"
     if "\t" in first_line and _looks_like_header(first_line, header_fields):
         return "tsv"
@@ -152,10 +156,14 @@ def detect_format(path: PathLike, data: bytes, header_fields: tuple[str, ...] = 
         return "id-tsv"
     if "\t" in first_line:
         return "tsv"
+    if name.endswith(".tsv"):
+        return "id-tsv"
     raise InputError(
-        "looks like one label per line without ids; pass --format labels-lines to align it with gold by "
-        "position (the TACRED scorer's convention)",
+        f"no tab-separated id on this line ({excerpt(first_line)}): looks like one label per line without ids; "
+        "pass --format labels-lines to align it with gold by position (the TACRED scorer's convention), or name "
+        "the file's format with --format",
         file=str(path),
+        line=head.split("\n").index(next(ln for ln in head.split("\n") if ln.strip())) + 1,
     )
 
 
