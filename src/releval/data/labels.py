@@ -313,14 +313,15 @@ def _json_kind(value: object) -> str:
     return excerpt(str(value))
 
 
-def _ids_ok(ids: list[str], plain: bool = False) -> bool:
+def _ids_ok(ids: list[str], plain: bool = False, distinct: set[str] | None = None) -> bool:
     """True when every id is fine (`_id_problem` is None for all), checked without a Python loop per id.
 
     When the joined ids are printable, the only white space they can hold is the ASCII space; with no space at all
     no id can have surrounding white space. `plain`: the caller knows that no id holds a control character (JSON
-    that is ASCII without escapes or DEL), so only empty ids and spaces are left to look for.
+    that is ASCII without escapes or DEL), so only empty ids and spaces are left to look for. `distinct`: the set
+    of the ids when the caller built it anyway (for uniqueness), which finds an empty id in one lookup.
     """
-    if not all(ids):
+    if ("" in distinct) if distinct is not None else not all(ids):
         return False
     joined = "".join(ids)
     if plain or joined.isprintable():
@@ -347,8 +348,16 @@ def _check_labels(labels: list, numbers: Sequence[int], name: str, unit: str, fl
     raise_all(errors)
 
 
-def _check_ids(ids: list[str], numbers: Sequence[int], name: str, unit: str, fld: str, plain: bool = False) -> None:
-    if _ids_ok(ids, plain):
+def _check_ids(
+    ids: list[str],
+    numbers: Sequence[int],
+    name: str,
+    unit: str,
+    fld: str,
+    plain: bool = False,
+    distinct: set[str] | None = None,
+) -> None:
+    if _ids_ok(ids, plain, distinct):
         return
     errors: list[InputError] = []
     for item_id, number in zip(ids, numbers):
@@ -360,8 +369,10 @@ def _check_ids(ids: list[str], numbers: Sequence[int], name: str, unit: str, fld
     raise_all(errors)
 
 
-def _check_unique(ids: list[str], numbers: Sequence[int], name: str, unit: str = "line") -> None:
-    if len(set(ids)) == len(ids):
+def _check_unique(
+    ids: list[str], numbers: Sequence[int], name: str, unit: str = "line", distinct: set[str] | None = None
+) -> None:
+    if len(set(ids) if distinct is None else distinct) == len(ids):
         return
     seen: dict[str, int] = {}
     errors = []
@@ -395,9 +406,10 @@ def _make_file(
         raise InputError("file has no items", file=name)
     _check_labels(labels, numbers, name, unit, label_field)
     if ids is not None:
-        _check_ids(ids, numbers, name, unit, id_field, plain_ids)
+        distinct = set(ids) if check_unique else None
+        _check_ids(ids, numbers, name, unit, id_field, plain_ids, distinct)
         if check_unique:
-            _check_unique(ids, numbers, name, unit)
+            _check_unique(ids, numbers, name, unit, distinct)
     return LabelFile(name, fmt, ids, labels, numbers, extras or {}, unit=unit)
 
 
