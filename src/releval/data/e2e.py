@@ -188,15 +188,19 @@ def _check_repeated_keys(raw: bytes, fmt: str, data: Any, name: str) -> None:
     with the standard library's `json`, which shows every key (`with_all_keys`).
     """
     if fmt == "spert":
-        objects = _spert_objects(data)
-        present = Counter(k for _, kind, obj in objects for k in _SPERT_KEYS[kind] if k in obj)
+        records = [r for rs in (data.values() if isinstance(data, dict) else [data]) for r in rs]
+        present = Counter(k for rec in records for k in _SPERT_KEYS["sentence"] if k in rec)
+        n_entities = sum(len(rec["entities"]) for rec in records)  # checked: each has start, end and type
+        n_relations = sum(len(rec.get("relations") or ()) for rec in records)  # each has head, tail and type
+        present.update({"start": n_entities, "end": n_entities, "head": n_relations, "tail": n_relations})
+        present["type"] = n_entities + n_relations
         keys = {k for ks in _SPERT_KEYS.values() for k in ks}
         if not keys_may_repeat(raw, keys, {k: present[k] for k in keys}):
             return
         again = with_all_keys(raw)
         if again is None:
             return
-        for (where, kind, _), (_, _, obj) in zip(objects, _spert_objects(again)):
+        for (where, kind, _), (_, _, obj) in zip(_spert_objects(data), _spert_objects(again)):
             twice = [k for k in getattr(obj, "repeated", []) if k in _SPERT_KEYS[kind]]
             if twice:
                 raise InputError(f"{where}: {_TWICE}", file=name, field=twice[0])
