@@ -1,4 +1,4 @@
-"""The code base stays ruff-clean (the rules are in pyproject.toml).
+"""The code base stays ruff-clean and mypy-clean (the rules are in pyproject.toml).
 
 ruff runs from the interpreter's own environment (`python -m ruff`), so the check uses the version the test
 extra installed, not whatever happens to be on PATH.
@@ -29,4 +29,14 @@ def test_ruff_reports_no_problems() -> None:
 
 def test_ruff_format_is_clean() -> None:
     proc = _ruff("format", "--check", *PATHS)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_reports_no_problems() -> None:
+    """The package type-checks (settings in pyproject.toml's [tool.mypy], Python 3.10 semantics)."""
+    if importlib.util.find_spec("mypy") is None:
+        pytest.skip("mypy not installed (it is in the test extra)")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", "/dev/null"], cwd=REPO, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr

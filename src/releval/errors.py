@@ -89,7 +89,7 @@ class OutputError(RelevalError, OSError):
     def __init__(self, message: str, *, errno: int | None = None, filename: str | None = None) -> None:
         super().__init__(message)
         self.message = message
-        self.errno = errno
+        self.errno = errno  # type: ignore[assignment]  # OSError's errno is None when unknown
         self.filename = filename
 
     def __str__(self) -> str:

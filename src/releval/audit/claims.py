@@ -22,7 +22,7 @@ _REGISTRY_FILE = "claims.json"
 @lru_cache(maxsize=1)
 def registry() -> dict[str, Any]:
     """The whole registry: description, sources, dataset names and claims (read once from package data)."""
-    text = resources.files("releval.audit").joinpath("data", _REGISTRY_FILE).read_text(encoding="utf-8")
+    text = (resources.files("releval.audit") / "data" / _REGISTRY_FILE).read_text(encoding="utf-8")
     return json.loads(text)
 
 

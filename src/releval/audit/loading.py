@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import msgspec
 
@@ -55,7 +56,7 @@ def load_tolerant(
     raw = read_bytes(path)
     name = str(path)
     loader_role = "pred" if role == "pred" else "gold"
-    fields = {"id_field": id_field, **({"label_field": label_field} if label_field else {})}
+    fields: dict[str, Any] = {"id_field": id_field, "label_field": label_field or None}
     try:
         return Loaded(role, name, load_labels(path, format=format, role=loader_role, **fields))
     except InputErrors as exc:
@@ -85,7 +86,7 @@ def load_tolerant(
     return Loaded(role, name, replace(loaded, digest=short_hash(data, 16)), repeats)
 
 
-def _record_spans(data: bytes, name: str, fmt: str, role: str, fields: dict[str, str]) -> list[tuple[str, int, int]]:
+def _record_spans(data: bytes, name: str, fmt: str, role: str, fields: dict[str, Any]) -> list[tuple[str, int, int]]:
     """(id, first line, last line) of every record, in file order; JSON lists count records instead of lines.
 
     The ids are read by the strict loader itself (repeats allowed), so an id here is spelled exactly as there:
@@ -105,7 +106,7 @@ def _record_spans(data: bytes, name: str, fmt: str, role: str, fields: dict[str,
 
 
 def _reload_without(
-    name: str, data: bytes, fmt: str, dropped: list[tuple[int, int]], role: str, fields: dict[str, str]
+    name: str, data: bytes, fmt: str, dropped: list[tuple[int, int]], role: str, fields: dict[str, Any]
 ) -> LabelFile:
     """The strict loader on the file minus the dropped records (no temporary file: `parse_labels` reads bytes);
     line or record numbers mapped back to the original file."""

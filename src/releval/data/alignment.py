@@ -110,9 +110,12 @@ def align(
             file=pred.path,
             field="id",
         )
-    if on_missing == "negative" and negative is None:
-        raise InputError("--on-missing negative needs a negative label", file=pred.path)
-    fill = negative if on_missing == "negative" else missing_placeholder(gold.labels, pred.labels)
+    if on_missing == "negative":
+        if negative is None:
+            raise InputError("--on-missing negative needs a negative label", file=pred.path)
+        fill = negative
+    else:
+        fill = missing_placeholder(gold.labels, pred.labels)
     gold_negative = sum(gold.labels[i] == negative for i in missing) if negative is not None else 0
     for i in missing:
         slots[i] = fill

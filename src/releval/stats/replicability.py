@@ -24,9 +24,9 @@ simulation can evaluate thousands of repetitions at once.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -414,7 +414,9 @@ def pvalues_from_predictions(
     names, ps, effects, details = [], [], [], []
     for name, gold, pred_a, pred_b in datasets:
         if test in ("bootstrap", "randomization"):
-            run = paired.paired_bootstrap if test == "bootstrap" else paired.approximate_randomization
+            run: Callable[..., Any] = paired.approximate_randomization
+            if test == "bootstrap":
+                run = paired.paired_bootstrap
             res = run(
                 gold,
                 pred_a,
@@ -429,7 +431,9 @@ def pvalues_from_predictions(
             p, eff = res.p_value, res.effect
             detail: dict[str, object] = {"score_a": res.score_a, "score_b": res.score_b}
         else:
-            run_d = paired.mcnemar if test == "mcnemar" else paired.sign_test
+            run_d: Callable[..., Any] = paired.sign_test
+            if test == "mcnemar":
+                run_d = paired.mcnemar
             disc = run_d(gold, pred_a, pred_b, alternative="greater")
             p, eff = disc.p_value, disc.effect
             detail = {"score_a": disc.score_a, "score_b": disc.score_b, "b": disc.b, "c": disc.c}
