@@ -126,6 +126,9 @@ def test_parsing() -> None:
     assert (parse_number("10^-8").low, parse_number("10^-8").high) == pytest.approx((0.5e-8, 1.5e-8))
     assert (parse_number("0.023").low, parse_number("0.023").high) == pytest.approx((0.0225, 0.0235))
     assert parse_number("< 0.001").low == 0.0
+    for beyond in ("1e400", "-1e999", "10^400", "2·10^309"):  # inf (and inf − inf = NaN) never reach a check
+        with pytest.raises(ValueError, match="beyond the range of a double"):
+            parse_number(beyond)
     mean, sd = parse_mean_sd("71.7 +/- 0.25")
     assert (mean.value, mean.half, sd.value, sd.half) == pytest.approx((71.7, 0.05, 0.25, 0.005))
     with pytest.raises(InputError, match="MEAN±SD"):

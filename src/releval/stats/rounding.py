@@ -57,7 +57,20 @@ def _half_unit(text: str) -> float:
 
 
 def parse_number(text: str) -> Rounded:
-    """A printed number and its rounding: "0.005", "-2.5", "3e-3", "3·10^-3", "10^-8", "< 0.001"."""
+    """A printed number and its rounding: "0.005", "-2.5", "3e-3", "3·10^-3", "10^-8", "< 0.001".
+
+    A ValueError for anything else, and for a number beyond a double's range (1e400 would be inf, then NaN).
+    """
+    try:
+        out = _parse_number(text)
+    except OverflowError:
+        out = Rounded(text, math.inf, math.inf, "")
+    if not (math.isfinite(out.value) and math.isfinite(out.half)):
+        raise ValueError(f"{text.strip()!r} is beyond the range of a double")
+    return out
+
+
+def _parse_number(text: str) -> Rounded:
     raw = text.strip()
     bound = ""
     if raw[:1] in "<>":
