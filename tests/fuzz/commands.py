@@ -25,11 +25,10 @@ import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
 
 from tests.fuzz.mutators import mutate
-from tests.fuzz.oracle import Failure, Report, Verdict, format_label
+from tests.fuzz.oracle import Failure, Report, Verdict, format_label, mp_context
 from tests.fuzz.reference import Invalid, read_e2e, read_labels, read_pvalues, read_types
 from tests.fuzz.seeds import seed_by_name
 
@@ -308,7 +307,7 @@ def run(seed: int, count: int, workers: int = 2, chunk: int = 40) -> Report:
         for start, stop in _chunks(count, chunk):
             total.add(run_range(seed, start, stop))
     else:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context()) as pool:
             for future in [pool.submit(run_range, seed, a, b) for a, b in _chunks(count, chunk)]:
                 total.add(future.result())
     total.seconds = time.perf_counter() - began

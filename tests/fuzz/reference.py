@@ -153,7 +153,7 @@ def decode(data: bytes) -> str:
         raise Refused("utf8", f"not {codec} at byte {exc.start} (line {line})") from None
     if "\x00" in text:
         raise Refused("nul", f"line {text[: text.index(chr(0))].count(chr(10)) + 1}: NUL character")
-    if not text.strip():  # nothing but white space: "empty" says it all, no line to name
+    if not text.replace("\ufeff", "").strip():  # nothing but white space or BOMs: "empty" says it all
         raise Refused("no-items", "the file is blank", located=False)
     return text
 
