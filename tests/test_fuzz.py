@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.fuzz import commands, corpus, oracle
+from tests.fuzz import commands, corpus_io, oracle
 from tests.fuzz.reference import LabelsRead, read_e2e, read_labels
 
 FIXED_SEED = 11
@@ -65,12 +65,12 @@ def test_commands_fuzz(which: str) -> None:
     assert not report.new_classes(), _failure_message("commands", seed, count, report)
 
 
-@pytest.mark.parametrize("sidecar", corpus.entries(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("sidecar", corpus_io.entries(), ids=lambda p: p.stem)
 def test_corpus_entry(sidecar: Path) -> None:
     """Every input that ever failed: the reference still says what the sidecar records, and releval now behaves —
     or its class is still in KNOWN_OPEN (an expected failure until the fix lands)."""
     meta = json.loads(sidecar.read_text(encoding="utf-8"))
-    klass, detail, reference_now = corpus.replay(sidecar)
+    klass, detail, reference_now = corpus_io.replay(sidecar)
     if reference_now is not None:
         assert reference_now == meta["expected"], f"the reference's verdict changed for {sidecar.name}"
     if klass is None:
@@ -83,10 +83,10 @@ def test_corpus_entry(sidecar: Path) -> None:
 
 def test_corpus_files_come_in_pairs() -> None:
     """Each sidecar has its input file and each input its sidecar, and every sidecar says what it expects."""
-    inputs = {p.stem for p in corpus.CORPUS.glob("*.bin")}
-    sidecars = {p.stem for p in corpus.CORPUS.glob("*.json")}
+    inputs = {p.stem for p in corpus_io.CORPUS.glob("*.bin")}
+    sidecars = {p.stem for p in corpus_io.CORPUS.glob("*.json")}
     assert inputs == sidecars
-    for path in corpus.entries():
+    for path in corpus_io.entries():
         meta = json.loads(path.read_text(encoding="utf-8"))
         assert meta["kind"] in ("loader", "command") and "expected" in meta and meta["class"]
 

@@ -10,7 +10,7 @@ Parts (each module says what and why):
 - `oracle`: runs releval's loader and the reference on each mutated input and classifies the outcome;
   `KNOWN_OPEN` and `DELIBERATE_REFUSALS` are the two explicit tables;
 - `commands`: real `releval.cli.main` runs on mutated files (exit code, stderr shape, output file untouched);
-- `corpus`: inputs that ever failed, with the expected outcome, replayed by tests/test_fuzz.py.
+- `corpus_io` and `corpus/`: inputs that ever failed, with the expected outcome, replayed by tests/test_fuzz.py.
 
 Run a long campaign with `python -m tests.fuzz --seed N --count M` (see tests/fuzz/README.md).
 """

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.fuzz import commands, corpus, oracle
+from tests.fuzz import commands, corpus_io, oracle
 from tests.fuzz.seeds import seed_by_name
 
 
@@ -58,14 +58,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"loaders, seed {args.seed}: {report.summary()}")
         new += report.new_classes()
         if args.save:
-            for path in corpus.save_report(report):
+            for path in corpus_io.save_report(report):
                 print(f"saved {path}")
     if args.commands:
         creport = commands.run(args.seed, args.commands, workers=args.workers)
         print(f"commands, seed {args.seed}: {creport.summary()}")
         new += creport.new_classes()
         if args.save:
-            for path in corpus.save_command_report(creport):
+            for path in corpus_io.save_command_report(creport):
                 print(f"saved {path}")
     if new:
         print(f"{len(new)} failure class(es) not in KNOWN_OPEN: {', '.join(new)}", file=sys.stderr)

@@ -187,13 +187,14 @@ def _reference_invalid(case: CommandCase, name: str) -> Invalid | None:
     scenario = _scenario(case.scenario)
     _, seed_name, role = next(s for s in scenario.slots if s[0] == case.slot)
     seed = seed_by_name(seed_name)
-    if seed.loader == "e2e":
-        verdict = read_e2e(case.data, name=name, role=role)
-        return verdict if isinstance(verdict, Invalid) else None
     if seed.loader == "claims":
         return None  # no reference reader: the command-line checks still apply
-    if seed.loader in ("pvalues", "types"):
-        verdict = read_pvalues(case.data, seed.format) if seed.loader == "pvalues" else read_types(case.data)
+    if seed.loader in ("e2e", "pvalues", "types"):
+        verdict = {
+            "e2e": lambda: read_e2e(case.data, name=name, role=role),
+            "pvalues": lambda: read_pvalues(case.data, seed.format),
+            "types": lambda: read_types(case.data),
+        }[seed.loader]()
         return verdict if isinstance(verdict, Invalid) else None
     verdicts = [
         read_labels(case.data, fmt, role=role, id_field=seed.id_field, label_field=seed.label_field)

@@ -239,7 +239,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> JsonObject:
 def check_keys(obj: Any, where: str, read: Iterable[str], flags: set[str], defined: Iterable[str] = ()) -> None:
     """A key that is read may appear once per object (refused otherwise); a key the format defines but this reading
     does not use, repeated, is flagged (releval may refuse it); any other repeated key does not matter."""
-    repeated = getattr(obj, "repeated", frozenset())
+    repeated: frozenset[str] = getattr(obj, "repeated", frozenset())
     if repeated & set(read):
         key = sorted(repeated & set(read))[0]
         raise Refused("json-duplicate-key", f"{where}: key {key[:40]!r} twice in one object", located=where != "file")
@@ -833,7 +833,8 @@ def _p_rows(rows: list[tuple[str, Any, Any, Any]], has_effect: bool, flags: set[
     """(where, dataset, p, effect) rows checked: names unique, p in [0, 1], effects finite."""
     if not rows:
         raise Refused("no-items", "no datasets", located=False)
-    names, ps, effects, seen = [], [], [], {}
+    names, ps, effects = [], [], []
+    seen: dict[str, str] = {}
     for where, dataset, p_raw, effect_raw in rows:
         name = _p_dataset(dataset, where)
         if name in seen:

@@ -136,7 +136,7 @@ def _spert_pred(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _dygie_docs(records: list[dict[str, Any]], predicted: bool) -> list[dict[str, Any]]:
     """PURE/DyGIE++ documents of 1-3 sentences each: inclusive, document-level offsets; predictions carry two
     extra logit entries per item, as PURE writes them."""
-    docs = []
+    docs: list[dict[str, Any]] = []
     k = 0
     sizes = [1, 2, 3]
     while k < len(records):

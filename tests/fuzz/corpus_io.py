@@ -203,11 +203,11 @@ def replay(sidecar_path: Path) -> tuple[str | None, str, dict[str, Any] | None]:
     data = sidecar_path.with_suffix(".bin").read_bytes()
     with tempfile.TemporaryDirectory(prefix="releval-fuzz-replay-") as tmp:
         if meta["kind"] == "command":
-            case = commands.CommandCase(
+            command_case = commands.CommandCase(
                 meta["scenario"], meta["slot"], tuple(meta["found_by"]["mutators"]), data, meta["gzipped"],
                 meta["output_exists"],
             )  # fmt: skip
-            verdict, _ = commands.run_command_case(case, Path(tmp))
+            verdict, _ = commands.run_command_case(command_case, Path(tmp))
             return verdict.klass, verdict.detail, None
         seed = Seed(
             meta["seed_input"], meta["loader"], meta["format"], meta["role"], b"", "",
