@@ -460,3 +460,16 @@ def test_detection_falls_back_on_the_file_name_and_names_the_line(tmp_path: Path
     with pytest.raises(InputError) as info:
         load_labels(write(tmp_path, "p.txt", "\n\nno_relation\n"))
     assert info.value.line == 3 and "looks like one label per line" in info.value.message
+
+
+def test_a_huge_field_quoted_in_an_error_is_cut_to_a_readable_line(tmp_path: Path) -> None:
+    """A repeated 200 KiB id: the error keeps its location, its start and its advice, and elides the middle."""
+    big = "x" * 200_000
+    path = tmp_path / "pred.tsv"
+    path.write_text(f"{big}\tper:title\n2\tno_relation\n{big}\tno_relation\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_labels(path, format="id-tsv")
+    text = str(info.value)
+    assert (info.value.line, info.value.field) == (3, "id")
+    assert text.startswith(f"{path}:3: field 'id': id xxx") and text.endswith("repeated (first on line 1)")
+    assert "characters] …" in text and len(text) <= 1000 + len(f"{path}:3: field 'id': ")

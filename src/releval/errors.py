@@ -9,6 +9,25 @@ class RelevalError(Exception):
     """Base class: anything the CLI reports as a clean error with exit code 2."""
 
 
+MAX_MESSAGE = 1000
+
+
+def shorten(message: str, limit: int = MAX_MESSAGE) -> str:
+    """The message cut to `limit` characters by eliding its middle, saying how much was left out.
+
+    Messages quote what they refuse (an id, a header cell, a dataset name); a hostile file may hold a 128 KiB
+    field, and echoing it whole would bury the location in a wall of text. The head (what is wrong) and the tail
+    (what to do) are kept.
+
+    >>> shorten("id " + "x" * 2000 + " repeated", 60)
+    'id xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx … [1964 characters] … xxx repeated'
+    """
+    if len(message) <= limit:
+        return message
+    head, tail = (limit * 3) // 5, limit // 5
+    return f"{message[:head]} … [{len(message) - head - tail} characters] … {message[-tail:]}"
+
+
 class InputError(RelevalError):
     """A problem with one input record, located by file, line (1-based) or record, and field.
 
@@ -25,12 +44,12 @@ class InputError(RelevalError):
         field: str | None = None,
         record: int | None = None,
     ) -> None:
-        self.message = message
+        self.message = shorten(message)
         self.file = file
         self.line = line
         self.field = field
         self.record = record
-        super().__init__(self.location() + message)
+        super().__init__(self.location() + self.message)
 
     def location(self) -> str:
         """The `file:line: record N: field 'x': ` prefix (parts omitted when unknown)."""

@@ -67,10 +67,7 @@ DELIBERATE_REFUSALS: dict[str, str] = {
 # Failure classes still open: fnmatch patterns over `kind:format:detail` (loader classes, and `cmd-…` classes of
 # command runs), each with the root cause. A class matching none of them fails the bounded test; remove a line when
 # its fix has landed (the corpus replay then passes instead of being an expected failure).
-KNOWN_OPEN: dict[str, str] = {
-    "huge-message:*": "a repeated id or dataset name, or a p-value table's header cells, are echoed whole into the "
-    "error message (a 128 KiB field gives a 128 KiB line)",
-}
+KNOWN_OPEN: dict[str, str] = {}
 
 SLOW_SECONDS = 10.0  # for one small input, even on a loaded machine
 MAX_MESSAGE = 2000  # characters of one error message: a 128 KiB field echoed back is not "one clear error"
