@@ -338,9 +338,16 @@ def _check_labels(labels: list, numbers: Sequence[int], name: str, unit: str, fl
         distinct = {None}
     if all(_label_problem(x) is None for x in distinct):
         return
+    _raise_problems(labels, numbers, _label_problem, name, unit, fld)
+
+
+def _raise_problems(
+    values: list, numbers: Sequence[int], problem_of: Callable[[Any], str | None], name: str, unit: str, fld: str
+) -> None:
+    """Every value's problem (up to the error limit) as located errors, raised together; nothing if none."""
     errors: list[InputError] = []
-    for label, number in zip(labels, numbers):
-        problem = _label_problem(label)
+    for value, number in zip(values, numbers):
+        problem = problem_of(value)
         if problem is not None:
             errors.append(located(problem, name, unit, number, fld))
             if len(errors) >= _MAX_ERRORS:
@@ -357,16 +364,8 @@ def _check_ids(
     plain: bool = False,
     distinct: set[str] | None = None,
 ) -> None:
-    if _ids_ok(ids, plain, distinct):
-        return
-    errors: list[InputError] = []
-    for item_id, number in zip(ids, numbers):
-        problem = _id_problem(item_id)
-        if problem is not None:
-            errors.append(located(problem, name, unit, number, fld))
-            if len(errors) >= _MAX_ERRORS:
-                break
-    raise_all(errors)
+    if not _ids_ok(ids, plain, distinct):
+        _raise_problems(ids, numbers, _id_problem, name, unit, fld)
 
 
 def _check_unique(
