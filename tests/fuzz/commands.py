@@ -21,14 +21,11 @@ import json
 import random
 import re
 import tempfile
-import time
-from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.fuzz.mutators import mutate
-from tests.fuzz.oracle import Failure, Report, Verdict, format_label, mp_context
+from tests.fuzz.oracle import Failure, Report, Verdict, format_label, run_chunked
 from tests.fuzz.reference import Invalid, read_e2e, read_labels, read_pvalues, read_types
 from tests.fuzz.seeds import seed_by_name
 
@@ -295,24 +292,9 @@ def run_range(seed: int, start: int, stop: int) -> Report:
     return report
 
 
-def _chunks(count: int, size: int) -> Iterable[tuple[int, int]]:
-    for start in range(0, count, size):
-        yield start, min(count, start + size)
-
-
 def run(seed: int, count: int, workers: int = 2, chunk: int = 40) -> Report:
     """`count` command cases of run `seed` over `workers` processes."""
-    began = time.perf_counter()
-    total = Report()
-    if workers <= 1:
-        for start, stop in _chunks(count, chunk):
-            total.add(run_range(seed, start, stop))
-    else:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context()) as pool:
-            for future in [pool.submit(run_range, seed, a, b) for a, b in _chunks(count, chunk)]:
-                total.add(future.result())
-    total.seconds = time.perf_counter() - began
-    return total
+    return run_chunked(run_range, seed, count, workers, chunk)
 
 
 def show_case(seed: int, index: int) -> None:

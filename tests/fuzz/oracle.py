@@ -25,7 +25,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -386,8 +386,11 @@ def _chunks(count: int, size: int) -> Iterable[tuple[int, int]]:
         yield start, min(count, start + size)
 
 
-def run(seed: int, count: int, workers: int = 2, chunk: int = 250) -> Report:
-    """`count` cases of run `seed` over `workers` processes (the same cases whatever the number of workers)."""
+def run_chunked(
+    run_range: Callable[[int, int, int], Report], seed: int, count: int, workers: int, chunk: int
+) -> Report:
+    """Cases 0..count-1 of run `seed`, `chunk` at a time, over `workers` processes (the same cases whatever the
+    number of workers: a case depends only on the seed and its index)."""
     began = time.perf_counter()
     total = Report()
     if workers <= 1:
@@ -400,3 +403,8 @@ def run(seed: int, count: int, workers: int = 2, chunk: int = 250) -> Report:
                 total.add(future.result())
     total.seconds = time.perf_counter() - began
     return total
+
+
+def run(seed: int, count: int, workers: int = 2, chunk: int = 250) -> Report:
+    """`count` loader cases of run `seed` over `workers` processes."""
+    return run_chunked(run_range, seed, count, workers, chunk)
