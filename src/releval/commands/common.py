@@ -92,3 +92,20 @@ def resolve_negative_option(negative: str, no_negative: bool) -> str | None:
     check_nonempty(negative, "--negative")
     refuse_options({"--negative": no_negative and negative != "auto"}, "give a label or --no-negative, not both")
     return None if no_negative else negative
+
+
+def check_label_options(
+    negative: str, no_negative: bool, id_field: str, label_field: str | None, formats: dict[str, str | None]
+) -> str | None:
+    """The label-file options `score` and `compare` share, checked before any file is read: the negative class
+    (as `resolve_negative_option` returns it), non-empty field names, known format names ({option: name})."""
+    from releval.data.labels import FORMATS
+
+    negative_label = resolve_negative_option(negative, no_negative)
+    check_nonempty(id_field, "--id-field")
+    if label_field is not None:
+        check_nonempty(label_field, "--label-field")
+    for option, name in formats.items():
+        if name is not None:
+            check_choice(name, FORMATS, option)
+    return negative_label

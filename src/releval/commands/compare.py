@@ -9,17 +9,15 @@ from typing import Any, TypeVar
 import typer
 
 from releval.api import as_label_file, resolve_negative
-from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, output_option, resolve_negative_option
+from releval.commands.common import OUTPUT_FORMATS, check_choice, check_label_options, emit, output_option
 from releval.data.alignment import POLICIES, align
 from releval.data.claim_tables import load_check_table
-from releval.data.labels import FORMATS
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.weightings import get_weightings
 from releval.validation import (
     check_choices,
     check_confidence,
     check_int,
-    check_nonempty,
     check_resamples,
     check_seed,
     check_width,
@@ -147,13 +145,9 @@ def compare_command(
         return
     e2e_only = {"--criterion": criterion != "strict,boundaries", "--ner": ner, "--types": types is not None}
     refuse_options(e2e_only, "apply to --task e2e only")
-    negative_label = resolve_negative_option(negative, no_negative)
-    check_nonempty(id_field, "--id-field")
-    if label_field is not None:
-        check_nonempty(label_field, "--label-field")
-    for option, name in (("--input-format", input_format), ("--gold-format", gold_format)):
-        if name is not None:
-            check_choice(name, FORMATS, option)
+    negative_label = check_label_options(
+        negative, no_negative, id_field, label_field, {"--input-format": input_format, "--gold-format": gold_format}
+    )
     fields = {"id_field": id_field, **({"label_field": label_field} if label_field else {})}
     gold_file = as_label_file(gold, "gold", gold_format or input_format, **fields)
     neg, _ = resolve_negative(negative_label, gold_file)

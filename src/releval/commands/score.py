@@ -7,12 +7,11 @@ from pathlib import Path
 import typer
 
 from releval.api import check_settings, score
-from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, output_option, resolve_negative_option
+from releval.commands.common import OUTPUT_FORMATS, check_choice, check_label_options, emit, output_option
 from releval.data.alignment import POLICIES
-from releval.data.labels import FORMATS
 from releval.metrics.weightings import get_weightings
 from releval.report.tables import render
-from releval.validation import check_nonempty, check_width, refuse_options
+from releval.validation import check_width, refuse_options
 
 TASKS = ("rc", "semeval-official", "e2e")
 DEFAULT_WEIGHTINGS = ["weighted", "dodrans", "entropy", "macro"]
@@ -110,13 +109,9 @@ def score_command(
     check_settings(beta=beta, zero_division=zero_division, entropy_n=entropy_n)
     check_width(width)
     get_weightings(weighting)
-    negative_label = resolve_negative_option(negative, no_negative)
-    check_nonempty(id_field, "--id-field")
-    if label_field is not None:
-        check_nonempty(label_field, "--label-field")
-    for option, name in (("--input-format", input_format), ("--gold-format", gold_format)):
-        if name is not None:
-            check_choice(name, FORMATS, option)
+    negative_label = check_label_options(
+        negative, no_negative, id_field, label_field, {"--input-format": input_format, "--gold-format": gold_format}
+    )
     if task == "semeval-official":
         from releval.commands.semeval import run_semeval_official
 
