@@ -23,7 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-LABELS = ["no_relation"] + [f"rel:{i:02d}" for i in range(41)]
+from synthetic import LABELS, label_indices
+
 FORMATS = ("jsonl", "tsv")
 
 # Runs the command given as arguments and prints [exit code, peak RSS of the child in bytes].
@@ -34,18 +35,6 @@ PROBE = textwrap.dedent(
     print(json.dumps([code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024]))
     """
 )
-
-
-def make_labels(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Gold and predicted label indices: TACRED-like skew, 35 % of predictions wrong."""
-    rng = np.random.default_rng(seed)
-    positive = 0.5 ** (np.arange(41) / 6.0)
-    probs = np.concatenate([[0.795], 0.205 * positive / positive.sum()])
-    gold = rng.choice(42, size=n, p=probs)
-    pred = gold.copy()
-    wrong = rng.random(n) < 0.35
-    pred[wrong] = np.where(rng.random(wrong.sum()) < 0.5, 0, rng.integers(0, 42, wrong.sum()))
-    return gold, pred
 
 
 def write_pair(folder: Path, fmt: str, gold: np.ndarray, pred: np.ndarray) -> tuple[Path, Path, int]:
@@ -96,10 +85,10 @@ def main() -> None:
         for fmt in FORMATS:
             small = folder / "small"
             small.mkdir(exist_ok=True)
-            g, p = make_labels(10)
+            g, p = label_indices(10)
             floor = peak_rss(*write_pair(small, fmt, g, p)[:2], small / "out.json", args.repeat)
             for n in args.sizes:
-                gold, pred = make_labels(n)
+                gold, pred = label_indices(n)
                 gold_path, pred_path, held = write_pair(folder, fmt, gold, pred)
                 size = gold_path.stat().st_size + pred_path.stat().st_size
                 peak = peak_rss(gold_path, pred_path, folder / "out.json", args.repeat)

@@ -21,19 +21,12 @@ import orjson
 from sklearn.metrics import precision_recall_fscore_support
 
 from releval.metrics.classification import score_labels
-
-LABELS = ["no_relation"] + [f"rel:{i:02d}" for i in range(41)]
+from synthetic import LABELS, label_indices
 
 
 def make_data(n: int, seed: int = 0) -> tuple[list[str], list[str]]:
     """Gold with TACRED-like skew, predictions with 35 % errors (half to negative, half to a random label)."""
-    rng = np.random.default_rng(seed)
-    positive = 0.5 ** (np.arange(41) / 6.0)
-    probs = np.concatenate([[0.795], 0.205 * positive / positive.sum()])
-    gold = rng.choice(42, size=n, p=probs)
-    pred = gold.copy()
-    wrong = rng.random(n) < 0.35
-    pred[wrong] = np.where(rng.random(wrong.sum()) < 0.5, 0, rng.integers(0, 42, wrong.sum()))
+    gold, pred = label_indices(n, seed)
     names = np.array(LABELS, dtype=object)
     return list(names[gold]), list(names[pred])
 

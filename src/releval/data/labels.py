@@ -275,28 +275,28 @@ def _digest_in_background(data: bytes) -> Callable[[], str]:
 # ----------------------------------------------------------------------------------------------- checks
 
 
+def _text_problem(kind: str, text: str) -> str | None:
+    """Why the string `text` cannot be an id or a label (`kind`), or None: empty or only white space, surrounding
+    white space, or a control character — each would make two spellings of one item or class look different."""
+    if not text.strip():
+        return f"empty {kind}"
+    if text != text.strip():
+        return f"{kind} {excerpt(text)} has surrounding white space"
+    if _CONTROL.search(text):
+        return f"{kind} {excerpt(text)} holds a control character"
+    return None
+
+
 def _label_problem(label: object) -> str | None:
     """Why `label` cannot be a label, or None."""
     if not isinstance(label, str):
         return f"label must be a string, got {_json_kind(label)}"
-    if not label.strip():
-        return "empty label"
-    if label != label.strip():
-        return f"label {excerpt(label)} has surrounding white space"
-    if _CONTROL.search(label):
-        return f"label {excerpt(label)} holds a control character"
-    return None
+    return _text_problem("label", label)
 
 
 def _id_problem(item_id: str) -> str | None:
     """Why the string `item_id` cannot be an id, or None."""
-    if not item_id:
-        return "empty id"
-    if item_id != item_id.strip():
-        return f"id {excerpt(item_id)} has surrounding white space"
-    if _CONTROL.search(item_id):
-        return f"id {excerpt(item_id)} holds a control character"
-    return None
+    return _text_problem("id", item_id)
 
 
 def _json_kind(value: object) -> str:
