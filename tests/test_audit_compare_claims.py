@@ -14,7 +14,7 @@ import releval
 from releval.audit.claims import check_result, claims, criterion_gaps, registry
 from releval.audit.comparability import compare_files, load_results
 from releval.cli import main
-from releval.report.signature import Signature
+from releval.core.signature import Signature
 
 
 def _perturbed_conll04(gold: Path, tmp_path: Path) -> tuple[Path, Path]:

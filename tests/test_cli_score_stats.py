@@ -16,7 +16,7 @@ from tests.conftest import EXAMPLES, SEMEVAL_TRAIN_KEY, data_path
 
 import releval
 from releval.cli import main
-from releval.report.signature import FIELDS, Signature, parse
+from releval.core.signature import FIELDS, Signature, parse
 
 KEY = EXAMPLES / "semeval2010_task8" / "test_key_directed.txt"
 RBERT = EXAMPLES / "semeval2010_task8" / "onehaitao_rbert.txt"

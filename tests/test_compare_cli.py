@@ -196,17 +196,6 @@ def test_semeval_rbert_vs_cnn(capsys: pytest.CaptureFixture[str]) -> None:
     assert micro["ci_effect"][0] > 0.07
 
 
-def test_cli_constants_match_the_library() -> None:
-    """commands.compare repeats choices to keep start-up light; they must equal the library's."""
-    from releval.commands import compare as cmd
-    from releval.stats import compare, compare_e2e, paired, rounding
-
-    assert cmd.TESTS == compare.TESTS and cmd.CORRECTIONS == compare.CORRECTIONS
-    assert cmd.E2E_TESTS == compare_e2e.E2E_TESTS and cmd.MCNEMAR_VARIANTS == paired.MCNEMAR_VARIANTS
-    assert cmd.ALTERNATIVES == paired.ALTERNATIVES and cmd.READINGS == rounding.READINGS
-    assert (cmd.DEFAULT_RESAMPLES, cmd.DEFAULT_SEED) == (paired.DEFAULT_RESAMPLES, paired.DEFAULT_SEED)
-
-
 @pytest.mark.parametrize(("variant", "exact", "correction"), [("chi2", False, False), ("chi2-corrected", False, True)])
 def test_cli_mcnemar_chi2_variants_match_statsmodels(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str], variant: str, exact: bool, correction: bool

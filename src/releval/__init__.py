@@ -11,11 +11,11 @@ from typing import Any
 
 from releval._version import __version__
 from releval.api import score
+from releval.core import signature
 from releval.data.alignment import align
 from releval.data.labels import LabelFile, apply_patch, load_labels
 from releval.errors import InputError, InputErrors, OptionError, OutputError, RelevalError
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weighting, power
-from releval.report import signature
 from releval.result import Average, ClassRow, ScoreResult
 
 # name -> (module, attribute), imported on first access.

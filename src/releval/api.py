@@ -6,19 +6,19 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from releval.data.alignment import POLICIES, Alignment, align
+from releval.core.options import MISSING_POLICIES, VIEWS
+from releval.core.signature import Signature, short_hash
+from releval.data.alignment import Alignment, align
 from releval.data.labels import LabelFile, apply_patch, load_labels
 from releval.data.semeval_labels import undirected
 from releval.errors import InputError
 from releval.metrics.averages import ENTROPY_N
 from releval.metrics.classification import detect_negative, encode, score_encoded
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
-from releval.report.signature import Signature, short_hash
 from releval.result import ScoreResult
 from releval.validation import check_beta, check_choice, check_zero_division
 
 AUTO = "auto"
-VIEWS = ("directed", "undirected")
 LabelsInput = str | os.PathLike[str] | LabelFile | Mapping[str, str] | Sequence[str]
 
 
@@ -83,7 +83,7 @@ def score(
     """
     weightings = get_weightings(weightings)
     check_settings(beta=beta, zero_division=zero_division, entropy_n=entropy_n)
-    check_choice(on_missing, POLICIES, "--on-missing")
+    check_choice(on_missing, MISSING_POLICIES, "--on-missing")
     if view is not None:
         check_choice(view, VIEWS, "--view")
     g = as_label_file(gold, "gold", gold_format)

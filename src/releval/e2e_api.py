@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from releval.api import check_settings
+from releval.core.signature import Signature, short_hash
 from releval.data.e2e import Document, E2EDataset, TypeInventory, align_documents, load_any, load_types
 from releval.errors import OptionError
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.e2e import BOUNDARIES, NER, RELAXED, RELAXED_CAVEAT, STRICT, DocumentCounts, document_counts
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
-from releval.report.signature import Signature, short_hash
 from releval.result import Average, ClassRow, ScoreResult
 
 E2EInput = str | os.PathLike[str] | E2EDataset | Sequence[Document]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from releval.core.signature import Signature
 from releval.metrics.averages import PRF
 from releval.metrics.classification import ClassificationScores
-from releval.report.signature import Signature
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from releval.api import LabelsInput, _system_name, as_label_file
+from releval.core.signature import Signature, short_hash
 from releval.data.alignment import align
 from releval.data.labels import LabelFile
 from releval.data.semeval_labels import DIRECTED_SET
 from releval.errors import InputError
 from releval.metrics.semeval import SemevalScores, semeval_scores
-from releval.report.signature import Signature, short_hash
 
 TASK = "semeval-official"
 

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from releval.audit.claims import check_dataset, criterion_gaps
+from releval.core.signature import Signature, parse
 from releval.data.decoding import parse_json, read_utf8
 from releval.data.io import PathLike
 from releval.errors import InputError
-from releval.report.signature import Signature, parse
 
 NOT_COMPARABLE, CAVEATS, COMPARABLE = "not comparable", "comparable with caveats", "comparable"
 _BLOCKING = ("task", "view", "criterion", "negative", "weighted_classes", "beta", "labels", "n", "missing")

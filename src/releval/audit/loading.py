@@ -13,12 +13,12 @@ from typing import Any
 
 import msgspec
 
+from releval.core.signature import short_hash
 from releval.data.decoding import decode_text, to_utf8
 from releval.data.delimited import read_records, text_lines
 from releval.data.io import PathLike, read_bytes
 from releval.data.labels import LabelFile, load_labels, parse_labels, resolve_format
 from releval.errors import InputError, InputErrors
-from releval.report.signature import short_hash
 
 _REPEATED = re.compile(r"^id (.*) repeated \(first on (?:line|record) \d+\)$")
 _SEMEVAL_BLOCK = re.compile(r'^([0-9]+)\t"')

@@ -15,9 +15,6 @@ from releval.report.output import check_target, write_atomic
 from releval.validation import check_choice as _check_choice
 from releval.validation import check_nonempty, check_output_path, refuse_options
 
-OUTPUT_FORMATS = ("text", "json", "markdown", "latex", "csv")
-
-
 #: Parameters (by their Python names) that name files a command writes; every other path parameter is an input.
 OUTPUT_PARAMETERS = ("output", "figure")
 

@@ -9,8 +9,20 @@ from typing import Any, TypeVar
 import typer
 
 from releval.api import as_label_file, resolve_negative
-from releval.commands.common import OUTPUT_FORMATS, check_choice, check_label_options, emit, output_option
-from releval.data.alignment import POLICIES, align
+from releval.commands.common import check_choice, check_label_options, emit, output_option
+from releval.core.options import (
+    ALTERNATIVES,
+    CORRECTIONS,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    MCNEMAR_VARIANTS,
+    MISSING_POLICIES,
+    OUTPUT_FORMATS,
+    PAIRED_TESTS,
+    READINGS,
+    RESAMPLING_TESTS,
+)
+from releval.data.alignment import align
 from releval.data.claim_tables import load_check_table
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.weightings import get_weightings
@@ -24,17 +36,8 @@ from releval.validation import (
     refuse_options,
 )
 
-# Option defaults and choices are repeated here so that `releval --help` and scoring never import SciPy or
-# statsmodels; the statistics modules are imported when a command runs (tests check both lists agree).
-TESTS = ("bootstrap", "randomization", "mcnemar", "sign")
-E2E_TESTS = ("bootstrap", "randomization")
-TASKS = ("rc", "e2e")
-MCNEMAR_VARIANTS = ("exact", "chi2", "chi2-corrected")
-CORRECTIONS = ("holm", "bonferroni", "none")
-ALTERNATIVES = ("two-sided", "greater", "less")
-READINGS = ("sample", "population")
-DEFAULT_RESAMPLES = 10_000
-DEFAULT_SEED = 12345
+#: The tasks `compare` can test (the SemEval official scorer has no per-item statistics to resample).
+COMPARE_TASKS = ("rc", "e2e")
 
 
 def parse_system(spec: str) -> tuple[str, list[Path]]:
@@ -90,13 +93,13 @@ def compare_command(
     With --task e2e, end-to-end RE systems are compared per criterion, resampling sentences.
     """
     check_choice(fmt, OUTPUT_FORMATS, "--format")
-    check_choice(task, TASKS, "--task")
-    check_choice(on_missing, POLICIES, "--on-missing")
+    check_choice(task, COMPARE_TASKS, "--task")
+    check_choice(on_missing, MISSING_POLICIES, "--on-missing")
     check_choice(alternative, ALTERNATIVES, "--alternative")
     check_choice(correction, CORRECTIONS, "--correction")
     check_choice(mcnemar_variant, MCNEMAR_VARIANTS, "--mcnemar")
     tests = [t.strip() for t in test.split(",") if t.strip()]
-    check_choices(tests, TESTS if task == "rc" else E2E_TESTS, "--test")
+    check_choices(tests, PAIRED_TESTS if task == "rc" else RESAMPLING_TESTS, "--test")
     check_resamples(resamples)
     check_seed(seed)
     check_confidence(confidence)

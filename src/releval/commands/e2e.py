@@ -10,7 +10,8 @@ from pathlib import Path
 
 import typer
 
-from releval.commands.common import OUTPUT_FORMATS, emit
+from releval.commands.common import emit
+from releval.core.options import OUTPUT_FORMATS
 from releval.data.e2e import load_e2e
 from releval.e2e_api import E2EResult, score_e2e
 from releval.errors import OptionError

@@ -7,14 +7,12 @@ from pathlib import Path
 import typer
 
 from releval.api import check_settings, score
-from releval.commands.common import OUTPUT_FORMATS, check_choice, check_label_options, emit, output_option
-from releval.data.alignment import POLICIES
+from releval.commands.common import check_choice, check_label_options, emit, output_option
+from releval.core.options import DEFAULT_WEIGHTING_NAMES, MISSING_POLICIES, OUTPUT_FORMATS, TASKS
 from releval.metrics.weightings import get_weightings
 from releval.report.tables import render
 from releval.validation import check_width, refuse_options
 
-TASKS = ("rc", "semeval-official", "e2e")
-DEFAULT_WEIGHTINGS = ["weighted", "dodrans", "entropy", "macro"]
 #: The tasks that use each option that not every task uses: given with another task, it is refused, not ignored.
 TASK_OPTIONS: dict[str, tuple[str, ...]] = {
     "--negative": ("rc",),
@@ -48,7 +46,7 @@ def score_command(
     negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
     no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
     weighting: list[str] = typer.Option(
-        DEFAULT_WEIGHTINGS,
+        list(DEFAULT_WEIGHTING_NAMES),
         "--weighting",
         "-w",
         help="Weightings besides micro: weighted, dodrans, entropy, macro, power:A (repeatable).",
@@ -81,7 +79,7 @@ def score_command(
     given = {
         "--negative": negative != "auto",
         "--no-negative": no_negative,
-        "--weighting": weighting != DEFAULT_WEIGHTINGS,
+        "--weighting": weighting != list(DEFAULT_WEIGHTING_NAMES),
         "--beta": beta != 1.0,
         "--zero-division": zero_division != 0.0,
         "--entropy-n": entropy_n != "all",
@@ -104,7 +102,7 @@ def score_command(
         tasks = TASK_OPTIONS[unused[0]]
         refuse_options({o: TASK_OPTIONS[o] == tasks for o in unused}, f"apply to --task {' or '.join(tasks)} only")
     check_choice(fmt, ("text", "json") if task == "semeval-official" else OUTPUT_FORMATS, "--format")
-    check_choice(on_missing, POLICIES, "--on-missing")
+    check_choice(on_missing, MISSING_POLICIES, "--on-missing")
     check_choice(view, ("directed", "undirected"), "--view")
     check_settings(beta=beta, zero_division=zero_division, entropy_n=entropy_n)
     check_width(width)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import typer
 
-from releval.commands.common import OUTPUT_FORMATS, check_choice, emit, output_option
+from releval.commands.common import check_choice, emit, output_option
+from releval.core.options import OUTPUT_FORMATS
 from releval.data.labels import FORMATS, EndToEndFile, LabelFile, load_labels
 from releval.data.semeval_labels import DIRECTED_SET, undirected
 from releval.metrics.classification import detect_negative

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from releval.core.options import MISSING_POLICIES
 from releval.data.labels import LabelFile
 from releval.errors import InputError, raise_all
 from releval.validation import check_choice
 
 MISSING_LABEL = "<missing>"
-POLICIES = ("error", "negative", "wrong")
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def align(
     by_position: bool = False,
 ) -> Alignment:
     """Pair each gold item with its prediction; unknown ids are always an error, missing ones per policy."""
-    check_choice(on_missing, POLICIES, "--on-missing")
+    check_choice(on_missing, MISSING_POLICIES, "--on-missing")
     if by_position or gold.ids is None or pred.ids is None:
         if not by_position:
             side = gold if gold.ids is None else pred

@@ -32,6 +32,7 @@ from typing import Any
 import msgspec
 import orjson
 
+from releval.core.signature import short_hash
 from releval.data import semeval_labels as sem
 from releval.data.decoding import CONTROL as _CONTROL
 from releval.data.decoding import (
@@ -47,7 +48,6 @@ from releval.data.decoding import (
 from releval.data.delimited import read_records, split_columns, text_lines
 from releval.data.io import PathLike
 from releval.errors import InputError, raise_all
-from releval.report.signature import short_hash
 
 FORMATS = ("semeval", "semeval-tsv", "id-tsv", "tacred-json", "tacrev-jsonl", "jsonl", "csv", "tsv", "labels-lines")
 LABEL_FIELD_CANDIDATES = {

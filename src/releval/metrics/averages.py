@@ -12,13 +12,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.options import ENTROPY_N
 from releval.metrics.counts import ClassCounts
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting
 from releval.validation import check_beta, check_choice, check_zero_division
 
 MICRO = "micro"
 #: Entropy's N: every gold item (incl. the negative class), or the positive classes' items only.
-ENTROPY_N = ("all", "positive")
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,12 @@ import io
 import math
 from collections.abc import Sequence
 
-from releval.report.signature import Signature
+from releval.core.signature import Signature
 from releval.report.strict_json import dumps_strict
 from releval.report.tables import latex_escape
 from releval.stats.compare import PairedTable, SeedTable
 from releval.stats.rounding import StatsCheck
 from releval.validation import check_width
-
-FORMATS = ("text", "json", "markdown", "latex", "csv")
 
 
 def fmt_p(p: float | None) -> str:

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from releval.core.signature import Signature
 from releval.errors import RelevalError
 from releval.report.output import write_atomic
-from releval.report.signature import Signature
 from releval.report.strict_json import dumps_strict
 from releval.report.tables import latex_escape
 from releval.stats.replicability import ID_GUARANTEE, PC_VALID_UNDER, ReplicabilityResult

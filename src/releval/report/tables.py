@@ -7,11 +7,11 @@ import csv
 import io
 from collections.abc import Sequence
 
+from releval.core.options import OUTPUT_FORMATS
 from releval.report.strict_json import dumps_strict
 from releval.result import ScoreResult
 from releval.validation import check_choice, check_width
 
-FORMATS = ("text", "json", "markdown", "latex", "csv")
 _METRICS = ("precision", "recall", "f")
 _HEAD = {"precision": "P", "recall": "R", "f": "F1"}
 
@@ -199,8 +199,8 @@ def render_json(results: Sequence[ScoreResult]) -> str:
 
 
 def render(results: Sequence[ScoreResult], fmt: str = "text", width: int = 2) -> str:
-    """Render in one of FORMATS; `width` decimals of the percentages (0 to 15: releval.validation.check_width)."""
-    check_choice(fmt, FORMATS, "--format")
+    """Render in one of OUTPUT_FORMATS; `width` decimals of percentages (0 to 15: releval.validation.check_width)."""
+    check_choice(fmt, OUTPUT_FORMATS, "--format")
     check_width(width)
     if fmt == "text":
         return render_text(results, width)

@@ -14,11 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from releval.core.options import CORRECTIONS, PAIRED_TESTS
+from releval.core.signature import Signature, short_hash
 from releval.errors import InputError, OptionError
 from releval.metrics.averages import MICRO
 from releval.metrics.classification import detect_negative, score_labels
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
-from releval.report.signature import Signature, short_hash
 from releval.stats.paired import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -32,9 +33,6 @@ from releval.stats.paired import (
 )
 from releval.stats.seeds import ALTERNATIVES, SeedComparison, compare_seeds
 from releval.validation import check_choice, check_choices
-
-TESTS = ("bootstrap", "randomization", "mcnemar", "sign")
-CORRECTIONS = ("holm", "bonferroni", "none")
 
 
 def _data_settings(gold: Sequence[str], negative: str | None, metrics: Sequence[str]) -> dict[str, object]:
@@ -239,7 +237,7 @@ def compare_paired(
 
     `mcnemar_variant`: exact (binomial on the discordant pairs), chi2, or chi2-corrected (Edwards).
     """
-    check_choices(tests, TESTS, "--test")
+    check_choices(tests, PAIRED_TESTS, "--test")
     check_choice(mcnemar_variant, MCNEMAR_VARIANTS, "--mcnemar")
     check_choice(alternative, ALTERNATIVES, "--alternative")
     check_choice(correction, CORRECTIONS, "--correction")

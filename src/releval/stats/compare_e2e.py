@@ -16,13 +16,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.options import RESAMPLING_TESTS
+from releval.core.signature import Signature, short_hash
 from releval.data.e2e import TypeInventory, load_any, load_types
 from releval.e2e_api import RE_CRITERIA, E2EInput, E2EResult, score_e2e
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.averages import MICRO
 from releval.metrics.e2e import NER, DocumentCounts
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
-from releval.report.signature import Signature, short_hash
 from releval.stats.compare import (
     CORRECTIONS,
     PairedTable,
@@ -42,8 +43,6 @@ from releval.stats.paired import (
 )
 from releval.stats.seeds import ALTERNATIVES
 from releval.validation import check_choice
-
-E2E_TESTS = ("bootstrap", "randomization")
 
 
 def _criteria(criteria: Sequence[str], ner: bool) -> list[str]:
@@ -163,7 +162,7 @@ def compare_paired_e2e(
     Documents are the resampled units (per-document TP/FP/FN per type), so the bootstrap and the randomization
     test respect that relations of one sentence share its context.
     """
-    bad = [t for t in tests if t not in E2E_TESTS]
+    bad = [t for t in tests if t not in RESAMPLING_TESTS]
     if bad or not tests:
         raise OptionError(
             f"--test: {', '.join(bad) or '(none)'} not available for end-to-end RE: McNemar and the sign test need "

@@ -25,10 +25,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from releval.core.options import ALTERNATIVES, DEFAULT_RESAMPLES, DEFAULT_SEED, MCNEMAR_VARIANTS
+from releval.core.signature import Signature, short_hash
 from releval.metrics.averages import MICRO, AveragingSpec
 from releval.metrics.classification import detect_negative
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
-from releval.report.signature import Signature, short_hash
 from releval.stats.cells import (
     PairedCells,
     cells_from_counts,
@@ -40,12 +41,8 @@ from releval.stats.cells import (
 )
 from releval.validation import check_choice, check_confidence, check_resamples, check_seed, check_zero_division
 
-ALTERNATIVES = ("two-sided", "greater", "less")
-DEFAULT_RESAMPLES = 10_000
-DEFAULT_SEED = 12345
 #: Scores are fractions in [0, 1]; differences closer than this count as ties (float noise is ~1e-16).
 TIE_TOLERANCE = 1e-12
-MCNEMAR_VARIANTS = ("exact", "chi2", "chi2-corrected")
 
 
 @dataclass(frozen=True)

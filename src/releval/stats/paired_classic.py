@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-ALTERNATIVES = ("two-sided", "greater", "less")
+from releval.core.options import ALTERNATIVES
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
+from releval.core.options import READINGS
 from releval.errors import InputError
 from releval.stats.seeds import ALTERNATIVES, cohen_d_harbecke, welch_df
 from releval.validation import check_choice, check_choices, check_int
 
-READINGS = ("sample", "population")
 _MEAN_SD = re.compile(r"^\s*([-+]?[0-9.]+)\s*(?:±|\+/-|\+-|\\pm)\s*([0-9.]+)\s*$")
 _POW10 = re.compile(r"^\s*(?:([0-9.]+)\s*(?:·|\*|x|×|\\cdot)\s*)?10\s*\^\s*\{?\s*([-+−]?\d+)\s*\}?\s*$")
 

@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from releval.core.options import ALTERNATIVES
 from releval.errors import InputError
 from releval.validation import check_choice
 
@@ -46,7 +47,6 @@ SAWILOWSKY = (
     (2.0, "huge"),
 )
 NEGLIGIBLE = "negligible (<0.01; below Sawilowsky's smallest descriptor)"
-ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 def sawilowsky_label(d: float) -> str:
