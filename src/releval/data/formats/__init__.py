@@ -1,0 +1,185 @@
+"""The format registry: every input format releval reads, by name, each in a module of its own.
+
+`LABEL_FORMATS` (one label per item) and `E2E_FORMATS` (entity mentions and relations) map a format's name to
+"module.Class" in this package, in the order the formats are listed to users (`releval.data.labels.FORMATS`) and
+asked by `detect`. A format's module is imported the first time the format is used, so importing the registry
+imports no parser. Adding a format is one module plus one line here (docs/formats.md, "Adding a format").
+
+Detection (`detect`, when no format is named) reads the first 64 KiB: end-to-end formats are asked first (their
+files hold JSON objects that a label format would take), then every label format's `sniff` says how surely the
+head is its own (`Evidence`); the surest wins, and among equally sure ones the format listed first. A blank file,
+a first line too long to tell, and lines that no format claims are InputErrors.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from releval.data.formats.base import HEAD_BYTES, E2EFormat, Evidence, Head, LabelFormat
+from releval.errors import InputError
+
+if TYPE_CHECKING:
+    import orjson
+
+    from releval.data.io import PathLike
+
+LABEL_FORMATS: dict[str, str] = {
+    "semeval": "semeval.SemevalBlocks",
+    "semeval-tsv": "id_tsv.SemevalTsv",
+    "id-tsv": "id_tsv.IdTsv",
+    "tacred-json": "tacred.TacredJson",
+    "tacrev-jsonl": "jsonl.TacrevJsonl",
+    "jsonl": "jsonl.Jsonl",
+    "csv": "tables.Csv",
+    "tsv": "tables.Tsv",
+    "labels-lines": "labels_lines.LabelLines",
+}
+E2E_FORMATS: dict[str, str] = {
+    "spert": "spert.Spert",
+    "dygie": "dygie.Dygie",
+}
+END_TO_END_MESSAGE = "looks like an end-to-end RE file (entities and relations); use --task e2e"
+
+_instances: dict[str, Any] = {}
+
+
+def _instance(table: dict[str, str], name: str) -> Any:
+    if name not in _instances:
+        module, cls = table[name].rsplit(".", 1)
+        _instances[name] = getattr(importlib.import_module(f"{__name__}.{module}"), cls)()
+    return _instances[name]
+
+
+def label_format(name: str) -> LabelFormat:
+    """The label format called `name` (KeyError for a name that is not registered)."""
+    fmt: LabelFormat = _instance(LABEL_FORMATS, name)
+    return fmt
+
+
+def e2e_format(name: str) -> E2EFormat:
+    """The end-to-end format called `name` (KeyError for a name that is not registered)."""
+    fmt: E2EFormat = _instance(E2E_FORMATS, name)
+    return fmt
+
+
+def label_formats() -> list[LabelFormat]:
+    """Every label format, in registry order."""
+    return [label_format(name) for name in LABEL_FORMATS]
+
+
+def e2e_formats() -> list[E2EFormat]:
+    """Every end-to-end format, in registry order."""
+    return [e2e_format(name) for name in E2E_FORMATS]
+
+
+# ----------------------------------------------------------------------------------------------- detection
+
+
+def detect(data: bytes, path: PathLike, header_fields: Sequence[str] = ()) -> LabelFormat | E2EFormat:
+    """The format of a file's UTF-8 bytes (`read_utf8`), from its first 64 KiB and its name; `header_fields` are
+    the id and label field names the caller will look for (they mark a header row).
+
+    An end-to-end file gives its E2EFormat (the caller tells the user to use `--task e2e`, or reads it as one). A
+    blank file, a first line longer than 64 KiB (unless it opens a JSON list) and content that no label format
+    claims — most likely one label per line, which is only read by position when asked for — are InputErrors.
+    """
+    name = str(path)
+    head = Head(data, name, header_fields)
+    for e2e in e2e_formats():
+        if e2e.sniff(head) is not None:
+            return e2e
+    if not head.stripped:
+        raise InputError("file is empty", file=name)
+    answers = [(evidence, k, fmt) for k, fmt in enumerate(label_formats()) if (evidence := fmt.sniff(head)) is not None]
+    best = min(answers, key=lambda answer: answer[:2], default=None)
+    if best is not None and best[0] == Evidence.OPENING:
+        return best[2]
+    if "\n" not in head.text.rstrip("\n") and len(data) > HEAD_BYTES:
+        raise InputError(
+            "the first line is longer than 64 KiB, too long to guess the format: name it", file=name, line=1
+        )
+    if best is not None:
+        return best[2]
+    from releval.data.decoding import excerpt
+
+    lines = head.text.split("\n")
+    raise InputError(
+        f"no tab-separated id on this line ({excerpt(head.first_line)}): looks like one label per line without ids; "
+        "pass --format labels-lines to align it with gold by position (the TACRED scorer's convention), or name "
+        "the file's format with --format",
+        file=name,
+        line=lines.index(next(ln for ln in lines if ln.strip())) + 1,
+    )
+
+
+# ----------------------------------------------------------------------------------------------- end-to-end content
+
+
+def _first_value(data: bytes) -> Any:
+    """The first non-blank line as JSON, or None when it is not JSON."""
+    import orjson
+
+    first = next(line for line in data.split(b"\n") if line.strip())
+    try:
+        return orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return None
+
+
+def _choose(
+    data: bytes, candidates: Sequence[E2EFormat]
+) -> tuple[E2EFormat | None, Any, orjson.JSONDecodeError | None]:
+    """(the candidate that claims the non-blank `data`, its whole-file JSON document, the error of parsing it)."""
+    import orjson
+
+    try:
+        document = orjson.loads(data)
+    except orjson.JSONDecodeError as whole:
+        first = _first_value(data)
+        return next((c for c in candidates if c.claims_lines(first)), None), None, whole
+    return next((c for c in candidates if c.claims(document)), None), document, None
+
+
+def read_e2e(data: bytes, name: str, fmt: E2EFormat | None = None) -> tuple[E2EFormat, Any]:
+    """(format, content) of an end-to-end file's UTF-8 bytes, parsed once: the format `fmt`, or the one that claims
+    the content. When the whole file is no JSON document, it is JSON lines if a format claims its first non-blank
+    line; otherwise it is one document with a syntax error, reported at the line and column where the parser
+    stopped (a pretty-printed SpERT file used to be blamed on line 1)."""
+    from releval.data.decoding import json_problem
+
+    if not data.strip():
+        raise InputError("file is empty", file=name)
+    chosen, document, whole = _choose(data, [fmt] if fmt is not None else e2e_formats())
+    if whole is not None:
+        if chosen is None:
+            raise InputError(json_problem(whole), file=name, line=whole.lineno) from None
+        return chosen, chosen.read_lines(data, name)
+    chosen = fmt or chosen
+    if chosen is None:
+        raise InputError("not an end-to-end file of a known format", file=name)
+    return chosen, chosen.content(document, data)
+
+
+def e2e_format_of(data: bytes) -> E2EFormat | None:
+    """The end-to-end format `read_e2e` would read `data` as, or None when it would refuse it before reading."""
+    return _choose(data, e2e_formats())[0] if data.strip() else None
+
+
+__all__ = [
+    "E2E_FORMATS",
+    "END_TO_END_MESSAGE",
+    "LABEL_FORMATS",
+    "E2EFormat",
+    "Evidence",
+    "Head",
+    "LabelFormat",
+    "detect",
+    "e2e_format",
+    "e2e_format_of",
+    "e2e_formats",
+    "label_format",
+    "label_formats",
+    "read_e2e",
+]

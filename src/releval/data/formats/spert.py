@@ -1,0 +1,241 @@
+"""`spert`: SpERT / sincere JSON, sentences with entity mentions and relations (end-to-end RE).
+
+The format of SpERT (Eberts & Ulges 2020, `data/datasets/conll04/conll04_test.json`) and of the sincere benchmark
+(Bassignana & Plank 2022), which bundles the splits in one object: a JSON list of sentences, or an object of
+such lists by split (`{"train": [...], "dev": [...], "test": [...]}`). Entity spans are token offsets with an
+exclusive end; relations index into the sentence's entities; `orig_id` is optional:
+
+    [{"tokens": ["John", "works", "for", "Acme", "."],
+      "entities": [{"type": "Peop", "start": 0, "end": 1}, {"type": "Org", "start": 3, "end": 4}],
+      "relations": [{"type": "Work_For", "head": 0, "tail": 1}], "orig_id": 2447},
+     ...]
+
+Sentences are located by their place (`test[3]`, or `record 4` in a plain list), since a pretty-printed file
+spreads one over many lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from releval.data.decoding import keys_may_repeat, with_all_keys
+from releval.data.formats.base import Document, E2EDataset, E2EFormat, Entity, Evidence, Head, Relation
+from releval.data.formats.common import MAX_ERRORS, TWICE, doc_id, exact_ids, json_kind, type_name_problem
+from releval.errors import InputError, raise_all
+
+KEYS = {
+    "sentence": ("tokens", "entities", "relations", "orig_id"),
+    "entity": ("type", "start", "end"),
+    "relation": ("type", "head", "tail"),
+}
+_SPLIT_DICT = re.compile(r'^\{\s*"(train|dev|test)"\s*:')
+
+
+class Spert(E2EFormat):
+    """A list of sentences or a split dict; every JSON document but a single PURE/DyGIE++ one is read as this."""
+
+    name = "spert"
+
+    def sniff(self, head: Head) -> Evidence | None:
+        """A split dict's opening, or `tokens` and `entities` in the first record."""
+        first_record = head.stripped[:4096]
+        if _SPLIT_DICT.match(head.stripped) or ('"tokens"' in first_record and '"entities"' in first_record):
+            return Evidence.SIGNATURE
+        return None
+
+    def claims(self, document: Any) -> bool:
+        """Any JSON document except a PURE/DyGIE++ document (an object with `sentences`); the loader says what is
+        wrong with one that is no list of sentences or split dict."""
+        return not (isinstance(document, dict) and "sentences" in document)
+
+    def content(self, document: Any, data: bytes) -> Any:
+        """The document, re-read with exact integers when an `orig_id` is a float (beyond 64 bits)."""
+        if isinstance(document, list) and any(
+            isinstance(r, dict) and type(r.get("orig_id")) is float for r in document
+        ):
+            return exact_ids(document, data, ())
+        if isinstance(document, dict) and any(
+            isinstance(r, dict) and type(r.get("orig_id")) is float
+            for v in document.values()
+            if isinstance(v, list)
+            for r in v
+        ):
+            return exact_ids(document, data, ())
+        return document
+
+    def load(self, content: Any, data: bytes, name: str, role: str) -> E2EDataset:
+        dataset = _load_spert(name, content)
+        _check_repeated_keys(data, content, name)
+        return dataset
+
+    def dangling(self, data: bytes, role: str) -> list[str]:
+        try:
+            document = orjson.loads(data)
+            records = (
+                document
+                if isinstance(document, list)
+                else [x for v in document.values() if isinstance(v, list) for x in v]
+            )
+            return _dangling(records)
+        except (orjson.JSONDecodeError, TypeError, KeyError, IndexError, AttributeError):
+            return []
+
+
+def _dangling(records: list[Any]) -> list[str]:
+    out = []
+    for k, rec in enumerate(records):
+        n = len(rec.get("entities", []))
+        for j, rel in enumerate(rec.get("relations", []) or []):
+            if not (0 <= rel["head"] < n and 0 <= rel["tail"] < n):
+                out.append(
+                    f"record {k + 1} (orig_id {rec.get('orig_id')}) relation {j}: head {rel['head']}, "
+                    f"tail {rel['tail']}, {n} entities"
+                )
+    return out
+
+
+def _spert_objects(data: Any) -> list[tuple[str, str, Any]]:
+    """(where, kind, object) of every sentence, entity and relation object of a loaded (checked) SpERT file."""
+    splits = data.items() if isinstance(data, dict) else [(None, data)]
+    out = []
+    for split, records in splits:
+        for index, rec in enumerate(records):
+            where = f"{split}[{index}]" if split is not None else f"record {index + 1}"
+            out.append((where, "sentence", rec))
+            out += [(f"{where} entity {k}", "entity", e) for k, e in enumerate(rec["entities"])]
+            out += [(f"{where} relation {k}", "relation", r) for k, r in enumerate(rec.get("relations") or [])]
+    return out
+
+
+def _check_repeated_keys(raw: bytes, data: Any, name: str) -> None:
+    """A key that is read, written twice in one object, is an InputError there: parsers keep the last value.
+
+    The byte counts of `keys_may_repeat` clear almost every file; only when they leave doubt is the file read again
+    with the standard library's `json`, which shows every key (`with_all_keys`).
+    """
+    records = [r for rs in (data.values() if isinstance(data, dict) else [data]) for r in rs]
+    present = Counter(k for rec in records for k in KEYS["sentence"] if k in rec)
+    n_entities = sum(len(rec["entities"]) for rec in records)  # checked: each has start, end and type
+    n_relations = sum(len(rec.get("relations") or ()) for rec in records)  # each has head, tail and type
+    present.update({"start": n_entities, "end": n_entities, "head": n_relations, "tail": n_relations})
+    present["type"] = n_entities + n_relations
+    keys = {k for ks in KEYS.values() for k in ks}
+    if not keys_may_repeat(raw, keys, {k: present[k] for k in keys}):
+        return
+    again = with_all_keys(raw)
+    if again is None:
+        return
+    for (where, kind, _), (_, _, obj) in zip(_spert_objects(data), _spert_objects(again)):
+        twice = [k for k in getattr(obj, "repeated", []) if k in KEYS[kind]]
+        if twice:
+            raise InputError(f"{where}: {TWICE}", file=name, field=twice[0])
+
+
+def _load_spert(path: str, data: Any) -> E2EDataset:
+    if isinstance(data, dict):
+        unknown = [k for k in data if not isinstance(data[k], list)]
+        if unknown or not data:
+            raise InputError(
+                "expected a list of sentences or a {'train'|'dev'|'test': [...]} split dict", file=path, field=None
+            )
+        splits_raw = dict(data)
+    elif isinstance(data, list):
+        splits_raw = {Path(path).name.split(".")[0]: data}
+    else:
+        raise InputError("expected a JSON list of sentences or a split dict", file=path)
+    errors: list[InputError] = []
+    splits: dict[str, list[Document]] = {}
+    for split, records in splits_raw.items():
+        docs = []
+        for index, record in enumerate(records):
+            where = f"{split}[{index}]" if isinstance(data, dict) else f"record {index + 1}"
+            try:
+                docs.append(_spert_document(record, path, where))
+            except InputError as exc:
+                errors.append(exc)
+                if len(errors) >= MAX_ERRORS:
+                    raise_all(errors)
+        splits[split] = docs
+    raise_all(errors)
+    if not any(splits.values()):
+        raise InputError("file has no sentences", file=path)
+    return E2EDataset(path, "spert", splits)
+
+
+def _require(record: dict, key: str, kind: type | tuple[type, ...], path: str, where: str) -> Any:
+    if key not in record:
+        raise InputError(f"{where}: missing", file=path, field=key)
+    value = record[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise InputError(
+            f"{where}: expected {getattr(kind, '__name__', kind)}, got {json_kind(value)}", file=path, field=key
+        )
+    return value
+
+
+def _checked_list(record: dict, key: str, path: str, where: str, *, required: bool = True) -> list:
+    """record[key] as a list; absent or null is an empty list unless `required`; anything else is an InputError."""
+    if key not in record and required:
+        raise InputError(f"{where}: missing", file=path, field=key)
+    value = record.get(key)
+    if value is None and not required:
+        return []
+    if not isinstance(value, list):
+        raise InputError(f"{where}: expected a list, got {json_kind(value)}", file=path, field=key)
+    return value
+
+
+def _spert_document(record: Any, path: str, where: str) -> Document:
+    """One SpERT/sincere sentence, every part checked before it is used (a wrong type is an InputError, never a
+    TypeError): tokens, entities {type, start, end (exclusive)}, relations {type, head, tail} (absent or null:
+    none), orig_id (optional)."""
+    if not isinstance(record, dict):
+        raise InputError(f"{where}: expected an object, got {json_kind(record)}", file=path)
+    tokens = _checked_list(record, "tokens", path, where)
+    if not all(isinstance(t, str) for t in tokens):
+        raise InputError(f"{where}: tokens must be strings", file=path, field="tokens")
+    sentence_id, problem = doc_id(record.get("orig_id"))
+    if problem is not None:
+        raise InputError(f"{where}: {problem}", file=path, field="orig_id")
+    if sentence_id is not None:
+        where = f"{where} (orig_id {sentence_id})"
+    entities: list[Entity] = []
+    for k, ent in enumerate(_checked_list(record, "entities", path, where)):
+        if not isinstance(ent, dict):
+            raise InputError(f"{where}: entity {k} is not an object", file=path, field="entities")
+        start = _require(ent, "start", int, path, f"{where} entity {k}")
+        end = _require(ent, "end", int, path, f"{where} entity {k}")
+        etype = _require(ent, "type", str, path, f"{where} entity {k}")
+        if (problem := type_name_problem(etype)) is not None:
+            raise InputError(f"{where} entity {k}: type {problem}", file=path, field="entities")
+        if not 0 <= start < end <= len(tokens):
+            raise InputError(
+                f"{where}: entity {k} span [{start}, {end}) is empty or outside the {len(tokens)} tokens "
+                "(end is exclusive)",
+                file=path,
+                field="entities",
+            )
+        entities.append((start, end, etype))
+    relations: list[Relation] = []
+    for k, rel in enumerate(_checked_list(record, "relations", path, where, required=False)):
+        if not isinstance(rel, dict):
+            raise InputError(f"{where}: relation {k} is not an object", file=path, field="relations")
+        head = _require(rel, "head", int, path, f"{where} relation {k}")
+        tail = _require(rel, "tail", int, path, f"{where} relation {k}")
+        rtype = _require(rel, "type", str, path, f"{where} relation {k}")
+        if (problem := type_name_problem(rtype)) is not None:
+            raise InputError(f"{where} relation {k}: type {problem}", file=path, field="relations")
+        for name, idx in (("head", head), ("tail", tail)):
+            if not 0 <= idx < len(entities):
+                raise InputError(
+                    f"{where}: relation {k} {name} {idx} is not an index into its {len(entities)} entities",
+                    file=path,
+                    field="relations",
+                )
+        relations.append((head, tail, rtype))
+    return Document(sentence_id, tuple(tokens), tuple(entities), tuple(relations))
