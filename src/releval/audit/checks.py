@@ -16,7 +16,7 @@ from releval.api import AUTO, LabelsInput, as_label_file, resolve_negative, scor
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
 from releval.data.alignment import Alignment, align
-from releval.data.labels import FORMATS, EndToEndFile, LabelFile
+from releval.data.labels import FORMATS, LabelFile
 from releval.result import ScoreResult
 from releval.validation import check_choice
 
@@ -56,7 +56,7 @@ def audit(
     g = _load(gold, "gold", gold_format, id_field, label_field)
     p = _load(pred, "pred", pred_format, id_field, label_field)
     t = _load(train, "train", train_format, id_field, label_field) if train is not None else None
-    if any(isinstance(e, EndToEndFile) for e in g.errors + p.errors):
+    if g.end_to_end or p.end_to_end:
         from releval.audit.e2e_checks import audit_e2e
 
         return audit_e2e(gold, pred, train)  # type: ignore[arg-type]

@@ -13,11 +13,10 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 from typing import Any
 
-import orjson
-
 from releval.audit.findings import AuditReport, Finding
 from releval.data.decoding import read_utf8
 from releval.data.e2e import Document, E2EDataset, align_documents, load_e2e
+from releval.data.formats import e2e_format_of
 from releval.e2e_api import score_e2e
 from releval.errors import InputError, InputErrors
 
@@ -94,25 +93,14 @@ def _unreadable(role: str, path: str, errors: list[InputError]) -> Finding:
 
 
 def dangling_findings(path: str | os.PathLike[str], role: str) -> list[Finding]:
-    """Relations whose argument is not one of the file's entity mentions, counted over the whole raw file."""
+    """Relations whose argument is not one of the file's entity mentions, counted over the whole raw file by its
+    format (`E2EFormat.dangling`)."""
     try:
         raw = read_utf8(path)  # the loader's bytes: BOM dropped, UTF-16/32 with a BOM transcoded, NULs refused
     except InputError:
         return []
-    try:
-        data = orjson.loads(raw)
-        if isinstance(data, dict) and "sentences" in data:
-            dangling = _dygie_dangling([data], role)
-        else:
-            records = data if isinstance(data, list) else [x for v in data.values() if isinstance(v, list) for x in v]
-            dangling = _spert_dangling(records)
-    except orjson.JSONDecodeError:
-        try:
-            dangling = _dygie_dangling([orjson.loads(ln) for ln in raw.split(b"\n") if ln.strip()], role)
-        except (orjson.JSONDecodeError, TypeError, KeyError, IndexError, AttributeError):
-            return []
-    except (TypeError, KeyError, IndexError, AttributeError):
-        return []
+    fmt = e2e_format_of(raw)
+    dangling = fmt.dangling(raw, role) if fmt is not None else []
     if not dangling:
         return []
     return [
@@ -126,33 +114,6 @@ def dangling_findings(path: str | os.PathLike[str], role: str) -> list[Finding]:
             {"file": role, "path": str(path)},
         )
     ]
-
-
-def _spert_dangling(records: list[Any]) -> list[str]:
-    out = []
-    for k, rec in enumerate(records):
-        n = len(rec.get("entities", []))
-        for j, rel in enumerate(rec.get("relations", []) or []):
-            if not (0 <= rel["head"] < n and 0 <= rel["tail"] < n):
-                out.append(
-                    f"record {k + 1} (orig_id {rec.get('orig_id')}) relation {j}: head {rel['head']}, "
-                    f"tail {rel['tail']}, {n} entities"
-                )
-    return out
-
-
-def _dygie_dangling(records: list[dict], role: str) -> list[str]:
-    predicted = role == "pred" and any("predicted_relations" in r for r in records)
-    ner_key, rel_key = ("predicted_ner", "predicted_relations") if predicted else ("ner", "relations")
-    out = []
-    for rec in records:
-        for i, (ner, rels) in enumerate(zip(rec.get(ner_key, []), rec.get(rel_key, []))):
-            spans = {(e[0], e[1]) for e in ner}
-            for rel in rels:
-                missing = [list(s) for s in ((rel[0], rel[1]), (rel[2], rel[3])) if s not in spans]
-                if missing:
-                    out.append(f"{rec.get('doc_key')} sentence {i}: {rel[4]} argument(s) {missing} not in {ner_key}")
-    return out
 
 
 def _relation_keys(doc: Document) -> list[tuple]:

@@ -8,7 +8,9 @@ import typer
 
 from releval.commands.common import check_choice, emit, output_option
 from releval.core.options import OUTPUT_FORMATS
-from releval.data.labels import FORMATS, EndToEndFile, LabelFile, load_labels
+from releval.data.decoding import read_utf8
+from releval.data.formats import E2EFormat
+from releval.data.labels import FORMATS, LabelFile, find_format, parse_labels
 from releval.data.semeval_labels import DIRECTED_SET, undirected
 from releval.metrics.classification import detect_negative
 from releval.report.strict_json import dumps_strict
@@ -101,14 +103,17 @@ def stats_command(
     check_nonempty(negative, "--negative")
     if input_format is not None:
         check_choice(input_format, FORMATS, "--input-format")
-    try:
-        loaded = [load_labels(f, format=input_format) for f in files]
-    except EndToEndFile:
-        from releval.commands.e2e import run_stats_e2e
+    loaded: list[LabelFile] = []
+    for f in files:
+        data = read_utf8(f)
+        found = find_format(f, data, input_format, "id", None)
+        if isinstance(found, E2EFormat):
+            from releval.commands.e2e import run_stats_e2e
 
-        given = {"--negative": negative != "auto", "--view": view != "both"}
-        refuse_options(given, "not used with end-to-end RE files (they have no negative class or direction)")
-        raise typer.Exit(run_stats_e2e(files, compare=compare, fmt=fmt, output=output)) from None
+            given = {"--negative": negative != "auto", "--view": view != "both"}
+            refuse_options(given, "not used with end-to-end RE files (they have no negative class or direction)")
+            raise typer.Exit(run_stats_e2e(files, compare=compare, fmt=fmt, output=output))
+        loaded.append(parse_labels(data, str(f), found.name))
     refuse_options({"--compare": compare}, "works on end-to-end RE dataset files only")
     emit(render_stats(collect(loaded, negative, view), fmt), output)
 

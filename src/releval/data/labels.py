@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from releval.core.signature import short_hash
 from releval.data.decoding import read_utf8
-from releval.data.formats import END_TO_END_MESSAGE, LABEL_FORMATS, E2EFormat, detect, label_format
+from releval.data.formats import END_TO_END_MESSAGE, LABEL_FORMATS, E2EFormat, LabelFormat, detect, label_format
 from releval.data.formats.base import Fields, LabelFile, located
 from releval.data.formats.common import LABEL_FIELD_CANDIDATES, TYPE_FIELDS
 from releval.data.io import PathLike
@@ -35,6 +35,7 @@ __all__ = [
     "LabelFile",
     "apply_patch",
     "detect_format",
+    "find_format",
     "load_labels",
     "located",
     "parse_labels",
@@ -54,18 +55,35 @@ def detect_format(path: PathLike, data: bytes, header_fields: tuple[str, ...] = 
     damaged line does not flip the guess: the loader then names that line instead of blaming line 1 with the wrong
     advice.
     """
-    fmt = detect(data, path, header_fields)
+    return _label_format_name(detect(data, path, header_fields), path)
+
+
+def find_format(
+    path: PathLike, data: bytes, format: str | None, id_field: str, label_field: str | None
+) -> LabelFormat | E2EFormat:
+    """The label format asked for, or the detected one with the header hints `load_labels` uses — for an end-to-end
+    file (only when no format is asked for) its E2EFormat, so that a caller can read it as one instead."""
+    if not format:
+        return detect(data, path, (id_field, label_field or ""))
+    _check_known(format, str(path))
+    return label_format(format)
+
+
+def resolve_format(path: PathLike, data: bytes, format: str | None, id_field: str, label_field: str | None) -> str:
+    """The name of the format asked for, or of the detected one (`find_format`); an end-to-end file is an
+    EndToEndFile error."""
+    return _label_format_name(find_format(path, data, format, id_field, label_field), path)
+
+
+def _label_format_name(fmt: LabelFormat | E2EFormat, path: PathLike) -> str:
     if isinstance(fmt, E2EFormat):
         raise EndToEndFile(END_TO_END_MESSAGE, file=str(path))
     return fmt.name
 
 
-def resolve_format(path: PathLike, data: bytes, format: str | None, id_field: str, label_field: str | None) -> str:
-    """The format asked for, or the detected one (with the same header hints `load_labels` uses)."""
-    fmt = format or detect_format(path, data, (id_field, label_field or ""))
+def _check_known(fmt: str, file: str) -> None:
     if fmt not in FORMATS:
-        raise InputError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})", file=str(path))
-    return fmt
+        raise InputError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})", file=file)
 
 
 def load_labels(
@@ -103,8 +121,7 @@ def parse_labels(
     check_unique: bool = True,
 ) -> LabelFile:
     """The items of UTF-8 bytes (no byte-order mark: `read_utf8`) in format `fmt`; `name` is used in errors."""
-    if fmt not in FORMATS:
-        raise InputError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})", file=name)
+    _check_known(fmt, name)
     digest = _digest_in_background(data)
     if not data or data.isspace():  # isspace stops at the first other byte; strip() would copy the file
         raise InputError("file is empty", file=name)
