@@ -82,8 +82,8 @@ def _label_format_name(fmt: LabelFormat | E2EFormat, path: PathLike) -> str:
 
 
 def _check_known(fmt: str, file: str) -> None:
-    if fmt not in FORMATS:
-        raise InputError(f"unknown format '{fmt}' (known: {', '.join(FORMATS)})", file=file)
+    if fmt not in LABEL_FORMATS:
+        raise InputError(f"unknown format '{fmt}' (known: {', '.join(LABEL_FORMATS)})", file=file)
 
 
 def load_labels(

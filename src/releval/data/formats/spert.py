@@ -190,6 +190,20 @@ def _checked_list(record: dict, key: str, path: str, where: str, *, required: bo
     return value
 
 
+def _typed(item: Any, kind: str, k: int, ints: tuple[str, str], path: str, where: str) -> tuple[int, int, str]:
+    """(two integers, type) of entity or relation `k` (`kind`): an object with the integer keys `ints` and a type
+    name, each checked in that order."""
+    plural = "entities" if kind == "entity" else "relations"
+    if not isinstance(item, dict):
+        raise InputError(f"{where}: {kind} {k} is not an object", file=path, field=plural)
+    at = f"{where} {kind} {k}"
+    first, second = (_require(item, key, int, path, at) for key in ints)
+    type_name = _require(item, "type", str, path, at)
+    if (problem := type_name_problem(type_name)) is not None:
+        raise InputError(f"{at}: type {problem}", file=path, field=plural)
+    return first, second, type_name
+
+
 def _spert_document(record: Any, path: str, where: str) -> Document:
     """One SpERT/sincere sentence, every part checked before it is used (a wrong type is an InputError, never a
     TypeError): tokens, entities {type, start, end (exclusive)}, relations {type, head, tail} (absent or null:
@@ -206,13 +220,7 @@ def _spert_document(record: Any, path: str, where: str) -> Document:
         where = f"{where} (orig_id {sentence_id})"
     entities: list[Entity] = []
     for k, ent in enumerate(_checked_list(record, "entities", path, where)):
-        if not isinstance(ent, dict):
-            raise InputError(f"{where}: entity {k} is not an object", file=path, field="entities")
-        start = _require(ent, "start", int, path, f"{where} entity {k}")
-        end = _require(ent, "end", int, path, f"{where} entity {k}")
-        etype = _require(ent, "type", str, path, f"{where} entity {k}")
-        if (problem := type_name_problem(etype)) is not None:
-            raise InputError(f"{where} entity {k}: type {problem}", file=path, field="entities")
+        start, end, etype = _typed(ent, "entity", k, ("start", "end"), path, where)
         if not 0 <= start < end <= len(tokens):
             raise InputError(
                 f"{where}: entity {k} span [{start}, {end}) is empty or outside the {len(tokens)} tokens "
@@ -223,13 +231,7 @@ def _spert_document(record: Any, path: str, where: str) -> Document:
         entities.append((start, end, etype))
     relations: list[Relation] = []
     for k, rel in enumerate(_checked_list(record, "relations", path, where, required=False)):
-        if not isinstance(rel, dict):
-            raise InputError(f"{where}: relation {k} is not an object", file=path, field="relations")
-        head = _require(rel, "head", int, path, f"{where} relation {k}")
-        tail = _require(rel, "tail", int, path, f"{where} relation {k}")
-        rtype = _require(rel, "type", str, path, f"{where} relation {k}")
-        if (problem := type_name_problem(rtype)) is not None:
-            raise InputError(f"{where} relation {k}: type {problem}", file=path, field="relations")
+        head, tail, rtype = _typed(rel, "relation", k, ("head", "tail"), path, where)
         for name, idx in (("head", head), ("tail", tail)):
             if not 0 <= idx < len(entities):
                 raise InputError(
