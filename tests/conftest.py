@@ -70,3 +70,9 @@ def conll04_test(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def conll04_train(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """CoNLL04 train split (922 sentences) as its own SpERT file."""
     return _conll04_split(tmp_path_factory, "train")
+
+
+def one_result(data: dict) -> dict:
+    """The single result of a command's JSON document (every command writes {"schema_version", "results": [...]})."""
+    assert data["schema_version"] == 1 and len(data["results"]) == 1, data.keys()
+    return data["results"][0]

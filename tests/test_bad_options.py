@@ -192,6 +192,7 @@ CASES: list[Case] = [
     # replicability from-predictions
     c("replicability", "from-predictions", "-d", f"x={KEY},{RBERT}", names="--dataset"),
     c("replicability", "from-predictions", "-d", f"x={{missing}},{RBERT},{CNN}", names="{missing}"),
+    c(*FROM_PREDICTIONS, "--on-missing", "guess", names="--on-missing"),
     c(*FROM_PREDICTIONS, "-d", f"x={KEY},{RBERT},{CNN}", names="--dataset"),
     c(*FROM_PREDICTIONS, "--test", "bogus", names="--test"),
     c(*FROM_PREDICTIONS, "--metric", "foo", names="--metric"),

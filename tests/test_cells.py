@@ -12,9 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from releval.metrics.averages import AveragingSpec, all_averages, average_weights, f_averages
-from releval.metrics.classification import score_labels
-from releval.metrics.counts import ClassCounts, counts_from_confusion
-from releval.stats.cells import (
+from releval.metrics.cells import (
     _popcount,
     bootstrap_cell_counts,
     bootstrap_plan,
@@ -27,6 +25,8 @@ from releval.stats.cells import (
     resampled_f,
     shares_gold,
 )
+from releval.metrics.classification import score_labels
+from releval.metrics.counts import ClassCounts, counts_from_confusion
 
 GOLD = ["N", "A", "B", "A", "N"]
 PRED_A = ["N", "A", "A", "A", "B"]

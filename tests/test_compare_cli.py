@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
-from tests.conftest import SEMEVAL_KEY, semeval_predictions
+from tests.conftest import SEMEVAL_KEY, one_result, semeval_predictions
 
 import releval
 from releval.cli import main
@@ -59,7 +59,7 @@ def test_paired_json_matches_score_and_holm(files: dict[str, Path], capsys: pyte
         ]
     )
     assert rc == 0
-    data = json.loads(capsys.readouterr().out)
+    data = one_result(json.loads(capsys.readouterr().out))
     expected = releval.score(str(files["gold"]), str(files["good"]))
     assert data["scores"]["good"]["macro"] == pytest.approx(expected["macro"].f, abs=1e-12)
     pairs = [(p["a"], p["b"]) for p in data["pairs"] if p["test"] == "bootstrap" and p["metric"] == "micro"]
@@ -103,7 +103,7 @@ def test_seed_mode_matches_scipy(files: dict[str, Path], capsys: pytest.CaptureF
         ["compare", str(files["gold"]), "-s", f"good={good}", "-s", f"bad={bad}", "-f", "json", "-o", str(out_file)]
     )
     assert rc == 0
-    data = json.loads(out_file.read_text())
+    data = one_result(json.loads(out_file.read_text()))
     runs_g, runs_b = data["runs"]["good"]["micro"], data["runs"]["bad"]["micro"]
     ref_g = [releval.score(str(files["gold"]), str(files[f"good{i}"]))["micro"].f for i in range(3)]
     assert runs_g == pytest.approx(ref_g, abs=1e-12)
@@ -188,7 +188,7 @@ def test_semeval_rbert_vs_cnn(capsys: pytest.CaptureFixture[str]) -> None:
     gold, rbert, cnn = SEMEVAL_KEY, semeval_predictions("rbert"), semeval_predictions("cnn")
     rc = main(["compare", str(gold), "-s", f"rbert={rbert}", "-s", f"cnn={cnn}", "-R", "1000", "-f", "json"])
     assert rc == 0
-    data = json.loads(capsys.readouterr().out)
+    data = one_result(json.loads(capsys.readouterr().out))
     ref = releval.score(str(gold), str(rbert))
     assert data["scores"]["rbert"]["micro"] == pytest.approx(ref["micro"].f, abs=1e-12)
     micro = next(p for p in data["pairs"] if p["metric"] == "micro")
@@ -204,7 +204,7 @@ def test_cli_mcnemar_chi2_variants_match_statsmodels(
 
     args = ["compare", str(files["gold"]), "--system", f"good={files['good']}", "--system", f"bad={files['bad']}"]
     assert main([*args, "--test", "mcnemar", "--mcnemar", variant, "-f", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = one_result(json.loads(capsys.readouterr().out))
     good = [g == p for g, p in zip(GOLD, _variant(1, 0.9))]
     bad = [g == p for g, p in zip(GOLD, _variant(2, 0.5))]
     table = [

@@ -7,7 +7,7 @@ import io
 import json
 
 import pytest
-from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES, EXAMPLES
+from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES, EXAMPLES, one_result
 
 from releval.cli import main
 from releval.commands.e2e import run_score_e2e, run_stats_e2e
@@ -84,7 +84,7 @@ def test_score_conll04_against_itself_through_main(conll04_test, capsys):
     gold = str(conll04_test)
     types = str(CONLL04_TYPES)
     rc = main(["score", gold, gold, "--task", "e2e", "--types", types, "--format", "json"])
-    data = json.loads(capsys.readouterr().out)
+    data = one_result(json.loads(capsys.readouterr().out))
     assert rc == 0
     assert set(data["criteria"]) == {"ner", "strict", "boundaries"}
     for crit in data["criteria"].values():
@@ -193,7 +193,8 @@ def test_relaxed_needs_its_flag_on_the_command_line(conll04_test, capsys):
     assert rc == 2
     assert "--relaxed" in capsys.readouterr().err
     rc = main(["score", gold, gold, "--task", "e2e", "--criterion", "strict", "--relaxed", "--format", "json"])
-    data = json.loads(capsys.readouterr().out)
+    data = one_result(json.loads(capsys.readouterr().out))
     assert rc == 0
     assert list(data["criteria"]) == ["ner", "strict", "relaxed"]
-    assert data["criteria"]["relaxed"]["warnings"][0].startswith("Relaxed is EXPERIMENTAL")
+    assert data["criteria"]["relaxed"]["warnings"][0]["message"].startswith("Relaxed is EXPERIMENTAL")
+    assert data["criteria"]["relaxed"]["warnings"][0]["code"] == "experimental-criterion"

@@ -7,6 +7,7 @@ import json
 import pytest
 from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES
 
+from releval.api import score_e2e
 from releval.data.e2e import (
     Document,
     align_documents,
@@ -16,7 +17,6 @@ from releval.data.e2e import (
     to_dygie,
     to_spert,
 )
-from releval.e2e_api import score_e2e
 from releval.errors import InputError, RelevalError
 from releval.stats.e2e_dataset import compare_datasets, dataset_stats, fingerprint, split_stats
 

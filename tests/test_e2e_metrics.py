@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES, data_path
 
+from releval.api import score_e2e
 from releval.data.e2e import Document, TypeInventory, load_e2e
-from releval.e2e_api import score_e2e
 from releval.metrics.e2e import document_counts, reference_counts
 
 TOKENS = tuple(f"w{i}" for i in range(12))

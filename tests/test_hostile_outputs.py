@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.conftest import one_result
 
 from releval import cli
 from releval.data.io import MAX_INPUT_BYTES_VARIABLE, describe_size, max_input_bytes
@@ -499,7 +500,7 @@ def test_equal_constant_seed_runs_give_strict_json_with_null_t(tmp_path: Path) -
         )
         == 0
     )
-    data = strict_loads(out.read_text(encoding="utf-8"))
+    data = one_result(strict_loads(out.read_text(encoding="utf-8")))
     micro = next(r for r in data["pairs"] if r["metric"] == "micro")
     assert (micro["t"], micro["df"], micro["p_value"], micro["p_adjusted"], micro["cohen_d"]) == (None, None, 1, 1, 0)
     assert micro["note"].startswith("a and b score ") and "zero variance and no difference" in micro["note"]
@@ -534,16 +535,16 @@ def test_every_json_output_is_strict_json(tmp_path: Path) -> None:
     shutil.copyfile(RBERT, copy)
     k, r, c, e = str(KEY), str(RBERT), str(CNN), str(CONLL)
     runs: list[tuple[list[str], str | type]] = [
-        (["score", k, r], "averages"),
+        (["score", k, r], "results"),
         (["score", k, r, "--task", "semeval-official"], "official_score"),
-        (["score", e, e, "--task", "e2e", "--types", str(TYPES)], "criteria"),
+        (["score", e, e, "--task", "e2e", "--types", str(TYPES)], "results"),
         (["stats", k], list),
         (["stats", e], "splits"),
         (["stats", e, e], "files"),
-        (["compare", k, "-s", f"a={r}", "-s", f"b={copy}", "-R", "10", "-t", "bootstrap,mcnemar,sign"], "pairs"),
-        (["compare", k, "-s", f"a={r},{c}", "-s", f"b={c},{r}"], "pairs"),
-        (["compare", k, "-s", f"a={r},{copy}", "-s", f"b={copy},{r}"], "pairs"),  # zero variance, equal
-        (["compare", e, "--task", "e2e", "-s", f"a={e}", "-s", f"b={e}", "-R", "10"], "pairs"),
+        (["compare", k, "-s", f"a={r}", "-s", f"b={copy}", "-R", "10", "-t", "bootstrap,mcnemar,sign"], "results"),
+        (["compare", k, "-s", f"a={r},{c}", "-s", f"b={c},{r}"], "results"),
+        (["compare", k, "-s", f"a={r},{copy}", "-s", f"b={copy},{r}"], "results"),  # zero variance, equal
+        (["compare", e, "--task", "e2e", "-s", f"a={e}", "-s", f"b={e}", "-R", "10"], "results"),
         (["check-stats", "--a", "72.5±0.0", "--b", "71.5±0.0"], list),  # published SDs that round to 0
         (["replicability", "analyze", str(pvalues)], "recommended"),
         (["replicability", "from-predictions", "-d", f"x={k},{r},{c}", "-R", "10"], "recommended"),

@@ -15,18 +15,30 @@ from tests.conftest import data_path
 from releval.stats.paired import (
     ALTERNATIVES,
     approximate_randomization,
-    approximate_randomization_counts,
     approximate_randomization_scores,
     mcnemar,
     mcnemar_counts,
     paired_bootstrap,
-    paired_bootstrap_counts,
     paired_bootstrap_scores,
     sign_test,
     sign_test_counts,
 )
 
 R = 20_000
+
+
+def _counts_test(method: str, counts_a, counts_b, *, alternative: str = "two-sided", resamples: int, seed: int = 1):
+    """A resampling test on per-item (tp, fp, fn) arrays, every class positive, micro only: the path every task's
+    per-item statistics take (releval.stats.paired.resampling_rows on distinct cells)."""
+    from releval.metrics.averages import AveragingSpec
+    from releval.metrics.cells import cells_from_counts
+    from releval.stats.paired import resampling_rows
+    from releval.stats.significance_config import SignificanceConfig
+
+    cells = cells_from_counts(*counts_a, *counts_b)
+    spec = AveragingSpec(np.ones(cells.stats_a.shape[1] // 3, dtype=bool), ())
+    test = SignificanceConfig((method,), alternative, resamples, seed)
+    return resampling_rows(cells, spec, method, test)["micro"]
 
 
 def _load(name: str) -> dict:
@@ -45,8 +57,7 @@ def test_bootstrap_micro_f1_from_per_item_counts() -> None:
     exp = vec["expected"]
     split = lambda x: (x[:, [0]], x[:, [1]], x[:, [2]])  # noqa: E731 - one class, K = 1
     res = {
-        alt: paired_bootstrap_counts(split(a), split(b), weightings=[], alternative=alt, resamples=R, seed=7)
-        for alt in ALTERNATIVES
+        alt: _counts_test("bootstrap", split(a), split(b), alternative=alt, resamples=R, seed=7) for alt in ALTERNATIVES
     }
     assert res["greater"].score_a == pytest.approx(exp["micro_f1_a"], abs=1e-12)
     assert res["greater"].score_b == pytest.approx(exp["micro_f1_b"], abs=1e-12)
@@ -180,14 +191,14 @@ def test_seed_and_signature() -> None:
     assert r1.rows["macro"].ci_effect != r3.rows["macro"].ci_effect
     assert r1.signature["seed"] == "12345" and r1.signature["resamples"] == "300"
     assert r1.signature["negative"] == "Other"
-    assert r1.signature["test"].startswith("paired-bootstrap:two-sided")
+    assert r1.signature["test"] == "bootstrap:two-sided" and r1.signature["confidence"] == "0.95"
 
 
 def test_per_document_counts_randomization_identical() -> None:
     tp = np.array([[1, 0], [2, 1], [0, 0]])
     fp = np.array([[0, 1], [0, 0], [1, 0]])
     fn = np.array([[1, 0], [0, 0], [0, 2]])
-    res = approximate_randomization_counts((tp, fp, fn), (tp, fp, fn), resamples=200)
+    res = _counts_test("randomization", (tp, fp, fn), (tp, fp, fn), resamples=200)
     assert res.p_value == 1.0
     # micro F by hand: TP 4, FP 2, FN 3 → 8 / 13
     assert res.score_a == pytest.approx(8 / 13)

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from sklearn.metrics import precision_recall_fscore_support
 from tests.conftest import SEMEVAL_KEY, SEMEVAL_TRAIN_KEY, data_path, semeval_predictions
 
+from releval.api import score_semeval_official
 from releval.cli import main
 from releval.data.alignment import MISSING_LABEL
 from releval.data.semeval_labels import DIRECTED, OTHER, undirected
 from releval.errors import RelevalError
 from releval.metrics.semeval import SemevalView, semeval_scores
 from releval.report.semeval_report import render_scores, short_name
-from releval.semeval_api import score_semeval_official
 
 SEMEVAL = data_path("semeval2010_task8")
 EXAMPLES = SEMEVAL / "scorer_examples"  # answer_key2.txt, the training set's key, is SEMEVAL_TRAIN_KEY (examples/)

@@ -12,12 +12,20 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from releval.api import AUTO, LabelsInput, as_label_file, resolve_negative, score_alignment
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
 from releval.data.alignment import Alignment, align
 from releval.data.labels import FORMATS, LabelFile
 from releval.result import ScoreResult
+from releval.tasks.classification import (
+    AUTO,
+    ClassificationConfig,
+    LabelsInput,
+    Prepared,
+    as_label_file,
+    resolve_negative,
+    score_prepared,
+)
 from releval.validation import check_choice
 
 LEAK_SHARE = 0.95  # a filled-item gold-negative share at or above this (and above the base rate) is RECENT's signature
@@ -66,7 +74,7 @@ def audit(
             report.extend(input_findings(loaded))
     if g.file is None or p.file is None:
         return report
-    neg, notes = resolve_negative(negative, g.file)
+    neg, notes = resolve_negative(negative, g.file.labels)
     report.add(_negative_finding(g.file, neg, notes))
     known_pred, cover = coverage_findings(g.file, p.file)
     report.extend(cover)
@@ -230,7 +238,8 @@ class MicroCounts:
 
 
 def _score(alignment: Alignment, gold: LabelFile, negative: str | None) -> ScoreResult:
-    return score_alignment(alignment, gold_file=gold, negative=negative)
+    prepared = Prepared(alignment, negative, False, None, [])
+    return score_prepared(prepared, ClassificationConfig(negative=negative))
 
 
 def policy_findings(gold: LabelFile, pred: LabelFile, negative: str | None) -> list[Finding]:

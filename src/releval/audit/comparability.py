@@ -18,6 +18,8 @@ from releval.core.signature import Signature, parse
 from releval.data.decoding import parse_json, read_utf8
 from releval.data.io import PathLike
 from releval.errors import InputError
+from releval.report.render import render_as
+from releval.report.table import Column, Table
 
 NOT_COMPARABLE, CAVEATS, COMPARABLE = "not comparable", "comparable with caveats", "comparable"
 _BLOCKING = ("task", "view", "criterion", "negative", "weighted_classes", "beta", "labels", "n", "missing")
@@ -54,12 +56,14 @@ def load_results(path: PathLike) -> list[SavedResult]:
         return [_one(v, f"{name}[{c}]", path, facts) for c, v in data["criteria"].items()]
     if isinstance(data, dict) and isinstance(data.get("results"), list):
         out: list[SavedResult] = []
+        several = len(data["results"]) > 1  # one result is named by its file alone, as it always was
         for i, item in enumerate(data["results"]):
+            label = f"{name}#{i + 1}" if several else name
             if isinstance(item, dict) and isinstance(item.get("criteria"), dict):
                 facts = {k: item[k] for k in _DATASET_KEYS if k in item}
-                out += [_one(v, f"{name}#{i + 1}[{c}]", path, facts) for c, v in item["criteria"].items()]
+                out += [_one(v, f"{label}[{c}]", path, facts) for c, v in item["criteria"].items()]
             else:
-                out.append(_one(item, f"{name}#{i + 1}", path, {}))
+                out.append(_one(item, label, path, {}))
         return out
     return [_one(data, name, path, {})]
 
@@ -205,10 +209,17 @@ def compare_files(paths: Sequence[PathLike], dataset: str | None = None) -> list
     return [compare_pair(a, b, dataset) for a, b in _pairs(loaded)]
 
 
-def render_comparisons(comparisons: Sequence[Comparison]) -> str:
-    """Plain text: one verdict line per pair, then its reasons."""
-    lines = []
-    for c in comparisons:
-        lines.append(f"{c.a} vs {c.b}: {c.verdict.upper()}")
-        lines += [f"  - {r}" for r in c.reasons]
-    return "\n".join(lines) + "\n"
+def comparison_tables(comparisons: Sequence[Comparison]) -> list[Table]:
+    """One block per pair (its verdict, then every reason; shown only) and, for CSV, one row per reason."""
+    blocks = [
+        Table(f"{c.a} vs {c.b}: {c.verdict.upper()}", lead=[f"  - {r}" for r in c.reasons], show="display")
+        for c in comparisons
+    ]
+    columns = [Column("A", key="a"), Column("B", key="b"), Column("verdict"), Column("reason")]
+    rows = [(c.a, c.b, c.verdict, r) for c in comparisons for r in c.reasons]
+    return [*blocks, Table("", columns, rows, show="data")]
+
+
+def render_comparisons(comparisons: Sequence[Comparison], fmt: str = "text") -> str:
+    """One verdict per pair with its reasons (text, Markdown, LaTeX), one row per reason (CSV), or JSON."""
+    return render_as(fmt, lambda: comparison_tables(comparisons), lambda: [c.to_dict() for c in comparisons])

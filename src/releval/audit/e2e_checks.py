@@ -13,11 +13,11 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 from typing import Any
 
+from releval.api import score_e2e
 from releval.audit.findings import AuditReport, Finding
 from releval.data.decoding import read_utf8
 from releval.data.e2e import Document, E2EDataset, align_documents, load_e2e
 from releval.data.formats import e2e_format_of
-from releval.e2e_api import score_e2e
 from releval.errors import InputError, InputErrors
 
 N_EXAMPLES = 5

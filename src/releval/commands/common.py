@@ -106,3 +106,26 @@ def check_label_options(
         if name is not None:
             check_choice(name, FORMATS, option)
     return negative_label
+
+
+def result_warnings(results: Iterable[Any]) -> list[str]:
+    """Every warning of the results, named by system when a result has one (one line each, for stderr)."""
+    lines = []
+    for r in results:
+        system = getattr(r, "system", None)
+        for w in r.warnings:
+            lines.append(
+                f"warning ({system}): {w}" if system and not str(w).startswith(f"{system}:") else f"warning: {w}"
+            )
+    return lines
+
+
+def emit_result(result: Any, format: str, width: int, output: Path | None) -> None:
+    """Render a result (or a list of results) in `format`, send its warnings to stderr — whatever the format and
+    wherever the output goes, so a fill or a shortcut is never silent — and write it (emit)."""
+    from releval.report.results import render_results
+
+    results = list(result) if isinstance(result, (list, tuple)) else [result]
+    for line in result_warnings(results):
+        typer.echo(line, err=True)
+    emit(render_results(results, format, width), output)

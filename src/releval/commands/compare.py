@@ -8,8 +8,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from releval.api import as_label_file, resolve_negative
-from releval.commands.common import check_choice, check_label_options, emit, output_option
+from releval.commands.common import check_choice, check_label_options, emit, emit_result, output_option
 from releval.core.options import (
     ALTERNATIVES,
     CORRECTIONS,
@@ -22,7 +21,6 @@ from releval.core.options import (
     READINGS,
     RESAMPLING_TESTS,
 )
-from releval.data.alignment import align
 from releval.data.claim_tables import load_check_table
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.weightings import get_weightings
@@ -113,6 +111,11 @@ def compare_command(
     if baseline is not None and baseline not in names:  # refused before any file is read
         raise OptionError(f"--baseline {baseline!r} is not among the systems: {', '.join(names)}", option="--baseline")
     show = progress if progress is not None else sys.stderr.isatty()
+    from releval.stats.significance_config import SignificanceConfig
+
+    test_config = SignificanceConfig(
+        tuple(tests), alternative, resamples, seed, confidence, correction, mcnemar_variant
+    )
     if task == "e2e":
         rc_only = {
             "--on-missing": on_missing != "error",
@@ -125,86 +128,66 @@ def compare_command(
             "--mcnemar": mcnemar_variant != "exact",
         }
         refuse_options(rc_only, "apply to --task rc only")
-        _compare_e2e(
-            gold,
-            specs,
-            criteria=[c.strip() for c in criterion.split(",") if c.strip()],
+        from releval.tasks.e2e import E2EConfig
+
+        e2e_config = E2EConfig(
+            weightings=tuple(weighting),
+            criteria=tuple(c.strip() for c in criterion.split(",") if c.strip()),
             ner=ner,
             types=types,
-            tests=tests,
-            weightings=weighting,
-            resamples=resamples,
-            seed=seed,
-            alternative=alternative,
-            confidence=confidence,
-            baseline=baseline,
-            correction=correction,
             by_position=by_position,
-            progress=show,
-            fmt=fmt,
-            width=width,
-            output=output,
         )
+        _compare_e2e(gold, specs, e2e_config, test_config, baseline, show, fmt, width, output)
         return
     e2e_only = {"--criterion": criterion != "strict,boundaries", "--ner": ner, "--types": types is not None}
     refuse_options(e2e_only, "apply to --task e2e only")
     negative_label = check_label_options(
         negative, no_negative, id_field, label_field, {"--input-format": input_format, "--gold-format": gold_format}
     )
-    fields = {"id_field": id_field, **({"label_field": label_field} if label_field else {})}
-    gold_file = as_label_file(gold, "gold", gold_format or input_format, **fields)
-    neg, _ = resolve_negative(negative_label, gold_file)
+    from releval.tasks.classification import ClassificationConfig, DataFacts, Prepared, load_gold, load_pred, prepare
+
+    config = ClassificationConfig(
+        weightings=tuple(weighting),
+        negative=negative_label,
+        on_missing=on_missing,
+        by_position=by_position or None,
+        gold_format=gold_format,
+        pred_format=input_format,
+        id_field=id_field,
+        label_field=label_field,
+    )
+    gold_file, digest = load_gold(gold, config)
     runs: dict[str, list[list[str]]] = {}
+    prepared: list[tuple[str, Prepared]] = []
     errors: list[InputError] = []
     for name, paths in specs:
         for path in paths:
             try:
-                pred = as_label_file(path, "pred", input_format, **fields)
-                alignment = align(
-                    gold_file,
-                    pred,
-                    on_missing=on_missing,
-                    negative=neg,
-                    by_position=by_position or (gold_file.ids is None and pred.ids is None),
-                )
-                runs.setdefault(name, []).append(alignment.pred)
+                one = prepare(gold_file, load_pred(path, config), config, digest)
+                prepared.append((name, one))
+                runs.setdefault(name, []).append(one.alignment.pred)
             except InputError as exc:
                 errors.append(exc)
     raise_all(errors)
-    from releval.report.compare_report import render_paired, render_seeds
     from releval.stats.compare import compare_paired, compare_seed_runs
 
+    facts = DataFacts.of(prepared)
     counts = {len(v) for v in runs.values()}
     gold_labels = list(gold_file.labels)
     if counts == {1}:
         table = compare_paired(
             gold_labels,
             {k: v[0] for k, v in runs.items()},
+            config,
+            test_config,
             baseline=baseline,
-            tests=tests,
-            negative=neg,
-            weightings=weighting,
-            resamples=resamples,
-            seed=seed,
-            alternative=alternative,
-            confidence=confidence,
-            correction=correction,
             progress=show,
-            mcnemar_variant=mcnemar_variant,
+            facts=facts,
         )
-        emit(render_paired(table, fmt, width), output)
-        return
-    _check_not_mixed({k: len(v) for k, v in runs.items()})
-    seeds = compare_seed_runs(
-        gold_labels,
-        runs,
-        baseline=baseline,
-        negative=neg,
-        weightings=weighting,
-        alternative=alternative,
-        correction=correction,
-    )
-    emit(render_seeds(seeds, fmt, width), output)
+    else:
+        _check_not_mixed({k: len(v) for k, v in runs.items()})
+        table = compare_seed_runs(gold_labels, runs, config, test_config, baseline=baseline, facts=facts)
+    emit_result(table, fmt, width, output)
 
 
 def _check_not_mixed(run_counts: dict[str, int]) -> None:
@@ -220,37 +203,26 @@ def _check_not_mixed(run_counts: dict[str, int]) -> None:
 def _compare_e2e(
     gold: Path,
     specs: list[tuple[str, list[Path]]],
-    *,
+    config: Any,
+    test: Any,
+    baseline: str | None,
+    progress: bool,
     fmt: str,
     width: int,
     output: Path | None,
-    tests: list[str],
-    resamples: int,
-    seed: int,
-    confidence: float,
-    progress: bool,
-    **common: Any,
 ) -> None:
     """`compare --task e2e`: paired tests over documents (one file per system) or seeds (several)."""
-    from releval.report.compare_report import render_paired, render_seeds
-    from releval.stats.compare_e2e import compare_paired_e2e, compare_seed_runs_e2e
+    from releval.stats.compare import compare_paired, compare_seed_runs
 
     run_counts = {name: len(paths) for name, paths in specs}
     if set(run_counts.values()) == {1}:
-        table = compare_paired_e2e(
-            gold,
-            {name: paths[0] for name, paths in specs},
-            tests=tests,
-            resamples=resamples,
-            seed=seed,
-            confidence=confidence,
-            progress=progress,
-            **common,
+        table: Any = compare_paired(
+            gold, {name: paths[0] for name, paths in specs}, config, test, baseline=baseline, progress=progress
         )
-        emit(render_paired(table, fmt, width), output)
-        return
-    _check_not_mixed(run_counts)
-    emit(render_seeds(compare_seed_runs_e2e(gold, dict(specs), **common), fmt, width), output)
+    else:
+        _check_not_mixed(run_counts)
+        table = compare_seed_runs(gold, dict(specs), config, test, baseline=baseline)
+    emit_result(table, fmt, width, output)
 
 
 #: check_stats names a bad value by its table column; on the command line it is this option.

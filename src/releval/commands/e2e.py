@@ -10,16 +10,17 @@ from pathlib import Path
 
 import typer
 
+from releval.api import score_e2e
 from releval.commands.common import emit
 from releval.core.options import OUTPUT_FORMATS
 from releval.data.e2e import load_e2e
-from releval.e2e_api import E2EResult, score_e2e
 from releval.errors import OptionError
 from releval.metrics.e2e import NER, RELAXED
 from releval.report.strict_json import dumps_strict
 from releval.report.tables import CSV_HEADER, csv_rows, latex_escape, table_cells
 from releval.result import ScoreResult
 from releval.stats.e2e_dataset import DatasetStats, compare_datasets, dataset_stats
+from releval.tasks.e2e import E2EResult
 from releval.validation import check_choice, check_width
 
 _TITLES = {
@@ -166,6 +167,9 @@ def _render_csv(results: Sequence[E2EResult]) -> str:
 
 # ----------------------------------------------------------------------------------------------- stats
 
+from releval.report.render import render_as  # noqa: E402
+from releval.report.table import Column, Table  # noqa: E402
+
 _STAT_COLUMNS = (
     ("split", "name"),
     ("sentences", "sentences"),
@@ -199,108 +203,90 @@ def run_stats_e2e(files: list[Path], *, compare: bool, fmt: str, output: Path | 
     return 0
 
 
-def _value(v: object) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, int):
-        return f"{v:,}"
-    return str(v)
+_E2E_NOTE = (
+    "nested = pairs of mentions in one sentence where one span contains the other (identical spans with different "
+    "types included); crossing = overlapping without nesting; bijective = each relation type has one (head, tail) "
+    "type pair and no two relation types share one (Taillé et al. 2020, §5.4)"
+)
+
+
+def e2e_stats_tables(stats: Sequence[DatasetStats]) -> list[Table]:
+    """Per file: per-split and total counts, mentions per entity and relation type, and the relation →
+    argument-type mapping (shown only); for CSV one long table of (file, split, kind, key, value)."""
+    tables = []
+    data = []
+    for s in stats:
+        rows = [*s.splits, s.total] if len(s.splits) > 1 else s.splits
+        columns = [Column("split")]
+        columns += [Column(head, "count", key=attr) for head, attr in _STAT_COLUMNS[1:-2]]
+        columns += [Column("bijective", align="right"), Column("fingerprint", align="right")]
+        tables.append(
+            Table(
+                f"{s.path} ({s.format})",
+                columns,
+                [[getattr(r, attr) for _, attr in _STAT_COLUMNS] for r in rows],
+                show="display",
+            )
+        )
+        names = [r.name for r in rows]
+        for kind, attr in (("entity type", "entity_types"), ("relation type", "relation_types")):
+            types = sorted({t for r in rows for t in getattr(r, attr)})
+            tables.append(
+                Table(
+                    f"mentions per {kind}",
+                    [Column(kind), *(Column(name, "count") for name in names)],
+                    [[t, *(getattr(r, attr).get(t, 0) for r in rows)] for t in types],
+                    show="display",
+                )
+            )
+        total = s.total
+        verdict = "bijective" if total.bijective else "NOT bijective"
+        tables.append(
+            Table(
+                f"relation type → (head type, tail type), all splits: {verdict}",
+                [Column("relation"), Column("argument types", align="right")],
+                [[r, ", ".join(f"{p} ({n:,})" for p, n in pairs.items())] for r, pairs in total.argument_types.items()],
+                notes=[_E2E_NOTE, *s.notes],
+                show="display",
+            )
+        )
+        for split in [*s.splits, s.total]:
+            data += [[s.path, split.name, "count", attr, getattr(split, attr)] for _, attr in _STAT_COLUMNS[1:]]
+            data += [[s.path, split.name, "entity_type", t, n] for t, n in split.entity_types.items()]
+            data += [[s.path, split.name, "relation_type", t, n] for t, n in split.relation_types.items()]
+            for r, pairs in split.argument_types.items():
+                data += [[s.path, split.name, "argument_types", f"{r}: {p}", n] for p, n in pairs.items()]
+    columns = [Column("file"), Column("split"), Column("kind"), Column("key"), Column("value")]
+    return [*tables, Table("", columns, data, show="data")]
 
 
 def render_stats_e2e(stats: Sequence[DatasetStats], fmt: str = "text") -> str:
     """Per-split and total counts, per-type counts and the relation → argument-type mapping."""
-    if fmt == "json":
-        data = stats[0].to_dict() if len(stats) == 1 else {"files": [s.to_dict() for s in stats]}
-        return dumps_strict(data, indent=2, ensure_ascii=False) + "\n"
-    if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(["file", "split", "kind", "key", "value"])
-        for s in stats:
-            for split in [*s.splits, s.total]:
-                for _, attr in _STAT_COLUMNS[1:]:
-                    writer.writerow([s.path, split.name, "count", attr, getattr(split, attr)])
-                for t, n in split.entity_types.items():
-                    writer.writerow([s.path, split.name, "entity_type", t, n])
-                for t, n in split.relation_types.items():
-                    writer.writerow([s.path, split.name, "relation_type", t, n])
-                for r, pairs in split.argument_types.items():
-                    for pair, n in pairs.items():
-                        writer.writerow([s.path, split.name, "argument_types", f"{r}: {pair}", n])
-        return buf.getvalue()
-    parts = []
-    for s in stats:
-        rows = [*s.splits, s.total] if len(s.splits) > 1 else s.splits
-        header = [c for c, _ in _STAT_COLUMNS]
-        body = [[_value(getattr(r, a)) for _, a in _STAT_COLUMNS] for r in rows]
-        parts.append(_plain(f"{s.path} ({s.format})", header, body, fmt))
-        names = [r.name for r in rows]
-        for kind, attr in (("entity type", "entity_types"), ("relation type", "relation_types")):
-            types = sorted({t for r in rows for t in getattr(r, attr)})
-            body = [[t, *(_value(getattr(r, attr).get(t, 0)) for r in rows)] for t in types]
-            parts.append(_plain(f"mentions per {kind}", [kind, *names], body, fmt))
-        total = s.total
-        body = [[r, ", ".join(f"{p} ({n:,})" for p, n in pairs.items())] for r, pairs in total.argument_types.items()]
-        verdict = "bijective" if total.bijective else "NOT bijective"
-        parts.append(
-            _plain(
-                f"relation type → (head type, tail type), all splits: {verdict}",
-                ["relation", "argument types"],
-                body,
-                fmt,
-            )
-        )
-        notes = [
-            "nested = pairs of mentions in one sentence where one span contains the other (identical spans with "
-            "different types included); crossing = overlapping without nesting; bijective = each relation type has "
-            "one (head, tail) type pair and no two relation types share one (Taillé et al. 2020, §5.4)",
-            *s.notes,
-        ]
-        parts.append("\n".join(("% " if fmt == "latex" else "note: ") + n for n in notes) + "\n")
-    return "\n".join(parts)
+
+    def data() -> object:
+        return stats[0].to_dict() if len(stats) == 1 else {"files": [s.to_dict() for s in stats]}
+
+    return render_as(fmt, lambda: e2e_stats_tables(stats), data)
 
 
-def _plain(title: str, header: list[str], body: list[list[str]], fmt: str) -> str:
-    if fmt == "markdown":
-        lines = [
-            f"**{latex_escape(title) if False else title}**",
-            "",
-            "| " + " | ".join(header) + " |",
-            "|---" + "|---:" * (len(header) - 1) + "|",
-        ]
-        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in body]) + "\n"
-    if fmt == "latex":
-        lines = [
-            f"% {title}",
-            r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
-            r"\toprule",
-            " & ".join(latex_escape(c) for c in header) + r" \\",
-            r"\midrule",
-        ]
-        lines += [" & ".join(latex_escape(c) for c in row) + r" \\" for row in body]
-        return "\n".join([*lines, r"\bottomrule", r"\end{tabular}"]) + "\n"
-    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-    fmt_row = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
-    return "\n".join([f"== {title} ==", fmt_row(header), *(fmt_row(r) for r in body)]) + "\n"
+def dataset_compare_tables(first: str, second: str, differences: list[str]) -> list[Table]:
+    """The differences between two dataset versions as a list under a verdict line; for CSV one row each."""
+    head = f"{first} vs {second}: " + ("identical content" if not differences else f"{len(differences)} difference(s)")
+    items = [f"  - {d.strip()}" if d.startswith(" ") else f"- {d}" for d in differences]
+    columns = [Column("first"), Column("second"), Column("difference")]
+    return [
+        Table(head, lead=items, show="display"),
+        Table("", columns, [[first, second, d.strip()] for d in differences], show="data"),
+    ]
 
 
 def render_compare(first: str, second: str, differences: list[str], fmt: str = "text") -> str:
     """The list of differences between two dataset versions (empty: same content fingerprint)."""
-    if fmt == "json":
-        data = {"first": first, "second": second, "identical": not differences, "differences": differences}
-        return dumps_strict(data, indent=2, ensure_ascii=False) + "\n"
-    if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(["first", "second", "difference"])
-        for d in differences:
-            writer.writerow([first, second, d.strip()])
-        return buf.getvalue()
-    head = f"{first} vs {second}: " + ("identical content" if not differences else f"{len(differences)} difference(s)")
-    if fmt == "latex":
-        return "\n".join(f"% {x}" for x in [head, *differences]) + "\n"
-    bullet = "- " if fmt == "markdown" else ""
-    return "\n".join([head, *(bullet + d for d in differences)]) + "\n"
+
+    def data() -> object:
+        return {"first": first, "second": second, "identical": not differences, "differences": differences}
+
+    return render_as(fmt, lambda: dataset_compare_tables(first, second, differences), data)
 
 
 def register(app: typer.Typer) -> None:

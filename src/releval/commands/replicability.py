@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import typer
 
-from releval.api import as_label_file, resolve_negative
 from releval.commands.common import check_choice, check_output_target, emit, output_option, resolve_negative_option
-from releval.data.alignment import align
+from releval.core.options import MISSING_POLICIES
 from releval.data.labels import FORMATS as LABEL_FORMATS
 from releval.data.pvalues import load_pvalues
 from releval.errors import InputError, OptionError, raise_all
@@ -70,9 +70,15 @@ def _analyze_and_emit(
     per_u: bool,
     output: Path | None,
     test: str | None = None,
+    settings: dict[str, object] | None = None,
+    notices: list[str] | None = None,
 ) -> None:
     """Run the analysis, send its warnings to stderr and write the rendered result."""
     result = analyze(p, alpha, names=names, effects=effects, dependence=dependence, method=method, pc_methods=pc)
+    if settings or notices:
+        from dataclasses import replace
+
+        result = replace(result, settings=dict(settings or {}), warnings=[*(notices or []), *result.warnings])
     for w in result.warnings:
         typer.echo(f"warning: {w}", err=True)
     extra = {"test": test} if test is not None else {}
@@ -149,6 +155,7 @@ def from_predictions_command(
     input_format: str | None = typer.Option(
         None, "--input-format", help="Force the format of gold and prediction files (e.g. labels-lines)."
     ),
+    on_missing: str = typer.Option("error", "--on-missing", help="Missing predictions: error, negative, wrong."),
     negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
     no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
     alpha: float = typer.Option(0.05, "--alpha", "-a", help="Bound on P(k_hat > k) and on the FWER."),
@@ -184,32 +191,48 @@ def from_predictions_command(
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise OptionError(f"--dataset: name(s) used twice: {', '.join(dupes)}", option="--dataset")
+    check_choice(on_missing, MISSING_POLICIES, "--on-missing")
+    from releval.tasks.classification import ClassificationConfig, DataFacts, load_gold, load_pred, prepare
+
+    config = ClassificationConfig(negative=negative_label, on_missing=on_missing, pred_format=input_format)
     loaded = []
+    prepared = []
     errors: list[InputError] = []
     for name, gold_path, a_path, b_path in specs:
         try:
-            gold = as_label_file(gold_path, "gold", input_format)
-            neg, _ = resolve_negative(negative_label, gold)
+            gold, _ = load_gold(gold_path, config)
             preds = []
-            for path in (a_path, b_path):
-                pred = as_label_file(path, "pred", input_format)
-                by_position = gold.ids is None and pred.ids is None
-                preds.append(align(gold, pred, negative=neg, by_position=by_position).pred)
-            loaded.append((name, list(gold.labels), preds[0], preds[1], neg))
+            for system, path in (("A", a_path), ("B", b_path)):
+                one = prepare(gold, load_pred(path, config), config)
+                prepared.append((f"{name} {system}", one))
+                preds.append(one.alignment.pred)
+            loaded.append((name, list(gold.labels), preds[0], preds[1], one.negative))
         except InputError as exc:
             errors.append(exc)
     raise_all(errors)
     negs = {x[4] for x in loaded}
+    if len(negs) == 1:
+        config = replace(config, negative=negs.pop())
     tests = pvalues_from_predictions(
-        [x[:4] for x in loaded],
-        test=test,
-        metric=metric,
-        negative=negs.pop() if len(negs) == 1 else "auto",
-        resamples=resamples,
-        seed=seed,
+        [x[:4] for x in loaded], test=test, metric=metric, config=config, resamples=resamples, seed=seed
     )
+    facts = DataFacts.of(prepared)
+    notices = list(facts.warnings)
+    settings = {**tests.settings, "missing": facts.missing}
     _analyze_and_emit(
-        tests.pvalues, tests.names, tests.effects, alpha, dependence, method, pc, fmt, per_u, output, tests.test
+        tests.pvalues,
+        tests.names,
+        tests.effects,
+        alpha,
+        dependence,
+        method,
+        pc,
+        fmt,
+        per_u,
+        output,
+        tests.test,
+        settings,
+        notices,
     )
 
 

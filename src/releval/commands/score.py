@@ -6,12 +6,10 @@ from pathlib import Path
 
 import typer
 
-from releval.api import check_settings, score
-from releval.commands.common import check_choice, check_label_options, emit, output_option
-from releval.core.options import DEFAULT_WEIGHTING_NAMES, MISSING_POLICIES, OUTPUT_FORMATS, TASKS
+from releval.commands.common import check_choice, check_label_options, emit_result, output_option
+from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N, MISSING_POLICIES, OUTPUT_FORMATS, TASKS
 from releval.metrics.weightings import get_weightings
-from releval.report.tables import render
-from releval.validation import check_width, refuse_options
+from releval.validation import check_beta, check_width, check_zero_division, refuse_options
 
 #: The tasks that use each option that not every task uses: given with another task, it is refused, not ignored.
 TASK_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -104,7 +102,9 @@ def score_command(
     check_choice(fmt, ("text", "json") if task == "semeval-official" else OUTPUT_FORMATS, "--format")
     check_choice(on_missing, MISSING_POLICIES, "--on-missing")
     check_choice(view, ("directed", "undirected"), "--view")
-    check_settings(beta=beta, zero_division=zero_division, entropy_n=entropy_n)
+    check_beta(beta)
+    check_zero_division(zero_division)
+    check_choice(entropy_n, ENTROPY_N, "--entropy-n")
     check_width(width)
     get_weightings(weighting)
     negative_label = check_label_options(
@@ -115,47 +115,50 @@ def score_command(
 
         raise typer.Exit(run_semeval_official(gold, preds, allow_skipped=on_missing != "error", fmt=fmt, output=output))
     if task == "e2e":
-        from releval.commands.e2e import run_score_e2e
+        from releval.tasks.e2e import E2EConfig, score
 
-        criteria = [c.strip() for c in criterion.split(",") if c.strip()]
-        raise typer.Exit(
-            run_score_e2e(
-                gold,
-                preds,
-                criteria=criteria,
-                types=types,
-                relaxed=relaxed,
-                by_position=by_position,
-                fmt=fmt,
-                width=width,
-                output=output,
-                weightings=weighting,
-                beta=beta,
-                zero_division=zero_division,
-            )
-        )
-    fields = {"id_field": id_field, **({"label_field": label_field} if label_field else {})}
-    from releval.api import as_label_file
-
-    gold_file = as_label_file(gold, "gold", gold_format or input_format, **fields)
-    results = [
-        score(
-            gold_file,
-            as_label_file(pred, "pred", input_format, **fields),
-            negative=negative_label,
-            weightings=weighting,
+        e2e_config = E2EConfig(
+            weightings=tuple(weighting),
             beta=beta,
             zero_division=zero_division,
-            entropy_n=entropy_n,
-            on_missing=on_missing,
-            strict_labels=strict_labels,
-            by_position=by_position or None,
-            patch=patch,
-            view=view if view == "undirected" else None,
+            criteria=tuple(c.strip() for c in criterion.split(",") if c.strip()),
+            relaxed=relaxed,
+            types=types,
+            by_position=by_position,
         )
-        for pred in preds
-    ]
-    emit(render(results, fmt, width), output)
+        emit_result([score(gold, pred, e2e_config) for pred in preds], fmt, width, output)
+        return
+    from releval.tasks.classification import (
+        ClassificationConfig,
+        load_gold,
+        load_pred,
+        prepare,
+        score_prepared,
+        system_name,
+    )
+
+    config = ClassificationConfig(
+        weightings=tuple(weighting),
+        beta=beta,
+        zero_division=zero_division,
+        negative=negative_label,
+        entropy_n=entropy_n,
+        on_missing=on_missing,
+        strict_labels=strict_labels,
+        by_position=by_position or None,
+        view=view,
+        patch=None if patch is None else str(patch),
+        gold_format=gold_format,
+        pred_format=input_format,
+        id_field=id_field,
+        label_field=label_field,
+    )
+    gold_file, digest = load_gold(gold, config)
+    results = []
+    for pred in preds:
+        pred_file = load_pred(pred, config)
+        results.append(score_prepared(prepare(gold_file, pred_file, config, digest), config, system_name(pred_file)))
+    emit_result(results, fmt, width, output)
 
 
 def register(app: typer.Typer) -> None:

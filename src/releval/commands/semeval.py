@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from releval.api import score_semeval_official
 from releval.commands.common import emit
 from releval.errors import OptionError
 from releval.report.semeval_report import render_text
 from releval.report.strict_json import dumps_strict
-from releval.semeval_api import score_semeval_official
 from releval.validation import check_choice
 
 

@@ -1,7 +1,8 @@
 """Rendering replicability analyses (Dror et al., TACL 2017) and their §5 simulation.
 
-Formats: text, JSON, Markdown and LaTeX (booktabs).  The JSON form always carries the per-u
-partial-conjunction p-values; the other forms show them on request.  Every analysis carries a
+Formats: text, JSON, Markdown and LaTeX (booktabs), from the tables of `analysis_tables` and
+`simulation_tables` (releval.report.table).  The JSON form always carries the per-u partial-conjunction
+p-values; the other forms show them on request.  Every analysis carries a
 sacreBLEU-style signature (alpha, methods, dependence assumption, N, releval version).  The histogram
 figure needs matplotlib (the `plot` extra), imported only when a figure is asked for.
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -18,8 +18,8 @@ import numpy as np
 from releval.core.signature import Signature
 from releval.errors import RelevalError
 from releval.report.output import write_atomic
-from releval.report.strict_json import dumps_strict
-from releval.report.tables import latex_escape
+from releval.report.render import render_as
+from releval.report.table import Column, Table, attach
 from releval.stats.replicability import ID_GUARANTEE, PC_VALID_UNDER, ReplicabilityResult
 from releval.stats.simulation import PAPER_VALUES, SimulationResult
 
@@ -53,11 +53,6 @@ _ASSUMPTION = {
 _NEEDS = {"independent": "independent", "positive": "positively dependent"}
 
 
-def _p(value: float) -> str:
-    """Compact p-value: 4 significant digits, exact zero as 0."""
-    return "0" if value == 0 else f"{value:.4g}"
-
-
 # --------------------------------------------------------------------------------------------- analysis
 
 
@@ -71,6 +66,7 @@ def analysis_signature(result: ReplicabilityResult, test: str | None = None) -> 
         alpha=result.alpha,
         methods=methods,
         dependence=result.dependence,
+        **result.settings,
     )
 
 
@@ -122,38 +118,12 @@ def analysis_to_dict(result: ReplicabilityResult, test: str | None = None) -> di
     }
 
 
-def _summary_rows(result: ReplicabilityResult) -> list[list[str]]:
-    rows = []
-    for m in ("count", *result.pc_methods):
-        mark = "recommended" if m == result.recommended else ""
-        rows.append([_LABEL[m], str(result.k[m]), _validity(result, m), mark])
-    return rows
+def _recommended(value: bool) -> str:
+    return "recommended" if value else ""
 
 
-def _dataset_rows(result: ReplicabilityResult) -> tuple[list[str], list[list[str]]]:
-    ident = result.identification
-    head = ["dataset", "p"]
-    if result.effects is not None:
-        head.append("effect")
-    head += [f"adj. p ({ident.method})", "identified"]
-    rows = []
-    for i, name in enumerate(result.names):
-        row = [name, _p(float(result.pvalues[i]))]
-        if result.effects is not None:
-            row.append(f"{float(result.effects[i]):+.4g}")
-        row += [_p(float(ident.adjusted[i])), "yes" if ident.rejected[i] else ""]
-        rows.append(row)
-    return head, rows
-
-
-def _per_u_rows(result: ReplicabilityResult) -> tuple[list[str], list[list[str]]]:
-    head = ["u", "p_(u)"] + [f"{_LABEL[m]} p*" for m in result.pc_methods]
-    sorted_p = np.sort(result.pvalues)
-    rows = [
-        [str(u + 1), _p(float(sorted_p[u]))] + [_p(float(result.pc_monotone[m][u])) for m in result.pc_methods]
-        for u in range(result.n)
-    ]
-    return head, rows
+def _yes(value: bool) -> str:
+    return "yes" if value else ""
 
 
 def _headline(result: ReplicabilityResult) -> str:
@@ -174,97 +144,68 @@ def _identified_line(result: ReplicabilityResult) -> str:
     )
 
 
-def _aligned(head: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+def analysis_tables(result: ReplicabilityResult, *, per_u: bool = False, test: str | None = None) -> list[Table]:
+    """The estimators' k_hat with the headline, the datasets with their adjusted p-values and, with `per_u`, the
+    running-max partial-conjunction p-values for every u."""
+    summary = Table(
+        f"Replicability analysis: {result.n} datasets, alpha = {result.alpha:g}, "
+        f"assumption: {_ASSUMPTION[result.dependence]}",
+        (
+            Column("estimator", display=lambda m: _LABEL[m]),
+            Column("k_hat", "count"),
+            Column("guarantee"),
+            Column("note", key="recommended", display=_recommended),
+        ),
+        [(m, result.k[m], _validity(result, m), m == result.recommended) for m in ("count", *result.pc_methods)],
+        lead=[_headline(result) + "."],
+        notes=["k_hat = largest u with running-max partial-conjunction p <= alpha"],
+    )
+    ident = result.identification
+    columns = [Column("dataset"), Column("p", "p", spec=".4g")]
+    if result.effects is not None:
+        columns.append(Column("effect", "number", spec="+.4g"))
+    columns += [
+        Column(f"adj. p ({ident.method})", "p", key="adjusted_p", spec=".4g"),
+        Column("identified", display=_yes),
+    ]
+    rows = []
+    for i, name in enumerate(result.names):
+        effect = [] if result.effects is None else [float(result.effects[i])]
+        rows.append((name, float(result.pvalues[i]), *effect, float(ident.adjusted[i]), bool(ident.rejected[i])))
+    tables = [summary, Table("Datasets", columns, rows, lead=[_identified_line(result) + "."])]
+    if per_u:
+        sorted_p = np.sort(result.pvalues)
+        tables.append(
+            Table(
+                "Partial-conjunction p-values p*^{u/N} (running max over u)",
+                (
+                    Column("u", "count"),
+                    Column("p_(u)", "p", key="p_u", spec=".4g"),
+                    *(Column(f"{_LABEL[m]} p*", "p", key=m, spec=".4g") for m in result.pc_methods),
+                ),
+                [
+                    (u + 1, float(sorted_p[u]), *(float(result.pc_monotone[m][u]) for m in result.pc_methods))
+                    for u in range(result.n)
+                ],
+            )
+        )
+    return attach(tables, signature=str(analysis_signature(result, test)), warnings=result.warnings)
 
-    def fmt(cells: Sequence[str]) -> str:
-        parts = [c.rjust(w) if i and _numeric(c) else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
-        return (indent + "  ".join(parts)).rstrip()
 
-    return [fmt(head), *[fmt(r) for r in rows]]
-
-
-def _numeric(cell: str) -> bool:
-    try:
-        float(cell)
-    except ValueError:
-        return False
-    return True
-
-
-def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    def esc(c: str) -> str:
-        return c.replace("|", "\\|")
-
-    out = ["| " + " | ".join(esc(h) for h in head) + " |", "|" + "|".join("---" for _ in head) + "|"]
-    out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
-    return out
-
-
-def _latex_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    out = [r"\begin{tabular}{l" + "r" * (len(head) - 1) + "}", r"\toprule"]
-    out.append(" & ".join(latex_escape(h) for h in head) + r" \\")
-    out.append(r"\midrule")
-    out += [" & ".join(latex_escape(c) for c in r) + r" \\" for r in rows]
-    out += [r"\bottomrule", r"\end{tabular}"]
-    return out
-
-
-_SUMMARY_HEAD = ["estimator", "k_hat", "guarantee", ""]
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise RelevalError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
 
 
 def render_analysis(
     result: ReplicabilityResult, fmt: str = "text", *, per_u: bool = False, test: str | None = None
 ) -> str:
-    """The analysis as text, JSON, Markdown or LaTeX (JSON always includes the per-u p-values)."""
-    if fmt == "json":
-        return dumps_strict(analysis_to_dict(result, test), indent=2, ensure_ascii=False) + "\n"
-    signature = str(analysis_signature(result, test))
-    summary = _summary_rows(result)
-    d_head, d_rows = _dataset_rows(result)
-    u_head, u_rows = _per_u_rows(result)
-    if fmt == "text":
-        out = [
-            f"Replicability analysis: {result.n} datasets, alpha = {result.alpha:g}, "
-            f"assumption: {_ASSUMPTION[result.dependence]}",
-            _headline(result),
-            "",
-            "Counting (k_hat = largest u with running-max partial-conjunction p <= alpha):",
-            *_aligned(_SUMMARY_HEAD, summary),
-            "",
-            _identified_line(result),
-            "",
-            *_aligned(d_head, d_rows),
-        ]
-        if per_u:
-            out += ["", "Partial-conjunction p-values p*^{u/N} (running max over u):", *_aligned(u_head, u_rows)]
-        out += ["", *[f"warning: {w}" for w in result.warnings], f"signature: {signature}"]
-        return "\n".join(out) + "\n"
-    if fmt == "markdown":
-        out = [
-            f"**Replicability analysis** ({result.n} datasets, alpha = {result.alpha:g}, "
-            f"{_ASSUMPTION[result.dependence]}): {_headline(result)}.",
-            "",
-            *_md_table(_SUMMARY_HEAD[:3] + ["note"], summary),
-            "",
-            _identified_line(result) + ".",
-            "",
-            *_md_table(d_head, d_rows),
-        ]
-        if per_u:
-            out += ["", *_md_table(u_head, u_rows)]
-        out += [""] + [f"> warning: {w}" for w in result.warnings] + ([""] if result.warnings else [])
-        out.append(f"`{signature}`")
-        return "\n".join(out) + "\n"
-    if fmt == "latex":
-        out = [f"% {signature}", f"% {_headline(result)}", f"% {_identified_line(result)}"]
-        out += [f"% warning: {w}" for w in result.warnings]
-        out += _latex_table(_SUMMARY_HEAD[:3] + ["note"], summary)
-        out += ["", *_latex_table(d_head, d_rows)]
-        if per_u:
-            out += ["", *_latex_table(u_head, u_rows)]
-        return "\n".join(out) + "\n"
-    raise RelevalError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    """The analysis as text, JSON, Markdown or LaTeX (JSON always includes the per-u p-values); the text leaves
+    the warnings to the caller (the command prints them on stderr)."""
+    _check_format(fmt)
+    return render_as(
+        fmt, lambda: analysis_tables(result, per_u=per_u, test=test), lambda: analysis_to_dict(result, test)
+    )
 
 
 # --------------------------------------------------------------------------------------------- simulation
@@ -287,35 +228,38 @@ def simulation_to_dict(sim: SimulationResult) -> dict[str, Any]:
     return {"alpha": sim.alpha, "seed": sim.seed, "scenarios": scenarios, "signature": str(sig)}
 
 
-def render_simulation(sim: SimulationResult, fmt: str = "text") -> str:
+def simulation_tables(sim: SimulationResult) -> list[Table]:
     """Estimated P(k_hat > k) per scenario and estimator, next to theory and the paper's numbers."""
     data = simulation_to_dict(sim)
-    if fmt == "json":
-        return dumps_strict(data, indent=2) + "\n"
-    head = ["scenario", "estimator", "P(k_hat > k)", "MC s.e.", "theory", "paper"]
     rows = []
     for name, sc in data["scenarios"].items():
         for m in sim.methods:
-            theory = sc["theory"].get(m)
-            paper = sc["paper"].get(m)
             rows.append(
-                [
+                (
                     f"{name} (N={sc['n']}, {sc['reps']} reps)",
-                    _LABEL[m],
-                    f"{sc['p_overestimate'][m]:.3f}",
-                    f"{sc['mc_se'][m]:.4f}",
-                    "" if theory is None else f"{theory:.3f}",
-                    "" if paper is None else f"{paper:.3f}",
-                ]
+                    m,
+                    sc["p_overestimate"][m],
+                    sc["mc_se"][m],
+                    sc["theory"].get(m),
+                    sc["paper"].get(m),
+                )
             )
+    columns = (
+        Column("scenario"),
+        Column("estimator", display=lambda m: _LABEL[m]),
+        Column("P(k_hat > k)", "number", key="p_overestimate", spec=".3f"),
+        Column("MC s.e.", "number", key="mc_se", spec=".4f"),
+        Column("theory", "number", spec=".3f", missing=""),
+        Column("paper", "number", spec=".3f", missing=""),
+    )
     title = f"Dror et al. (2017) §5 simulation: all nulls true (k = 0), alpha = {sim.alpha:g}, seed = {sim.seed}"
-    if fmt == "text":
-        return "\n".join([title, *_aligned(head, rows), f"signature: {data['signature']}"]) + "\n"
-    if fmt == "markdown":
-        return "\n".join([f"**{title}**", "", *_md_table(head, rows), "", f"`{data['signature']}`"]) + "\n"
-    if fmt == "latex":
-        return "\n".join([f"% {title}", f"% {data['signature']}", *_latex_table(head, rows)]) + "\n"
-    raise RelevalError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    return [Table(title, columns, rows, signature=data["signature"])]
+
+
+def render_simulation(sim: SimulationResult, fmt: str = "text") -> str:
+    """`simulation_tables` as text, Markdown or LaTeX, or the simulation's JSON."""
+    _check_format(fmt)
+    return render_as(fmt, lambda: simulation_tables(sim), lambda: simulation_to_dict(sim))
 
 
 def _pyplot() -> Any:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from releval.metrics.semeval import VIEW_TITLES, SemevalScores, SemevalView, scorer_name
 
 if TYPE_CHECKING:
-    from releval.semeval_api import SemevalOfficialResult
+    from releval.tasks.semeval_official import SemevalOfficialResult
 
 _HEADERS = {
     "directed": "<<< (2*9+1)-WAY EVALUATION (USING DIRECTIONALITY)>>>:",

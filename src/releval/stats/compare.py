@@ -1,8 +1,10 @@
-"""Comparing many systems: all pairs or each against a baseline, with a Holm correction across the pairs.
+"""Comparing many systems of any task: all pairs or each against a baseline, with a correction across pairs.
 
-Paired tests (one prediction file per system) come from releval.stats.paired; seed comparisons (several runs
-per system) from releval.stats.seeds. The family for the multiple-testing correction is one (test, average)
-across all compared pairs; adjusted p-values come from ``statsmodels.stats.multitest.multipletests``.
+One path serves relation classification and end-to-end RE: each task gives the per-item statistics of two
+systems as cells (releval.tasks.*.paired_cells) and its signature; the bootstrap and the randomization test
+(releval.stats.paired.resampling_rows) never know which task they test. Seed comparisons (several runs per
+system) use Welch's t and Cohen's d (releval.stats.seeds). The family for the multiple-testing correction is one
+(test, average) across all compared pairs; adjusted p-values come from ``statsmodels.stats.multitest``.
 """
 
 from __future__ import annotations
@@ -14,37 +16,23 @@ from typing import Any
 
 import numpy as np
 
-from releval.core.options import CORRECTIONS, PAIRED_TESTS
-from releval.core.signature import Signature, short_hash
-from releval.errors import InputError, OptionError
-from releval.metrics.averages import MICRO
-from releval.metrics.classification import detect_negative, score_labels
-from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
-from releval.stats.paired import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    MCNEMAR_VARIANTS,
-    PairedResult,
-    approximate_randomization,
-    check_resampling,
-    mcnemar,
-    paired_bootstrap,
-    sign_test,
-)
-from releval.stats.seeds import ALTERNATIVES, SeedComparison, compare_seeds
-from releval.validation import check_choice, check_choices
+from releval.core.notices import Notice, as_notices
+from releval.core.options import CORRECTIONS, RESAMPLING_TESTS
+from releval.core.signature import Signature, parse
+from releval.errors import InputError, OptionError, raise_all
+from releval.metrics.classification import score_labels
+from releval.metrics.weightings import get_weightings
+from releval.result import SCHEMA_VERSION, check_schema
+from releval.stats.paired import mcnemar, resampling_rows, sign_test
+from releval.stats.seeds import SeedComparison, compare_seeds
+from releval.stats.significance_config import SignificanceConfig, split_settings
+from releval.tasks import classification as rc
+from releval.tasks import e2e
+from releval.validation import check_choice
 
 
-def _data_settings(gold: Sequence[str], negative: str | None, metrics: Sequence[str]) -> dict[str, object]:
-    """The signature fields that describe the data and the averages (shared by paired and seed tables)."""
-    return {
-        "task": "rc",
-        "negative": negative if negative is not None else "none",
-        "average": list(metrics),
-        "labels": short_hash(sorted(set(gold))),
-        "gold": short_hash(list(gold)),
-        "n": len(gold),
-    }
+def _interval(value: Any) -> tuple[float, float] | None:
+    return None if value is None else (float(value[0]), float(value[1]))
 
 
 @dataclass(frozen=True)
@@ -70,6 +58,13 @@ class PairRow:
             out[key] = list(out[key]) if out[key] else None
         return out
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairRow:
+        values = dict(data)
+        for key in ("ci_effect", "ci_a", "ci_b"):
+            values[key] = _interval(values.get(key))
+        return cls(**values)
+
 
 @dataclass(frozen=True)
 class PairedTable:
@@ -87,10 +82,20 @@ class PairedTable:
     confidence: float = 0.95
     notes: list[str] = field(default_factory=list)
     unit: str = "items"  # what n counts: items (classification) or documents (end-to-end RE)
+    warnings: list[Notice] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "warnings", as_notices(self.warnings))
+
+    @property
+    def task(self) -> str:
+        return self.signature.get("task") or "rc"
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "schema_version": SCHEMA_VERSION,
             "kind": "paired",
+            "task": self.task,
             "n": self.n,
             "unit": self.unit,
             "baseline": self.baseline,
@@ -102,8 +107,29 @@ class PairedTable:
             "scores": self.scores,
             "pairs": [r.to_dict() for r in self.rows],
             "signature": str(self.signature),
-            "notes": self.notes,
+            "signature_short": self.signature.format(short=True),
+            "notes": list(self.notes),
+            "warnings": [w.to_dict() for w in self.warnings],
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairedTable:
+        check_schema(data, "paired comparison")
+        return cls(
+            {k: dict(v) for k, v in data["scores"].items()},
+            [PairRow.from_dict(r) for r in data["pairs"]],
+            data.get("baseline"),
+            tuple(data["tests"]),
+            tuple(data["metrics"]),
+            data["alternative"],
+            data["correction"],
+            int(data["n"]),
+            parse(data["signature"]),
+            float(data["confidence"]),
+            list(data.get("notes", [])),
+            data.get("unit", "items"),
+            [Notice.from_dict(w) for w in data.get("warnings", [])],
+        )
 
 
 @dataclass(frozen=True)
@@ -118,6 +144,12 @@ class SeedRow:
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "metric": self.metric, "p_adjusted": self.p_adjusted, **self.result.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SeedRow:
+        values = {k: v for k, v in data.items() if k not in ("a", "b", "metric", "p_adjusted", "effect")}
+        values = {k: (float("nan") if v is None and k in ("t", "df", "p_value") else v) for k, v in values.items()}
+        return cls(data["a"], data["b"], data["metric"], SeedComparison(**values), data["p_adjusted"])
 
 
 @dataclass(frozen=True)
@@ -134,6 +166,14 @@ class SeedTable:
     signature: Signature
     notes: list[str] = field(default_factory=list)
     unit: str = "items"
+    warnings: list[Notice] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "warnings", as_notices(self.warnings))
+
+    @property
+    def task(self) -> str:
+        return self.signature.get("task") or "rc"
 
     def summary(self, system: str, metric: str) -> tuple[float, float, int]:
         """(mean, sample SD, number of runs)."""
@@ -142,7 +182,9 @@ class SeedTable:
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "schema_version": SCHEMA_VERSION,
             "kind": "seeds",
+            "task": self.task,
             "n": self.n,
             "unit": self.unit,
             "baseline": self.baseline,
@@ -155,8 +197,27 @@ class SeedTable:
             },
             "pairs": [r.to_dict() for r in self.rows],
             "signature": str(self.signature),
-            "notes": self.notes,
+            "signature_short": self.signature.format(short=True),
+            "notes": list(self.notes),
+            "warnings": [w.to_dict() for w in self.warnings],
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SeedTable:
+        check_schema(data, "seed comparison")
+        return cls(
+            {k: {m: list(v) for m, v in runs.items()} for k, runs in data["runs"].items()},
+            [SeedRow.from_dict(r) for r in data["pairs"]],
+            data.get("baseline"),
+            tuple(data["metrics"]),
+            data["alternative"],
+            data["correction"],
+            int(data["n"]),
+            parse(data["signature"]),
+            list(data.get("notes", [])),
+            data.get("unit", "items"),
+            [Notice.from_dict(w) for w in data.get("warnings", [])],
+        )
 
 
 def system_pairs(names: Sequence[str], baseline: str | None = None) -> list[tuple[str, str]]:
@@ -210,176 +271,172 @@ class _Closing:
         self.progress.stop()
 
 
-def _check_systems(gold: Sequence[str], systems: Mapping[str, Any]) -> list[str]:
+def _check_systems(systems: Mapping[str, Any]) -> list[str]:
     names = list(systems)
     if len(names) < 2:
         raise InputError(f"comparison needs at least 2 systems, got {len(names)}", field="system")
     return names
 
 
+# A task's pair of systems as (prefix, cells, spec) per criterion: "" for classification, "strict:" for e2e.
+PairCells = Callable[[str, str], list[tuple[str, Any, Any]]]
+
+
 def compare_paired(
-    gold: Sequence[str],
-    systems: Mapping[str, Sequence[str]],
+    gold: Any,
+    systems: Mapping[str, Any],
+    config: rc.ClassificationConfig | e2e.E2EConfig | None = None,
+    test: SignificanceConfig | None = None,
     *,
     baseline: str | None = None,
-    tests: Sequence[str] = ("bootstrap",),
-    negative: str | None = "auto",
-    weightings: Sequence[str | Weighting] = DEFAULT_WEIGHTINGS,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int | None = DEFAULT_SEED,
-    alternative: str = "two-sided",
-    confidence: float = 0.95,
-    correction: str = "holm",
     progress: bool = False,
-    mcnemar_variant: str = "exact",
+    facts: rc.DataFacts | None = None,
+    **settings: Any,
 ) -> PairedTable:
-    """Paired tests of several systems on the same aligned items, all pairs or against `baseline`, Holm-adjusted.
+    """Paired tests of several systems on the same items, all pairs or against `baseline`, corrected across pairs.
 
-    `mcnemar_variant`: exact (binomial on the discordant pairs), chi2, or chi2-corrected (Edwards).
+    Parameters
+    ----------
+    gold, systems
+        Classification: gold labels and {name: predicted labels}, aligned item by item. End-to-end RE (an
+        `E2EConfig`): the gold file or documents and {name: prediction file or documents}.
+    config
+        The task's Config (default: classification with its defaults); every setting goes into the signature.
+    test
+        The tests and their settings (`SignificanceConfig`). McNemar and the sign test compare per-item
+        correctness, which end-to-end RE does not have: they are refused there.
+    facts
+        How the classification systems were aligned (missing-prediction policy, fills): signed and warned.
+
+    Returns
+    -------
+    PairedTable
+        Scores of every system, one row per (pair, test, average) with Δ, CI, p and adjusted p; the signature.
     """
-    check_choices(tests, PAIRED_TESTS, "--test")
-    check_choice(mcnemar_variant, MCNEMAR_VARIANTS, "--mcnemar")
-    check_choice(alternative, ALTERNATIVES, "--alternative")
-    check_choice(correction, CORRECTIONS, "--correction")
-    check_resampling(resamples, seed, confidence)
-    schemes = get_weightings(weightings)
-    names = _check_systems(gold, systems)
+    config, test = _configs(config, test, settings)
+    if baseline is not None and baseline not in systems:
+        raise OptionError(
+            f"--baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="--baseline"
+        )
+    if isinstance(config, e2e.E2EConfig):
+        return _paired_e2e(gold, systems, config, test, baseline, progress)
+    return _paired_rc(list(gold), systems, config, test, baseline, progress, facts)
+
+
+def _configs(config: Any, test: SignificanceConfig | None, settings: dict[str, Any]) -> tuple[Any, SignificanceConfig]:
+    """The task's Config and the test's, with keyword settings routed to them by name (split_settings)."""
+    config_type = type(config) if config is not None else rc.ClassificationConfig
+    return split_settings(config_type, config, test, settings)
+
+
+def _paired_rc(
+    gold: list[str],
+    systems: Mapping[str, Sequence[str]],
+    config: rc.ClassificationConfig,
+    test: SignificanceConfig,
+    baseline: str | None,
+    progress: bool,
+    facts: rc.DataFacts | None,
+) -> PairedTable:
+    names = _check_systems(systems)
     for name, pred in systems.items():
         if len(pred) != len(gold):
             raise InputError(f"system '{name}' has {len(pred)} predictions for {len(gold)} gold items", field="system")
-    neg = detect_negative(gold) if negative == "auto" else negative
-    metrics = (MICRO, *(w.name for w in schemes))
-    scores = {
-        name: {
-            m: float(prf.f) for m, prf in score_labels(gold, pred, negative=neg, weightings=schemes).averages.items()
-        }
-        for name, pred in systems.items()
-    }
-    raw = run_pair_tests(
-        system_pairs(names, baseline),
-        tests,
-        progress,
-        lambda test, a, b: _one_test(
-            test,
-            gold,
-            systems[a],
-            systems[b],
-            a,
-            b,
-            neg,
-            schemes,
-            resamples,
-            seed,
-            alternative,
-            confidence,
-            mcnemar_variant,
-        ),
-    )
-    rows = pair_rows(raw, correction)
-    signature = Signature.build(
-        **_data_settings(gold, neg, metrics),
-        test=",".join(f"{_test_name(t, mcnemar_variant)}:{alternative}" for t in tests),
-        resamples=resamples if {"bootstrap", "randomization"} & set(tests) else None,
-        seed=(seed if seed is not None else "none") if {"bootstrap", "randomization"} & set(tests) else None,
-        methods=correction,
+    facts = facts or rc.DataFacts()
+    negative, _ = rc.resolve_negative(config.negative, gold)
+    schemes = get_weightings(config.weightings)
+    metrics = tuple(config.average_names)
+    scores = {name: _f_scores(gold, pred, negative, schemes, config) for name, pred in systems.items()}
+
+    def cells(a: str, b: str) -> list[tuple[str, Any, Any]]:
+        c, spec, _ = rc.paired_cells(gold, systems[a], systems[b], config)
+        return [("", c, spec)]
+
+    def discordant(t: str, a: str, b: str) -> dict[str, Any]:
+        res = (
+            mcnemar(gold, systems[a], systems[b], alternative=test.alternative, variant=test.mcnemar_variant)
+            if t == "mcnemar"
+            else sign_test(gold, systems[a], systems[b], alternative=test.alternative)
+        )
+        return {"score_a": res.score_a, "score_b": res.score_b, "effect": res.effect, "p_value": res.p_value}
+
+    raw = _run_tests(system_pairs(names, baseline), test, progress, cells, discordant)
+    sig = rc.signature(
+        config,
+        gold,
+        negative=negative,
+        missing=facts.missing,
+        by_position=facts.by_position,
+        patch_digest=facts.patch_digest,
+        extra=test.signature_fields(),
     )
     notes = []
-    if "mcnemar" in tests or "sign" in tests:
+    if "mcnemar" in test.tests or "sign" in test.tests:
         notes.append("McNemar and the sign test compare per-item correctness (accuracy), the same for every average")
     return PairedTable(
-        scores, rows, baseline, tuple(tests), metrics, alternative, correction, len(gold), signature, confidence, notes
+        scores,
+        pair_rows(raw, test.correction),
+        baseline,
+        test.tests,
+        metrics,
+        test.alternative,
+        test.correction,
+        len(gold),
+        sig,
+        test.confidence,
+        notes,
+        warnings=list(facts.warnings),
     )
 
 
-def resampling_rows(res: PairedResult, a: str, b: str, test: str, prefix: str = "") -> list[dict[str, Any]]:
-    """One raw row per average of a bootstrap / randomization result (`prefix` names e.g. an e2e criterion)."""
-    return [
-        {
-            "a": a,
-            "b": b,
-            "test": test,
-            "metric": f"{prefix}{m}",
-            "score_a": r.score_a,
-            "score_b": r.score_b,
-            "effect": r.effect,
-            "p_value": r.p_value,
-            "ci_effect": r.ci_effect,
-            "ci_a": r.ci_a,
-            "ci_b": r.ci_b,
-        }
-        for m, r in res.rows.items()
-    ]
+def _f_scores(
+    gold: Sequence[str], pred: Sequence[str], negative: str | None, schemes: Any, config: rc.ClassificationConfig
+) -> dict[str, float]:
+    averages = score_labels(
+        gold,
+        pred,
+        negative=negative,
+        weightings=schemes,
+        beta=config.beta,
+        zero_division=config.zero_division,
+        entropy_n=config.entropy_n,
+    ).averages
+    return {m: float(prf.f) for m, prf in averages.items()}
 
 
-def _test_name(test: str, mcnemar_variant: str) -> str:
-    """The test as recorded in the signature: McNemar's χ² variants are named, the exact default is not."""
-    return f"mcnemar-{mcnemar_variant}" if test == "mcnemar" and mcnemar_variant != "exact" else test
-
-
-def _one_test(
-    test: str,
-    gold: Sequence[str],
-    pa: Sequence[str],
-    pb: Sequence[str],
-    a: str,
-    b: str,
-    neg: str | None,
-    schemes: tuple[Weighting, ...],
-    resamples: int,
-    seed: int | None,
-    alternative: str,
-    confidence: float,
-    mcnemar_variant: str,
-) -> list[dict[str, Any]]:
-    if test in ("bootstrap", "randomization"):
-        if test == "bootstrap":
-            res = paired_bootstrap(
-                gold,
-                pa,
-                pb,
-                negative=neg,
-                weightings=schemes,
-                alternative=alternative,
-                resamples=resamples,
-                seed=seed,
-                confidence=confidence,
-            )
-        else:
-            res = approximate_randomization(
-                gold, pa, pb, negative=neg, weightings=schemes, alternative=alternative, resamples=resamples, seed=seed
-            )
-        return resampling_rows(res, a, b, test)
-    disc = (
-        mcnemar(gold, pa, pb, alternative=alternative, variant=mcnemar_variant)
-        if test == "mcnemar"
-        else sign_test(gold, pa, pb, alternative=alternative)
-    )
-    return [
-        {
-            "a": a,
-            "b": b,
-            "test": _test_name(test, mcnemar_variant),
-            "metric": "accuracy",
-            "score_a": disc.score_a,
-            "score_b": disc.score_b,
-            "effect": disc.effect,
-            "p_value": disc.p_value,
-        }
-    ]
-
-
-def run_pair_tests(
+def _run_tests(
     pairs: Sequence[tuple[str, str]],
-    tests: Sequence[str],
+    test: SignificanceConfig,
     progress: bool,
-    one_test: Callable[[str, str, str], list[dict[str, Any]]],
+    cells: PairCells,
+    discordant: Callable[[str, str, str], dict[str, Any]] | None,
 ) -> list[dict[str, Any]]:
-    """Rows of `one_test(test, a, b)` for every pair and test, with a progress bar on stderr when asked."""
+    """Raw rows of every test for every pair (a progress bar on stderr when asked)."""
     raw: list[dict[str, Any]] = []
-    with _progress(progress, len(pairs) * len(tests), "comparing") as bar:
+    with _progress(progress, len(pairs) * len(test.tests), "comparing") as bar:
         for a, b in pairs:
-            for test in tests:
-                raw.extend(one_test(test, a, b))
+            pair_cells = cells(a, b) if test.resampling else []
+            for t in test.tests:
+                if t in RESAMPLING_TESTS:
+                    for prefix, c, spec in pair_cells:
+                        for m, r in resampling_rows(c, spec, t, test).items():
+                            raw.append(
+                                {
+                                    "a": a,
+                                    "b": b,
+                                    "test": t,
+                                    "metric": f"{prefix}{m}",
+                                    "score_a": r.score_a,
+                                    "score_b": r.score_b,
+                                    "effect": r.effect,
+                                    "p_value": r.p_value,
+                                    "ci_effect": r.ci_effect,
+                                    "ci_a": r.ci_a,
+                                    "ci_b": r.ci_b,
+                                }
+                            )
+                elif discordant is not None:
+                    raw.append({"a": a, "b": b, "test": test.test_name(t), "metric": "accuracy", **discordant(t, a, b)})
                 if bar is not None:
                     bar.advance(bar.task_ids[0])
     return raw
@@ -397,74 +454,194 @@ def pair_rows(raw: list[dict[str, Any]], correction: str) -> list[PairRow]:
     return [PairRow(p_adjusted=adjusted[i], **row) for i, row in enumerate(raw)]
 
 
-def run_scores(
-    gold: Sequence[str], runs: Sequence[Sequence[str]], negative: str | None, weightings: Sequence[Weighting]
-) -> dict[str, list[float]]:
-    """F of each run (seed) under micro and every weighting."""
-    out: dict[str, list[float]] = {}
-    for pred in runs:
-        for m, prf in score_labels(gold, pred, negative=negative, weightings=weightings).averages.items():
-            out.setdefault(m, []).append(float(prf.f))
-    return out
+def _score_e2e_systems(
+    gold: Any, systems: Mapping[str, Sequence[Any]], config: e2e.E2EConfig
+) -> dict[str, list[e2e.E2EResult]]:
+    """Every run of every system scored against one loaded gold; all must use the same gold documents."""
+    from releval.data.e2e import load_any
+
+    _check_systems(systems)
+    gold_data = load_any(gold, "gold")
+    scored: dict[str, list[e2e.E2EResult]] = {}
+    errors: list[InputError] = []
+    for name, runs in systems.items():
+        for run in runs:
+            try:
+                scored.setdefault(name, []).append(e2e.score(gold_data, run, config, name))
+            except InputError as exc:
+                errors.append(exc)
+    raise_all(errors)
+    first = config.all_criteria[0]
+    digests = {(name, r.counts[first].gold_digest) for name, runs in scored.items() for r in runs}
+    if len({d for _, d in digests}) > 1:
+        raise InputError(
+            "the systems were aligned to different gold documents (e.g. different splits of the gold file): "
+            + ", ".join(sorted(f"{n}→{d}" for n, d in digests)),
+            field="system",
+        )
+    return scored
+
+
+def _e2e_metrics(config: e2e.E2EConfig) -> tuple[str, ...]:
+    return tuple(f"{c}:{m}" for c in config.all_criteria for m in config.average_names)
+
+
+def _e2e_signature(config: e2e.E2EConfig, first: e2e.E2EResult, extra: dict[str, object]) -> Signature:
+    """The data part of every criterion is the same (gold, types, n): signed from the first relation criterion,
+    with every compared criterion named."""
+    from releval.metrics.e2e import NER
+
+    criterion = next(c for c in config.all_criteria if c != NER)
+    inventory = config.inventory()
+    symmetric = sorted(inventory.symmetric) if inventory else []
+    sig = e2e.signature(config, first.counts[criterion], first.n_documents, symmetric, extra)
+    fields = dict(sig.fields)
+    fields["criterion"] = ",".join(config.all_criteria)
+    return Signature(fields)
+
+
+def _paired_e2e(
+    gold: Any,
+    systems: Mapping[str, Any],
+    config: e2e.E2EConfig,
+    test: SignificanceConfig,
+    baseline: str | None,
+    progress: bool,
+) -> PairedTable:
+    bad = [t for t in test.tests if t not in RESAMPLING_TESTS]
+    if bad:
+        raise OptionError(
+            f"--test: {', '.join(bad)} not available for end-to-end RE: McNemar and the sign test need "
+            "per-item correctness, which relation sets do not have (use bootstrap or randomization)",
+            option="--test",
+        )
+    scored = _score_e2e_systems(gold, {k: [v] for k, v in systems.items()}, config)
+    results = {name: runs[0] for name, runs in scored.items()}
+    scores = {
+        name: {f"{c}:{m}": r[c].averages[m].f for c in config.all_criteria for m in r[c].averages}
+        for name, r in results.items()
+    }
+
+    def cells(a: str, b: str) -> list[tuple[str, Any, Any]]:
+        out = []
+        for criterion in config.all_criteria:
+            c, spec = e2e.paired_cells(results[a], results[b], criterion, config)
+            out.append((f"{criterion}:", c, spec))
+        return out
+
+    raw = _run_tests(system_pairs(list(systems), baseline), test, progress, cells, None)
+    first = next(iter(results.values()))
+    return PairedTable(
+        scores,
+        pair_rows(raw, test.correction),
+        baseline,
+        test.tests,
+        _e2e_metrics(config),
+        test.alternative,
+        test.correction,
+        first.n_documents,
+        _e2e_signature(config, first, test.signature_fields(unit="documents")),
+        test.confidence,
+        ["end-to-end RE: documents are resampled (per-document TP/FP/FN per relation type)"],
+        unit="documents",
+        warnings=_e2e_warnings(scored),
+    )
+
+
+def _e2e_warnings(scored: dict[str, list[e2e.E2EResult]]) -> list[Notice]:
+    return [Notice(f"{name}: {w}", w.code) for name, runs in scored.items() for r in runs for w in r.warnings]
 
 
 def compare_seed_runs(
-    gold: Sequence[str],
-    systems: Mapping[str, Sequence[Sequence[str]]],
+    gold: Any,
+    systems: Mapping[str, Sequence[Any]],
+    config: rc.ClassificationConfig | e2e.E2EConfig | None = None,
+    test: SignificanceConfig | None = None,
     *,
     baseline: str | None = None,
-    negative: str | None = "auto",
-    weightings: Sequence[str | Weighting] = DEFAULT_WEIGHTINGS,
-    alternative: str = "two-sided",
-    correction: str = "holm",
+    facts: rc.DataFacts | None = None,
+    **settings: Any,
 ) -> SeedTable:
-    """Several runs per system: mean ± sample SD per average, Welch's t and Cohen's d per pair, Holm-adjusted."""
-    check_choice(alternative, ALTERNATIVES, "--alternative")
-    check_choice(correction, CORRECTIONS, "--correction")
-    schemes = get_weightings(weightings)
-    _check_systems(gold, systems)
+    """Several runs per system: mean ± sample SD per average, Welch's t and Cohen's d per pair, corrected.
+
+    Parameters as for `compare_paired`; `systems` maps each name to its runs (two or more). Only the
+    alternative and the correction of `test` apply.
+    """
+    config, test = _configs(config, test, settings)
+    if baseline is not None and baseline not in systems:
+        raise OptionError(
+            f"--baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="--baseline"
+        )
     for name, runs in systems.items():
         if len(runs) < 2:
             raise InputError(
                 f"system '{name}' has {len(runs)} run(s); seed comparison needs at least 2", field="system"
             )
-        for i, pred in enumerate(runs, 1):
+    seed_fields = {"test": f"welch:{test.alternative},cohen-d:harbecke-eq4", "methods": test.correction}
+    if isinstance(config, e2e.E2EConfig):
+        scored = _score_e2e_systems(gold, systems, config)
+        metrics = _e2e_metrics(config)
+        runs = {
+            name: {m: [r[m.split(":", 1)[0]].averages[m.split(":", 1)[1]].f for r in results] for m in metrics}
+            for name, results in scored.items()
+        }
+        first = next(iter(scored.values()))[0]
+        sig = _e2e_signature(config, first, seed_fields)
+        return seed_table(
+            runs, metrics, sig, first.n_documents, baseline, test, unit="documents", warnings=_e2e_warnings(scored)
+        )
+    gold = list(gold)
+    _check_systems(systems)
+    for name, preds in systems.items():
+        for i, pred in enumerate(preds, 1):
             if len(pred) != len(gold):
                 raise InputError(
                     f"system '{name}' run {i} has {len(pred)} predictions for {len(gold)} gold items", field="system"
                 )
-    neg = detect_negative(gold) if negative == "auto" else negative
-    metrics = (MICRO, *(w.name for w in schemes))
-    scores = {name: run_scores(gold, preds, neg, schemes) for name, preds in systems.items()}
-    return seed_table(scores, metrics, _data_settings(gold, neg, metrics), len(gold), baseline, alternative, correction)
+    facts = facts or rc.DataFacts()
+    negative, _ = rc.resolve_negative(config.negative, gold)
+    schemes = get_weightings(config.weightings)
+    metrics = tuple(config.average_names)
+    runs_f: dict[str, dict[str, list[float]]] = {}
+    for name, preds in systems.items():
+        for pred in preds:
+            for m, f in _f_scores(gold, pred, negative, schemes, config).items():
+                runs_f.setdefault(name, {}).setdefault(m, []).append(f)
+    sig = rc.signature(
+        config,
+        gold,
+        negative=negative,
+        missing=facts.missing,
+        by_position=facts.by_position,
+        patch_digest=facts.patch_digest,
+        extra=seed_fields,
+    )
+    return seed_table(runs_f, metrics, sig, len(gold), baseline, test, warnings=list(facts.warnings))
 
 
 def seed_table(
     runs: dict[str, dict[str, list[float]]],
     metrics: tuple[str, ...],
-    data_settings: dict[str, object],
+    signature: Signature,
     n: int,
     baseline: str | None,
-    alternative: str,
-    correction: str,
+    test: SignificanceConfig,
     unit: str = "items",
+    warnings: Sequence[Notice] = (),
 ) -> SeedTable:
     """Welch/Cohen rows for every pair and average from each system's per-run F values, adjusted per average."""
     raw = [
-        (a, b, m, compare_seeds(runs[a][m], runs[b][m], alternative, names=(a, b), metric=m))
+        (a, b, m, compare_seeds(runs[a][m], runs[b][m], test.alternative, names=(a, b), metric=m))
         for a, b in system_pairs(list(runs), baseline)
         for m in metrics
     ]
     adjusted = [0.0] * len(raw)
     for m in metrics:
         idx = [i for i, r in enumerate(raw) if r[2] == m]
-        for i, p in zip(idx, adjust([raw[i][3].p_value for i in idx], correction)):
+        for i, p in zip(idx, adjust([raw[i][3].p_value for i in idx], test.correction)):
             adjusted[i] = p
     rows = [SeedRow(a, b, m, res, adjusted[i]) for i, (a, b, m, res) in enumerate(raw)]
-    signature = Signature.build(
-        **data_settings,
-        test=f"welch:{alternative},cohen-d:harbecke-eq4",
-        methods=correction,
-    )
     notes = [res.note for *_, res in raw if res.note]  # e.g. both systems constant over seeds: t undefined
-    return SeedTable(runs, rows, baseline, metrics, alternative, correction, n, signature, notes=notes, unit=unit)
+    return SeedTable(
+        runs, rows, baseline, metrics, test.alternative, test.correction, n, signature, notes, unit, list(warnings)
+    )

@@ -12,34 +12,26 @@ statistics of every resample (never an average of per-item F):
   without Edwards' correction; the sign test is the exact binomial test on the signs of non-zero differences.
 
 With these rules identical systems get p = 1 (δ* = δ = 0 every time). Resampling runs on distinct cells
-(releval.stats.cells), so 10^4 resamples of 15,509 TACRED items take a fraction of a second.
+(releval.metrics.cells), so 10^4 resamples of 15,509 TACRED items take a fraction of a second.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from releval.core.options import ALTERNATIVES, DEFAULT_RESAMPLES, DEFAULT_SEED, MCNEMAR_VARIANTS
-from releval.core.signature import Signature, short_hash
+from releval.core.signature import Signature
 from releval.metrics.averages import MICRO, AveragingSpec
-from releval.metrics.classification import detect_negative
-from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
-from releval.stats.cells import (
-    PairedCells,
-    cells_from_counts,
-    cells_from_labels,
-    cells_from_rows,
-    encode_triplet,
-    f_scores,
-    resampled_f,
-)
-from releval.validation import check_choice, check_confidence, check_resamples, check_seed, check_zero_division
+from releval.metrics.cells import PairedCells, cells_from_rows, f_scores, resampled_f
+from releval.stats.significance_config import SignificanceConfig, split_settings
+from releval.tasks.classification import ClassificationConfig, paired_cells, signature
+from releval.validation import check_choice, check_confidence, check_resamples, check_seed
 
 #: Scores are fractions in [0, 1]; differences closer than this count as ties (float noise is ~1e-16).
 TIE_TOLERANCE = 1e-12
@@ -179,24 +171,17 @@ def _percentile(x: NDArray[np.float64], confidence: float) -> tuple[float, float
     return float(lo), float(hi)
 
 
-def _run_cells(
+def resampling_rows(
     cells: PairedCells,
     spec: AveragingSpec,
-    *,
     method: str,
-    metric: str,
-    alternative: str,
-    resamples: int,
-    seed: int | None,
-    confidence: float,
-    signature: dict[str, object],
-) -> PairedResult:
-    _check_alternative(alternative)
-    check_resampling(resamples, seed, confidence)
+    config: SignificanceConfig,
+) -> dict[str, MetricComparison]:
+    """Every average's comparison of A and B from one resampling run (bootstrap or randomization) on the cells
+    of per-item statistics — of any task: labels per item, or TP/FP/FN per document."""
     tot_a, tot_b = cells.observed()
     obs_a, obs_b = f_scores(tot_a, spec), f_scores(tot_b, spec)
-    check_choice(metric, tuple(obs_a), "--metric")
-    draws = resampled_f(cells, spec, resamples, seed, method)
+    draws = resampled_f(cells, spec, config.resamples, config.seed, method)
     rows = {}
     for name, (fa, fb) in draws.items():
         sa, sb = float(obs_a[name]), float(obs_b[name])
@@ -207,202 +192,127 @@ def _run_cells(
                 sa,
                 sb,
                 bootstrap_p_values(fa - fb, delta),
-                alternative,
-                _percentile(fa, confidence),
-                _percentile(fb, confidence),
-                _percentile(fa - fb, confidence),
+                config.alternative,
+                _percentile(fa, config.confidence),
+                _percentile(fb, config.confidence),
+                _percentile(fa - fb, config.confidence),
             )
         else:
-            rows[name] = MetricComparison(name, sa, sb, randomization_p_values(fa - fb, delta), alternative)
-    test = "paired-bootstrap" if method == "bootstrap" else "approximate-randomization"
-    sig = Signature.build(
-        **signature,
-        test=f"{test}:{alternative}:ties-extreme:(c+1)/(R+1)",
-        resamples=resamples,
-        seed=seed if seed is not None else "none",
-    )
-    conf = confidence if method == "bootstrap" else None
-    return PairedResult(
-        test, metric, alternative, rows, cells.n_items, resamples, seed, sig, conf, {"cells": cells.n_cells}
-    )
+            rows[name] = MetricComparison(name, sa, sb, randomization_p_values(fa - fb, delta), config.alternative)
+    return rows
 
 
-def _label_setup(
+def _labels_test(
+    method: str,
     gold: Sequence[str],
     pred_a: Sequence[str],
     pred_b: Sequence[str],
-    negative: str | None,
-    weightings: Sequence[str | Weighting],
-    beta: float,
-    zero_division: float,
-    entropy_n: str,
-) -> tuple[PairedCells, AveragingSpec, dict[str, object]]:
-    check_zero_division(zero_division)  # NaN would make every resampled F NaN
-    gold, pred_a, pred_b = [str(x) for x in gold], [str(x) for x in pred_a], [str(x) for x in pred_b]
-    labels, g, a, b = encode_triplet(gold, pred_a, pred_b)
-    neg = detect_negative(gold) if negative == "auto" else negative
-    schemes = get_weightings(weightings)
-    spec = AveragingSpec(np.array([lbl != neg for lbl in labels], dtype=bool), schemes, beta, zero_division, entropy_n)
-    signature: dict[str, object] = {
-        "task": "rc",
-        "negative": neg if neg is not None else "none",
-        "average": [MICRO, *(w.name for w in schemes)],
-        "entropy_n": entropy_n,
-        "beta": float(beta),
-        "zero_division": float(zero_division),
-        "labels": short_hash(sorted(set(gold))),
-        "gold": short_hash(gold),
-        "n": len(gold),
-    }
-    return cells_from_labels(g, a, b, len(labels)), spec, signature
+    metric: str,
+    config: ClassificationConfig,
+    test: SignificanceConfig,
+) -> PairedResult:
+    """One resampling test of two aligned label sequences, signed by the classification task."""
+    cells, spec, negative = paired_cells(gold, pred_a, pred_b, config)
+    metric = metric.strip().lower()
+    check_choice(metric, tuple(config.average_names), "--metric")
+    rows = resampling_rows(cells, spec, method, test)
+    sig = signature(
+        config,
+        [x if type(x) is str else str(x) for x in gold],
+        negative=negative,
+        missing="error",
+        by_position=True,
+        patch_digest=None,
+        extra=test.signature_fields(),
+    )
+    name = "paired-bootstrap" if method == "bootstrap" else "approximate-randomization"
+    confidence = test.confidence if method == "bootstrap" else None
+    return PairedResult(
+        name,
+        metric,
+        test.alternative,
+        rows,
+        cells.n_items,
+        test.resamples,
+        test.seed,
+        sig,
+        confidence,
+        {"cells": cells.n_cells},
+    )
 
 
 def paired_bootstrap(
     gold: Sequence[str],
     pred_a: Sequence[str],
     pred_b: Sequence[str],
+    config: ClassificationConfig | None = None,
+    test: SignificanceConfig | None = None,
     *,
-    negative: str | None = "auto",
-    weightings: Sequence[str | Weighting] = DEFAULT_WEIGHTINGS,
     metric: str = MICRO,
-    alternative: str = "two-sided",
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int | None = DEFAULT_SEED,
-    confidence: float = 0.95,
-    beta: float = 1.0,
-    zero_division: float = 0.0,
-    entropy_n: str = "all",
+    **settings: Any,
 ) -> PairedResult:
-    """Paired bootstrap of F(A) − F(B) on aligned label sequences, every average at once (notes §2.1)."""
-    cells, spec, sig = _label_setup(gold, pred_a, pred_b, negative, weightings, beta, zero_division, entropy_n)
-    return _run_cells(
-        cells,
-        spec,
-        method="bootstrap",
-        metric=metric,
-        alternative=alternative,
-        resamples=resamples,
-        seed=seed,
-        confidence=confidence,
-        signature=sig,
-    )
+    """Paired bootstrap of F(A) − F(B) on aligned label sequences, every average at once (notes §2.1).
+
+    Parameters
+    ----------
+    gold, pred_a, pred_b
+        Aligned label sequences of equal length.
+    config
+        The scoring settings (`ClassificationConfig`: negative class, weightings, β, …); default: its defaults.
+    test
+        The test settings (`SignificanceConfig`: alternative, resamples, seed, confidence).
+    settings
+        Any field of either Config as a keyword (`negative="Other"`, `resamples=1000`), validated by it.
+    metric
+        The average `.p_value` and `.effect` refer to (every average is in `.rows`).
+
+    Returns
+    -------
+    PairedResult
+        Per average: both scores, δ = A − B, p under every alternative, percentile intervals; the signature.
+
+    References
+    ----------
+    Berg-Kirkpatrick et al. (2012); Koehn (2004).
+
+    Examples
+    --------
+    >>> gold = ["r", "r", "no_relation", "r"] * 25
+    >>> r = paired_bootstrap(gold, gold, ["r"] * 100, test=SignificanceConfig(resamples=999, seed=1))
+    >>> r.effect > 0, r.p_value < 0.05, r.signature["resamples"]
+    (True, True, '999')
+    """
+    config, test = split_settings(ClassificationConfig, config, test, settings)
+    if "bootstrap" not in test.tests:
+        test = replace(test, tests=("bootstrap",))
+    return _labels_test("bootstrap", gold, pred_a, pred_b, metric, config, test)
 
 
 def approximate_randomization(
     gold: Sequence[str],
     pred_a: Sequence[str],
     pred_b: Sequence[str],
+    config: ClassificationConfig | None = None,
+    test: SignificanceConfig | None = None,
     *,
-    negative: str | None = "auto",
-    weightings: Sequence[str | Weighting] = DEFAULT_WEIGHTINGS,
     metric: str = MICRO,
-    alternative: str = "two-sided",
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int | None = DEFAULT_SEED,
-    beta: float = 1.0,
-    zero_division: float = 0.0,
-    entropy_n: str = "all",
+    **settings: Any,
 ) -> PairedResult:
-    """Approximate randomization test of F(A) − F(B) on aligned label sequences (notes §2.2)."""
-    cells, spec, sig = _label_setup(gold, pred_a, pred_b, negative, weightings, beta, zero_division, entropy_n)
-    return _run_cells(
-        cells,
-        spec,
-        method="randomization",
-        metric=metric,
-        alternative=alternative,
-        resamples=resamples,
-        seed=seed,
-        confidence=0.95,
-        signature=sig,
-    )
+    """Approximate randomization test of F(A) − F(B) on aligned label sequences (notes §2.2).
 
+    Parameters and result as for `paired_bootstrap` (no confidence intervals).
 
-def _counts_setup(
-    counts_a: Sequence[ArrayLike],
-    counts_b: Sequence[ArrayLike],
-    positive: ArrayLike | None,
-    weightings: Sequence[str | Weighting],
-    beta: float,
-    zero_division: float,
-    entropy_n: str,
-) -> tuple[PairedCells, AveragingSpec, dict[str, object]]:
-    check_zero_division(zero_division)  # NaN would make every resampled F NaN
-    if len(counts_a) != 3 or len(counts_b) != 3:
-        raise ValueError("counts_a and counts_b must each be (tp, fp, fn) arrays of shape (n_items, K)")
-    cells = cells_from_counts(*counts_a, *counts_b)
-    k = cells.stats_a.shape[1] // 3
-    mask = np.ones(k, dtype=bool) if positive is None else np.asarray(positive, dtype=bool)
-    if mask.shape != (k,):
-        raise ValueError(f"positive mask must have {k} entries")
-    schemes = get_weightings(weightings)
-    spec = AveragingSpec(mask, schemes, beta, zero_division, entropy_n)
-    sig: dict[str, object] = {
-        "task": "counts",
-        "average": [MICRO, *(w.name for w in schemes)],
-        "beta": float(beta),
-        "n": cells.n_items,
-    }
-    return cells, spec, sig
-
-
-def paired_bootstrap_counts(
-    counts_a: Sequence[ArrayLike],
-    counts_b: Sequence[ArrayLike],
-    *,
-    positive: ArrayLike | None = None,
-    weightings: Sequence[str | Weighting] = DEFAULT_WEIGHTINGS,
-    metric: str = MICRO,
-    alternative: str = "two-sided",
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int | None = DEFAULT_SEED,
-    confidence: float = 0.95,
-    beta: float = 1.0,
-    zero_division: float = 0.0,
-    entropy_n: str = "all",
-) -> PairedResult:
-    """Paired bootstrap over items/documents given as per-item (tp, fp, fn) arrays (n, K) of A and of B (e2e RE)."""
-    cells, spec, sig = _counts_setup(counts_a, counts_b, positive, weightings, beta, zero_division, entropy_n)
-    return _run_cells(
-        cells,
-        spec,
-        method="bootstrap",
-        metric=metric,
-        alternative=alternative,
-        resamples=resamples,
-        seed=seed,
-        confidence=confidence,
-        signature=sig,
-    )
-
-
-def approximate_randomization_counts(
-    counts_a: Sequence[ArrayLike],
-    counts_b: Sequence[ArrayLike],
-    *,
-    positive: ArrayLike | None = None,
-    weightings: Sequence[str | Weighting] = DEFAULT_WEIGHTINGS,
-    metric: str = MICRO,
-    alternative: str = "two-sided",
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int | None = DEFAULT_SEED,
-    beta: float = 1.0,
-    zero_division: float = 0.0,
-    entropy_n: str = "all",
-) -> PairedResult:
-    """Approximate randomization over per-item (tp, fp, fn) arrays of A and B (swap whole items/documents)."""
-    cells, spec, sig = _counts_setup(counts_a, counts_b, positive, weightings, beta, zero_division, entropy_n)
-    return _run_cells(
-        cells,
-        spec,
-        method="randomization",
-        metric=metric,
-        alternative=alternative,
-        resamples=resamples,
-        seed=seed,
-        confidence=0.95,
-        signature=sig,
-    )
+    Examples
+    --------
+    >>> gold = ["r", "no_relation"] * 50
+    >>> r = approximate_randomization(gold, gold, gold, test=SignificanceConfig(("randomization",), resamples=99))
+    >>> r.p_value
+    1.0
+    """
+    config, test = split_settings(ClassificationConfig, config, test, settings)
+    if "randomization" not in test.tests:
+        test = replace(test, tests=("randomization",))
+    return _labels_test("randomization", gold, pred_a, pred_b, metric, config, test)
 
 
 def _mean_resamples(a: ArrayLike, b: ArrayLike, resamples: int, seed: int | None, method: str):  # noqa: ANN202
@@ -413,7 +323,7 @@ def _mean_resamples(a: ArrayLike, b: ArrayLike, resamples: int, seed: int | None
     check_resampling(resamples, seed)
     cells = cells_from_rows(x, y)
     rng = np.random.default_rng(seed)
-    from releval.stats.cells import bootstrap_totals, randomization_totals
+    from releval.metrics.cells import bootstrap_totals, randomization_totals
 
     draw = bootstrap_totals if method == "bootstrap" else randomization_totals
     ma, mb = [], []

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -237,6 +237,8 @@ class ReplicabilityResult:
     identification: Identification
     effects: NDArray[np.float64] | None = None
     warnings: list[str] = field(default_factory=list)
+    #: Signature fields of how the p-values were made (from-predictions: resamples, seed, negative class, …).
+    settings: dict[str, object] = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -372,6 +374,7 @@ class DatasetTests:
     effects: NDArray[np.float64]
     test: str
     details: list[dict[str, object]]
+    settings: dict[str, object] = field(default_factory=dict)  # signature fields of the tests' settings
 
 
 def check_metric(metric: str) -> str:
@@ -394,21 +397,29 @@ def pvalues_from_predictions(
     *,
     test: str = "bootstrap",
     metric: str = "micro",
-    negative: str | None = "auto",
+    config: Any = None,
     resamples: int = 10_000,
     seed: int | None = 12345,
+    negative: str | None = "auto",
 ) -> DatasetTests:
     """Run the chosen paired test (releval.stats.paired, alternative 'greater') on each (name, gold, A, B) dataset.
 
     bootstrap / randomization test F(A) - F(B) for `metric` (micro or a weighting name) on corpus-level sufficient
     statistics; mcnemar / sign test per-item correctness (accuracy).  The same seed is used for every dataset.
+    `config` (a ClassificationConfig) holds the scoring settings; without one, `negative` is its negative class.
+    `DatasetTests.settings` are the signature fields of everything that changes a p-value.
     """
     from releval.metrics.averages import MICRO
     from releval.stats import paired
+    from releval.stats.significance_config import SignificanceConfig
+    from releval.tasks.classification import ClassificationConfig
 
     validation.check_choice(test, PAIRED_TESTS, "--test")
     metric = check_metric(metric)
-    paired.check_resampling(resamples, seed)
+    if config is None:
+        config = ClassificationConfig(negative=negative)
+    config = replace(config, weightings=() if metric == MICRO else (metric,))
+    significance = SignificanceConfig((test,), "greater", resamples, seed)
     if not datasets:
         raise InputError("no datasets given", field="dataset")
     names, ps, effects, details = [], [], [], []
@@ -417,17 +428,7 @@ def pvalues_from_predictions(
             run: Callable[..., Any] = paired.approximate_randomization
             if test == "bootstrap":
                 run = paired.paired_bootstrap
-            res = run(
-                gold,
-                pred_a,
-                pred_b,
-                negative=negative,
-                weightings=() if metric == MICRO else (metric,),
-                metric=metric,
-                alternative="greater",
-                resamples=resamples,
-                seed=seed,
-            )
+            res = run(gold, pred_a, pred_b, config, significance, metric=metric)
             p, eff = res.p_value, res.effect
             detail: dict[str, object] = {"score_a": res.score_a, "score_b": res.score_b}
         else:
@@ -442,4 +443,12 @@ def pvalues_from_predictions(
         effects.append(float(eff))
         details.append({"dataset": name, "n": len(gold), "p": float(p), "effect": float(eff), **detail})
     label = f"{test}:greater" + (f":{metric}" if test in ("bootstrap", "randomization") else ":accuracy")
-    return DatasetTests(names, np.asarray(ps, dtype=float), np.asarray(effects, dtype=float), label, details)
+    settings = {k: v for k, v in significance.signature_fields().items() if k in ("resamples", "seed", "confidence")}
+    settings |= {
+        "negative": config.negative if config.negative is not None else "none",
+        "beta": float(config.beta),
+        "zero_division": float(config.zero_division),
+        "entropy_n": config.entropy_n,
+        "view": config.view,
+    }
+    return DatasetTests(names, np.asarray(ps, dtype=float), np.asarray(effects, dtype=float), label, details, settings)

@@ -1,0 +1,49 @@
+"""Render any releval result (or several of one kind) in any output format — the one entry point commands use.
+
+Each result type brings its own tables; this module only picks the renderer of its kind and wraps JSON in one
+envelope, the same for one result and for several: {"schema_version", "kind", "task", "results": [...]}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from releval.core.options import OUTPUT_FORMATS
+from releval.report.strict_json import dumps_strict
+from releval.result import SCHEMA_VERSION
+from releval.validation import check_choice, check_width
+
+
+def envelope(results: Sequence[Any], kind: str) -> dict[str, Any]:
+    """The JSON document of any command: one schema whether it holds one result or several."""
+    tasks = sorted({getattr(r, "task", None) or "" for r in results})
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": kind,
+        "task": tasks[0] if len(tasks) == 1 else tasks,
+        "results": [r.to_dict() for r in results],
+    }
+
+
+def render_results(results: Sequence[Any], format: str = "text", width: int = 2) -> str:
+    """Text, Markdown, LaTeX, CSV or JSON of one kind of result (score, e2e score, paired or seed comparison)."""
+    check_choice(format, OUTPUT_FORMATS, "--format")
+    check_width(width)
+    kind = type(results[0]).__name__  # by name: importing the comparison types would load SciPy for a score
+    if format == "json":
+        kinds = {"ScoreResult": "score", "E2EResult": "score", "PairedTable": "paired", "SeedTable": "seeds"}
+        return dumps_strict(envelope(results, kinds[kind]), indent=2, ensure_ascii=False) + "\n"
+    if kind == "ScoreResult":
+        from releval.report.tables import render
+
+        return render(results, format, width)
+    if kind == "E2EResult":
+        from releval.commands.e2e import render_e2e
+
+        return render_e2e(results, format, width)
+    from releval.report.compare_report import render_paired, render_seeds
+
+    if kind == "PairedTable":
+        return render_paired(results[0], format, width)
+    return render_seeds(results[0], format, width)

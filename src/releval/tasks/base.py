@@ -1,0 +1,74 @@
+"""What every kind of evaluation (a *task*) provides, so the commands, the significance tests and the signature
+treat relation classification, the SemEval official scorer and end-to-end RE alike.
+
+A task is a frozen `Config` — every setting that can change a number, validated when it is made — plus:
+
+* `score(gold, pred)` → a Result (releval.results) whose signature comes from the Config in one place;
+* `paired_cells(gold, pred_a, pred_b)` → the per-item sufficient statistics of two systems on the same items
+  (releval.metrics.cells.PairedCells) and the averaging spec, which is all the paired bootstrap and the
+  approximate randomization test need: one resampling path serves every task;
+* `signature(facts)` → the Signature of the Config plus facts of the data (gold digest, label set, n).
+
+A new kind of evaluation (document-level RE, ranked relation extraction, few-shot episodes) is one new module in
+`releval.tasks` that defines its Config and these methods, plus one line in `releval.tasks.TASKS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from releval.core.options import DEFAULT_WEIGHTING_NAMES
+from releval.core.signature import Signature
+from releval.validation import check_beta, check_zero_division
+
+
+@dataclass(frozen=True)
+class ScoringConfig:
+    """The settings every F-based task shares: the weightings besides micro, F-beta's β, the value of 0/0.
+
+    >>> ScoringConfig(weightings=("macro",), beta=0.5).signature_fields()["average"]
+    ['micro', 'macro']
+    """
+
+    task: ClassVar[str] = ""
+
+    weightings: tuple[Any, ...] = DEFAULT_WEIGHTING_NAMES  # names or Weighting objects; stored as Weightings
+    beta: float = 1.0
+    zero_division: float = 0.0
+
+    def __post_init__(self) -> None:
+        from releval.metrics.weightings import get_weightings
+
+        object.__setattr__(self, "weightings", get_weightings(self.weightings))  # canonical: power:0.50 → power:0.5
+        object.__setattr__(self, "beta", check_beta(self.beta))
+        object.__setattr__(self, "zero_division", check_zero_division(self.zero_division))
+
+    @property
+    def average_names(self) -> list[str]:
+        """micro, then the weightings in order: the averages every result of this Config reports."""
+        return ["micro", *(w.name for w in self.weightings)]
+
+    def signature_fields(self) -> dict[str, object]:
+        """The Config's part of the signature (the data's part — gold digest, labels, n — comes from the task)."""
+        return {
+            "task": self.task,
+            "average": self.average_names,
+            "beta": float(self.beta),
+            "zero_division": float(self.zero_division),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting, JSON-ready."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "weightings":
+                value = [w.name for w in value]
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+def build_signature(fields_: dict[str, object]) -> Signature:
+    """The one place a result's signature is made (releval.core.signature.Signature.build, version appended)."""
+    return Signature.build(**fields_)

@@ -1,0 +1,331 @@
+"""Relation classification: one label per item, scored under micro and every class weighting.
+
+The Config holds every setting that can change a number (the negative class, the weightings, β, zero_division,
+entropy's N, the missing-prediction policy, the label view, the alignment, a gold patch), and `signature()` is
+the only place a classification signature is made — `score`, `compare`, `replicability from-predictions` and
+the Python API all sign through it, so equal signatures mean equal settings (Harbecke et al. 2022 for the
+weightings; Olek for the missing-prediction policies).
+
+>>> config = ClassificationConfig(negative="Other", weightings=("macro",))
+>>> result = score_labels_lists(["A", "B", "Other"], ["A", "Other", "Other"], config)
+>>> round(result["micro"].f, 4), round(result["macro"].f, 4)
+(0.6667, 0.5)
+>>> result.signature["task"], result.signature["negative"], result.signature["alignment"]
+('rc', 'Other', 'position')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from releval.core.notices import Notice
+from releval.core.options import ENTROPY_N, MISSING_POLICIES, VIEWS
+from releval.core.signature import Signature, short_hash
+from releval.data.alignment import Alignment, align
+from releval.data.labels import FORMATS, LabelFile, apply_patch, load_labels
+from releval.data.semeval_labels import undirected
+from releval.errors import InputError
+from releval.metrics.averages import AveragingSpec
+from releval.metrics.cells import PairedCells, cells_from_labels, encode_triplet
+from releval.metrics.classification import detect_negative, encode, score_encoded
+from releval.metrics.weightings import get_weightings
+from releval.result import ScoreResult
+from releval.tasks.base import ScoringConfig, build_signature
+from releval.validation import check_choice, check_nonempty
+
+AUTO = "auto"
+LabelsInput = str | os.PathLike[str] | LabelFile | Mapping[str, str] | Sequence[str]
+
+
+@dataclass(frozen=True)
+class ClassificationConfig(ScoringConfig):
+    """Every setting of relation-classification scoring, checked when the Config is made (OptionError).
+
+    `negative`: the negative label, "auto" (no_relation / Other / NA when present in gold) or None (no negative
+    class). `on_missing`: error, negative (fill with the negative class: leaks gold labels) or wrong (Olek's
+    correction). `by_position`: align by position (None: by id, or by position when neither side has ids).
+    `patch`: a TACRev-style relabelling of gold. The formats and field names say how files are read.
+    """
+
+    task: ClassVar[str] = "rc"
+
+    negative: str | None = AUTO
+    entropy_n: str = "all"
+    on_missing: str = "error"
+    strict_labels: bool = False
+    by_position: bool | None = None
+    view: str = "directed"
+    patch: str | None = None
+    gold_format: str | None = None
+    pred_format: str | None = None
+    id_field: str = "id"
+    label_field: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.negative is not None:
+            check_nonempty(self.negative, "--negative")
+        check_choice(self.entropy_n, ENTROPY_N, "--entropy-n")
+        check_choice(self.on_missing, MISSING_POLICIES, "--on-missing")
+        check_choice(self.view, VIEWS, "--view")
+        for option, name in (("--gold-format", self.gold_format), ("--input-format", self.pred_format)):
+            if name is not None:
+                check_choice(name, FORMATS, option)
+        check_nonempty(self.id_field, "--id-field")
+        if self.label_field is not None:
+            check_nonempty(self.label_field, "--label-field")
+        if self.patch is not None:
+            object.__setattr__(self, "patch", os.fspath(self.patch))
+
+    @property
+    def fields(self) -> dict[str, str]:
+        """The id/label field names for JSONL/CSV/TSV loaders."""
+        return {"id_field": self.id_field, **({"label_field": self.label_field} if self.label_field else {})}
+
+
+@dataclass(frozen=True)
+class DataFacts:
+    """How the systems of a comparison were aligned with gold: what the signature and the warnings must say.
+
+    `missing`: the missing-prediction policy that was applied ("error" when nothing was filled);
+    `warnings`: the fills, per system, as notices.
+    """
+
+    missing: str = "error"
+    by_position: bool = True
+    patch_digest: str | None = None
+    warnings: tuple[Notice, ...] = ()
+
+    @classmethod
+    def of(cls, prepared: Sequence[tuple[str, Prepared]]) -> DataFacts:
+        """The facts of several systems' alignments ([(system, Prepared)]): any fill shows in the signature."""
+        policies = {p.alignment.policy for _, p in prepared}
+        missing = next((x for x in ("negative", "wrong") if x in policies), "error")
+        warnings = tuple(
+            Notice(f"{name}: {w}", w.code) for name, p in prepared for w in missing_notices(p.alignment, p.negative)
+        )
+        first = prepared[0][1] if prepared else None
+        return cls(
+            missing,
+            first.by_position if first else True,
+            first.patch_digest if first else None,
+            warnings,
+        )
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Gold and one system aligned under a Config, with what the signature needs to know about the data."""
+
+    alignment: Alignment
+    negative: str | None
+    by_position: bool
+    patch_digest: str | None
+    notes: list[str]
+
+
+def as_label_file(
+    data: LabelsInput, role: str, format: str | None = None, fields: Mapping[str, str] | None = None
+) -> LabelFile:
+    """Any accepted input as a LabelFile: paths are loaded, mappings keep their keys as ids, lists are positional."""
+    if isinstance(data, LabelFile):
+        return data
+    if isinstance(data, (str, os.PathLike)):
+        # predictions' repeated ids are found by `align` (cheaper for large files)
+        return load_labels(data, format=format, role=role, check_unique=role == "gold", **dict(fields or {}))
+    if isinstance(data, Mapping):
+        ids = [str(k) for k in data]
+        return LabelFile(
+            f"<{role} mapping>", "mapping", ids, [str(v) for v in data.values()], list(range(1, len(ids) + 1))
+        )
+    labels = [x if type(x) is str else str(x) for x in data]
+    return LabelFile(f"<{role} list>", "list", None, labels, list(range(1, len(labels) + 1)))
+
+
+def load_gold(gold: LabelsInput, config: ClassificationConfig) -> tuple[LabelFile, str | None]:
+    """The gold file as the Config reads it (format, fields, patch, view) and the digest of the patch applied."""
+    g = as_label_file(gold, "gold", config.gold_format or config.pred_format, config.fields)
+    digest = None
+    if config.patch is not None:
+        g = apply_patch(g, config.patch)  # a missing or malformed patch is an InputError here, before hashing it
+        digest = hashlib.sha256(Path(config.patch).read_bytes()).hexdigest()[:8]
+    if config.view == "undirected":
+        g = g.with_labels([undirected(x) for x in g.labels])
+    return g, digest
+
+
+def load_pred(pred: LabelsInput, config: ClassificationConfig) -> LabelFile:
+    """One prediction file as the Config reads it (format, fields, view)."""
+    p = as_label_file(pred, "pred", config.pred_format, config.fields)
+    if config.view == "undirected":
+        p = p.with_labels([undirected(x) for x in p.labels])
+    return p
+
+
+def resolve_negative(negative: str | None, gold: Sequence[str]) -> tuple[str | None, list[str]]:
+    """`auto` → no_relation/Other/NA if present (with a visible note); None → no negative class."""
+    if negative != AUTO:
+        notes = (
+            [] if negative is None or negative in set(gold) else [f"negative label '{negative}' does not occur in gold"]
+        )
+        return negative, notes
+    found = detect_negative(gold)
+    if found is None:
+        return None, ["no negative class found among the gold labels (looked for no_relation, Other, NA)"]
+    return found, [f"negative class '{found}' detected automatically (set it with --negative or --no-negative)"]
+
+
+def prepare(
+    gold: LabelFile, pred: LabelFile, config: ClassificationConfig, patch_digest: str | None = None
+) -> Prepared:
+    """Align one system with gold under the Config (missing predictions per `on_missing`)."""
+    positional = config.by_position if config.by_position is not None else (gold.ids is None and pred.ids is None)
+    negative, notes = resolve_negative(config.negative, gold.labels)
+    alignment = align(gold, pred, on_missing=config.on_missing, negative=negative, by_position=positional)
+    return Prepared(alignment, negative, positional, patch_digest, notes)
+
+
+def signature(
+    config: ClassificationConfig,
+    gold: Sequence[str],
+    *,
+    negative: str | None,
+    missing: str,
+    by_position: bool,
+    patch_digest: str | None,
+    extra: Mapping[str, object] | None = None,
+) -> Signature:
+    """THE classification signature: the Config's settings plus the data's facts (and a test's, in `extra`)."""
+    return build_signature(
+        {
+            **config.signature_fields(),
+            "view": config.view,
+            "negative": negative if negative is not None else "none",
+            "weighted_classes": "pos+support",
+            "entropy_n": config.entropy_n,
+            "missing": missing,
+            "alignment": "position" if by_position else "id",
+            "patch": patch_digest,
+            "labels": short_hash(sorted(set(gold))),
+            "gold": short_hash(gold),  # gold labels in gold order: the same for any file format
+            "n": len(gold),
+            **dict(extra or {}),
+        }
+    )
+
+
+def missing_notices(alignment: Alignment, negative: str | None) -> list[Notice]:
+    """The structured warning for every fill of a missing prediction (never silent)."""
+    if not alignment.n_missing:
+        return []
+    if alignment.policy == "negative":
+        share = alignment.missing_negative_share or 0.0
+        return [
+            Notice(
+                f"{alignment.n_missing} missing prediction(s) filled with '{negative}'; {100 * share:.1f} % of them "
+                "are gold-negative — if that is near 100 %, the protocol leaks gold labels (see `releval audit`)",
+                "missing-filled-negative",
+            )
+        ]
+    return [
+        Notice(
+            f"{alignment.n_missing} missing prediction(s) counted as wrong (Olek's correction): micro is exact; "
+            "a class-weighted average cannot know which class each false positive belongs to, so it is shown as "
+            "an interval over every attribution (docs/audit.md)",
+            "missing-filled-wrong",
+        )
+    ]
+
+
+def score_prepared(prepared: Prepared, config: ClassificationConfig, system: str = "system") -> ScoreResult:
+    """Score one aligned system under the Config; notes, warnings and the signature go into the result."""
+    alignment, negative = prepared.alignment, prepared.negative
+    schemes = get_weightings(config.weightings)
+    enc = encode(alignment.gold, alignment.pred, missing=alignment.missing_label)
+    unseen = [lbl for lbl in enc.labels[enc.n_gold_labels :] if lbl != alignment.missing_label]
+    warnings: list[Notice] = []
+    if unseen:
+        if config.strict_labels:
+            raise InputError(
+                f"{len(unseen)} predicted label(s) never occur in gold: {', '.join(unseen)} (--strict-labels)"
+            )
+        warnings.append(
+            Notice(
+                f"predicted label(s) never seen in gold, counted as false positives: {', '.join(unseen)}",
+                "pred-only-labels",
+            )
+        )
+    warnings += missing_notices(alignment, negative)
+    scores = score_encoded(
+        enc,
+        negative=negative,
+        weightings=schemes,
+        beta=config.beta,
+        zero_division=config.zero_division,
+        entropy_n=config.entropy_n,
+    )
+    sig = signature(
+        config,
+        alignment.gold,
+        negative=negative,
+        missing=alignment.policy,
+        by_position=prepared.by_position,
+        patch_digest=prepared.patch_digest,
+    )
+    extra: dict[str, Any] = {}
+    if alignment.n_missing:
+        extra["missing"] = {
+            "policy": alignment.policy,
+            "count": alignment.n_missing,
+            "gold_negative": alignment.missing_gold_negative,
+        }
+    notes = [*prepared.notes, *alignment.notes]
+    return ScoreResult.from_scores(system, scores, sig, notes, warnings, extra)
+
+
+def score(gold: LabelsInput, pred: LabelsInput, config: ClassificationConfig, system: str | None = None) -> ScoreResult:
+    """Load (if needed), align and score one system against gold under `config`."""
+    g, digest = load_gold(gold, config)
+    p = load_pred(pred, config)
+    return score_prepared(prepare(g, p, config, digest), config, system or system_name(p))
+
+
+def score_labels_lists(gold: Sequence[str], pred: Sequence[str], config: ClassificationConfig) -> ScoreResult:
+    """Score two aligned label sequences (by position)."""
+    return score(list(gold), list(pred), config)
+
+
+def paired_cells(
+    gold: Sequence[str], pred_a: Sequence[str], pred_b: Sequence[str], config: ClassificationConfig
+) -> tuple[PairedCells, AveragingSpec, str | None]:
+    """The per-item statistics of two systems on the same aligned items, as distinct cells, and the averaging
+    spec (positive classes, weightings, β, zero_division, entropy's N) — what every paired resampling test needs.
+    Returns the resolved negative class too."""
+    gold, pred_a, pred_b = ([x if type(x) is str else str(x) for x in s] for s in (gold, pred_a, pred_b))
+    labels, g, a, b = encode_triplet(gold, pred_a, pred_b)
+    negative, _ = resolve_negative(config.negative, gold)
+    spec = AveragingSpec(
+        np.array([lbl != negative for lbl in labels], dtype=bool),
+        get_weightings(config.weightings),
+        config.beta,
+        config.zero_division,
+        config.entropy_n,
+    )
+    return cells_from_labels(g, a, b, len(labels)), spec, negative
+
+
+def system_name(pred: LabelFile) -> str:
+    """A prediction file's name without its format suffixes ("system" for in-memory data)."""
+    if pred.path.startswith("<"):
+        return "system"
+    name = Path(pred.path).name
+    for suffix in (".gz", ".jsonl", ".json", ".txt", ".tsv", ".csv"):
+        name = name.removesuffix(suffix)
+    return name

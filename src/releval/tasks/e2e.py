@@ -1,0 +1,281 @@
+"""End-to-end RE: predicted entities and relations against gold, under NER strict and RE Strict / Boundaries.
+
+Each criterion gives a ScoreResult (per-type rows, micro and every class weighting) whose signature is made by
+`signature()` from the E2EConfig — the same for `score --task e2e`, `compare --task e2e` and the Python API
+(Taillé et al. 2020 for the criteria; Harbecke et al. 2022 for the weightings).
+
+>>> config = E2EConfig(criteria=("strict",), ner=False, weightings=("macro",))
+>>> config.signature_fields()["task"], config.average_names
+('e2e', ['micro', 'macro'])
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from releval.core.notices import Notice
+from releval.core.options import RE_CRITERIA
+from releval.core.signature import Signature, short_hash
+from releval.data.e2e import Document, E2EDataset, TypeInventory, align_documents, load_any, load_types
+from releval.errors import OptionError
+from releval.metrics.averages import AveragingSpec, all_averages
+from releval.metrics.cells import PairedCells, cells_from_counts
+from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, document_counts
+from releval.result import SCHEMA_VERSION, Average, ClassRow, ScoreResult, check_schema
+from releval.tasks.base import ScoringConfig, build_signature
+
+E2EInput = str | os.PathLike[str] | E2EDataset | Sequence[Document]
+
+
+@dataclass(frozen=True)
+class E2EConfig(ScoringConfig):
+    """Every setting of end-to-end RE scoring, checked when made (OptionError).
+
+    `criteria`: relation criteria among strict, boundaries; `ner`: also NER strict; `relaxed`: also the
+    experimental Relaxed criterion; `types`: a SpERT types file or TypeInventory (symmetric relation types match
+    in either order); `by_position`: align documents by position instead of by id.
+    """
+
+    task: ClassVar[str] = "e2e"
+
+    criteria: tuple[str, ...] = RE_CRITERIA
+    ner: bool = True
+    relaxed: bool = False
+    types: Any = None  # path, TypeInventory or None
+    by_position: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        chosen = tuple(dict.fromkeys(c.strip().lower() for c in self.criteria if c.strip()))
+        bad = [c for c in chosen if c not in RE_CRITERIA]
+        if RELAXED in bad:
+            raise OptionError(
+                "--criterion: the Relaxed criterion is experimental: ask for it with relaxed=True (--relaxed)",
+                option="--criterion",
+            )
+        if bad or not chosen:
+            raise OptionError(
+                f"--criterion: unknown criterion {bad[0] if bad else '(none)'!r} (known: {', '.join(RE_CRITERIA)})",
+                option="--criterion",
+            )
+        object.__setattr__(self, "criteria", chosen)
+        if self.types is not None and not isinstance(self.types, TypeInventory):
+            object.__setattr__(self, "types", os.fspath(self.types))
+
+    @property
+    def all_criteria(self) -> list[str]:
+        """NER (if asked), the relation criteria, then Relaxed (if asked): the order of every table."""
+        return ([NER] if self.ner else []) + list(self.criteria) + ([RELAXED] if self.relaxed else [])
+
+    def inventory(self) -> TypeInventory | None:
+        """The types file, loaded (or the TypeInventory given)."""
+        if self.types is None or isinstance(self.types, TypeInventory):
+            return self.types
+        return load_types(self.types)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if isinstance(self.types, TypeInventory):
+            out["types"] = "<TypeInventory>"
+        return out
+
+
+def signature(
+    config: E2EConfig,
+    counts: DocumentCounts,
+    n_documents: int,
+    symmetric: Sequence[str],
+    extra: dict[str, object] | None = None,
+) -> Signature:
+    """THE end-to-end signature of one criterion: the Config's settings plus the gold's facts.
+
+    The label set is the types with gold support (what the weightings weight), plus the symmetric types.
+    """
+    gold_types = sorted(label for label, tp, fn in zip(counts.labels, counts.tp.sum(0), counts.fn.sum(0)) if tp + fn)
+    return build_signature(
+        {
+            **config.signature_fields(),
+            "criterion": counts.criterion + ("(experimental)" if counts.criterion == RELAXED else ""),
+            "negative": "none",
+            "weighted_classes": "support>0",
+            "alignment": "position" if config.by_position else "id",
+            "labels": short_hash(gold_types) + (f"+sym:{','.join(symmetric)}" if symmetric else ""),
+            "gold": counts.gold_digest,
+            "n": n_documents,
+            **(extra or {}),
+        }
+    )
+
+
+@dataclass(frozen=True)
+class E2EResult:
+    """Scores of one system: `results[criterion]` for 'ner', 'strict', 'boundaries' (and 'relaxed' if asked)."""
+
+    system: str
+    results: dict[str, ScoreResult]
+    counts: dict[str, DocumentCounts] = field(compare=False, repr=False)
+    n_documents: int
+    notes: list[str] = field(default_factory=list)
+    warnings: list[Notice] = field(default_factory=list)
+
+    def __getitem__(self, criterion: str) -> ScoreResult:
+        return self.results[criterion]
+
+    task: ClassVar[str] = "e2e"
+
+    @property
+    def signature(self) -> Signature:
+        """The signature of the first relation criterion (each criterion's result carries its own)."""
+        first = next((c for c in self.results if c != NER), next(iter(self.results)))
+        return self.results[first].signature
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: every criterion's result (accuracy is undefined without a negative class: null)."""
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "task": "e2e",
+            "system": self.system,
+            "documents": self.n_documents,
+            "criteria": {name: r.to_dict() for name, r in self.results.items()},
+            "notes": list(self.notes),
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> E2EResult:
+        """The result `to_dict()` wrote (per-document counts are not saved: `counts` is empty)."""
+        check_schema(data, "end-to-end result")
+        return cls(
+            str(data["system"]),
+            {name: ScoreResult.from_dict(r) for name, r in data["criteria"].items()},
+            {},
+            int(data["documents"]),
+            list(data.get("notes", [])),
+            [Notice.from_dict(w) for w in data.get("warnings", [])],
+        )
+
+
+def score(gold: E2EInput, pred: E2EInput, config: E2EConfig, system: str | None = None) -> E2EResult:
+    """Score predicted entities and relations against gold under NER strict and the Config's RE criteria.
+
+    Predictions are aligned by id unless `config.by_position`; types declared symmetric match in either order.
+    """
+    inventory = config.inventory()
+    g, p = load_any(gold, "gold"), load_any(pred, "pred")
+    aligned = align_documents(g, p, by_position=config.by_position)
+    counts = document_counts(
+        aligned.gold,
+        aligned.pred,
+        config.all_criteria,
+        symmetric=inventory.symmetric if inventory else (),
+        entity_types=inventory.entities if inventory else (),
+        relation_types=inventory.relations if inventory else (),
+    )
+    notes = [*g.notes, *p.notes, *aligned.notes]
+    if inventory and inventory.symmetric:
+        notes.append(f"symmetric relation type(s), matched in either order: {', '.join(sorted(inventory.symmetric))}")
+    elif inventory is None:
+        notes.append("no types file: every relation type is directed")
+    warnings = _duplicate_warnings(counts)
+    symmetric = sorted(inventory.symmetric) if inventory else []
+    name = system or _system_name(p)
+    results = {}
+    for criterion, dc in counts.items():
+        crit_warnings = [w for w in warnings if w.startswith(f"{criterion}:")]
+        if criterion == RELAXED:
+            crit_warnings.insert(0, Notice(RELAXED_CAVEAT, "experimental-criterion"))
+        sig = signature(config, dc, len(aligned.gold), symmetric)
+        results[criterion] = criterion_result(name, dc, config, sig, list(notes), crit_warnings)
+    return E2EResult(name, results, counts, len(aligned.gold), notes, warnings)
+
+
+def _duplicate_warnings(counts: dict[str, DocumentCounts]) -> list[Notice]:
+    out = []
+    for criterion, dc in counts.items():
+        what = "entity mention(s)" if criterion == NER else "relation(s)"
+        for side, n in (("gold", dc.duplicates_gold), ("predicted", dc.duplicates_pred)):
+            if n:
+                out.append(
+                    Notice(
+                        f"{criterion}: {n} duplicated {side} {what} counted once (set semantics)", "duplicates-dropped"
+                    )
+                )
+    return out
+
+
+def averaging_spec(config: E2EConfig, k: int) -> AveragingSpec:
+    """Every type is positive (there is no negative class in end-to-end RE); weights over types with gold support."""
+    return AveragingSpec(np.ones(k, dtype=bool), config.weightings, config.beta, config.zero_division, "all")
+
+
+def criterion_result(
+    system: str,
+    dc: DocumentCounts,
+    config: E2EConfig,
+    sig: Signature,
+    notes: list[str],
+    warnings: list[Notice],
+) -> ScoreResult:
+    """One criterion's per-type rows and averages."""
+    totals = dc.total()
+    per_class, averages = all_averages(totals, averaging_spec(config, len(dc.labels)))
+    rows = [
+        ClassRow(
+            label,
+            int(totals.tp[i]),
+            int(totals.fp[i]),
+            int(totals.fn[i]),
+            int(totals.tp[i] + totals.fn[i]),
+            float(per_class.precision[i]),  # type: ignore[index]
+            float(per_class.recall[i]),  # type: ignore[index]
+            float(per_class.f[i]),  # type: ignore[index]
+            True,
+        )
+        for i, label in enumerate(dc.labels)
+    ]
+    avgs = {
+        name: Average(name, float(a.precision), float(a.recall), float(a.f))  # type: ignore[arg-type]
+        for name, a in averages.items()
+    }
+    return ScoreResult(system, rows, avgs, float("nan"), int(dc.tp.shape[0]), None, sig, notes, list(warnings))
+
+
+def union_counts(a: DocumentCounts, b: DocumentCounts) -> tuple[list[NDArray], list[NDArray]]:
+    """(tp, fp, fn) of A and of B over the union of their type lists (types one system never uses get zeros)."""
+    labels = list(dict.fromkeys([*a.labels, *b.labels]))
+    index = {label: i for i, label in enumerate(labels)}
+
+    def widen(dc: DocumentCounts) -> list[NDArray]:
+        cols = np.array([index[label] for label in dc.labels], dtype=np.intp)
+        out = []
+        for m in (dc.tp, dc.fp, dc.fn):
+            wide = np.zeros((m.shape[0], len(labels)), dtype=np.int64)
+            wide[:, cols] = m
+            out.append(wide)
+        return out
+
+    return widen(a), widen(b)
+
+
+def paired_cells(a: E2EResult, b: E2EResult, criterion: str, config: E2EConfig) -> tuple[PairedCells, AveragingSpec]:
+    """Per-document statistics of two systems scored on the same gold documents, as distinct cells, and the
+    averaging spec: documents are the resampled (or swapped) unit, so relations of one sentence stay together."""
+    counts_a, counts_b = union_counts(a.counts[criterion], b.counts[criterion])
+    cells = cells_from_counts(*counts_a, *counts_b)
+    return cells, averaging_spec(config, cells.stats_a.shape[1] // 3)
+
+
+def _system_name(pred: E2EDataset) -> str:
+    if pred.path.startswith("<"):
+        return "system"
+    name = Path(pred.path).name
+    for suffix in (".gz", ".jsonl", ".json"):
+        name = name.removesuffix(suffix)
+    return name
