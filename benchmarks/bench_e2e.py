@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-from releval.data.e2e import Document
 from releval.api import score_e2e
+from releval.data.e2e import Document
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.counts import ClassCounts
 from releval.metrics.e2e import BOUNDARIES, NER, STRICT, document_counts, reference_counts

@@ -115,7 +115,7 @@ class ScoreResult:
             scores.negative,
             signature,
             list(notes or []),
-            list(warnings or []),
+            [*(warnings or [])],
             dict(extra or {}),
         )
 
