@@ -1,7 +1,7 @@
 """`dygie`: PURE / DyGIE++ JSON lines, documents with sentences, mentions and relations (end-to-end RE).
 
-The format of DyGIE++ (Wadden et al. 2019) and PURE (Zhong & Chen 2021), which their ACE05, SciERC and CoNLL04
-preprocessing scripts write and their models predict into: one document per line, sentences as token lists,
+The format of DyGIE++ (Wadden et al. 2019) and PURE (Zhong & Chen 2021): their preprocessing scripts write ACE05
+and SciERC in it and their models predict into it. One document per line, sentences as token lists,
 `ner` and `relations` one list per sentence, spans inclusive and in document-level token offsets. Predictions are
 in `predicted_ner` / `predicted_relations`:
 
@@ -146,26 +146,30 @@ def _load_dygie(path: str, records: list[tuple[int, Any]], role: str) -> E2EData
 
 def _dygie_documents(record: Any, path: str, line: int, ner_key: str, rel_key: str) -> list[Document]:
     """The sentences of one PURE/DyGIE++ document, every part checked before it is used (InputErrors at `line`)."""
+
+    def refuse(message: str, fld: str | None = None) -> InputError:
+        return InputError(message, file=path, line=line, field=fld)
+
     if not isinstance(record, dict):
-        raise InputError(f"expected a JSON object, got {json_kind(record)}", file=path, line=line)
+        raise refuse(f"expected a JSON object, got {json_kind(record)}")
     if record.get("doc_key") is None:
-        raise InputError("missing", file=path, line=line, field="doc_key")
+        raise refuse("missing", "doc_key")
     doc_key, problem = doc_id(record["doc_key"])
     if problem is not None:
-        raise InputError(problem, file=path, line=line, field="doc_key")
+        raise refuse(problem, "doc_key")
     if "sentences" not in record:
-        raise InputError("missing", file=path, line=line, field="sentences")
+        raise refuse("missing", "sentences")
     sentences = record["sentences"]
     if not isinstance(sentences, list) or not all(
         isinstance(s, list) and all(isinstance(t, str) for t in s) for s in sentences
     ):
-        raise InputError("expected a list of token lists", file=path, line=line, field="sentences")
+        raise refuse("expected a list of token lists", "sentences")
     n = len(sentences)
     ner = record.get(ner_key, [[] for _ in sentences])
     rels = record.get(rel_key, [[] for _ in sentences])
     for key, value in ((ner_key, ner), (rel_key, rels)):
         if not isinstance(value, list) or len(value) != n or not all(isinstance(v, list) for v in value):
-            raise InputError(f"expected one list per sentence ({n})", file=path, line=line, field=key)
+            raise refuse(f"expected one list per sentence ({n})", key)
     docs = []
     offset = 0
     for i, tokens in enumerate(sentences):
@@ -175,40 +179,26 @@ def _dygie_documents(record: Any, path: str, line: int, ner_key: str, rel_key: s
         index: dict[tuple[int, int], int] = {}
         for k, item in enumerate(ner[i]):
             if not (isinstance(item, list) and len(item) >= 3 and _ints(item[:2])) or type_name_problem(item[2]):
-                raise InputError(
-                    f"sentence {i} item {k}: expected [start, end, label] (a non-empty label)",
-                    file=path,
-                    line=line,
-                    field=ner_key,
-                )
+                raise refuse(f"sentence {i} item {k}: expected [start, end, label] (a non-empty label)", ner_key)
             s, e, label = item[0], item[1], item[2]
             if not lo <= s <= e <= hi:
-                raise InputError(
+                raise refuse(
                     f"sentence {i} item {k}: span [{s}, {e}] (inclusive, document offsets) outside the sentence's "
                     f"tokens [{lo}, {hi}]",
-                    file=path,
-                    line=line,
-                    field=ner_key,
+                    ner_key,
                 )
             index.setdefault((s, e), len(entities))
             entities.append((s - offset, e - offset + 1, label))
         relations: list[Relation] = []
         for k, item in enumerate(rels[i]):
             if not (isinstance(item, list) and len(item) >= 5 and _ints(item[:4])) or type_name_problem(item[4]):
-                raise InputError(
-                    f"sentence {i} item {k}: expected [s1, e1, s2, e2, label] (a non-empty label)",
-                    file=path,
-                    line=line,
-                    field=rel_key,
-                )
+                raise refuse(f"sentence {i} item {k}: expected [s1, e1, s2, e2, label] (a non-empty label)", rel_key)
             args = []
             for span in ((item[0], item[1]), (item[2], item[3])):
                 if span not in index:
-                    raise InputError(
+                    raise refuse(
                         f"sentence {i} item {k}: argument span {list(span)} is not an entity mention of {ner_key}",
-                        file=path,
-                        line=line,
-                        field=rel_key,
+                        rel_key,
                     )
                 args.append(index[span])
             relations.append((args[0], args[1], item[4]))

@@ -7,10 +7,11 @@ id and label fields named by `--id-field` / `--label-field` or found among the u
     {"id": "e7798fb926b9403cfcd2", "label": "per:title"}
     {"id": "e779865fb91dd0a51ce8", "label": "no_relation"}
 
-`tacrev-jsonl` holds gold and prediction in one record, as TACRev's released model outputs do (Alt et al. 2020):
-`label_true` is read as gold, `label_pred` as the prediction:
+`tacrev-jsonl` holds gold and prediction in one record, as the model outputs released with TACRev do
+(DFKI-NLP/tacrev, Alt et al. 2020: `test_results/<model>_test.jsonl`): `label_true` is read as gold, `label_pred`
+as the prediction:
 
-    {"id": "e7798fb926b9403cfcd2", "label_true": "per:title", "label_pred": "per:title"}
+    {"id": "098f665fb966708cfcd2", "label_true": "no_relation", "label_pred": "no_relation"}
 
 A record is exactly one line: two records on one line, or one record over two lines, are refused at their line.
 A file is parsed in one msgspec call, and a vectorised check of the line breaks proves that its values are its

@@ -1,9 +1,9 @@
 """`spert`: SpERT / sincere JSON, sentences with entity mentions and relations (end-to-end RE).
 
-The format of SpERT (Eberts & Ulges 2020, `data/datasets/conll04/conll04_test.json`) and of the sincere benchmark
-(Bassignana & Plank 2022), which bundles the splits in one object: a JSON list of sentences, or an object of
-such lists by split (`{"train": [...], "dev": [...], "test": [...]}`). Entity spans are token offsets with an
-exclusive end; relations index into the sentence's entities; `orig_id` is optional:
+The format SpERT (Eberts & Ulges 2020) reads and writes its CoNLL04, SciERC and ADE data in, as redistributed by
+btaille/sincere (Taillé et al. 2020), whose all-splits file bundles the splits in one object: a JSON list of
+sentences, or an object of such lists by split (`{"train": [...], "dev": [...], "test": [...]}`). Entity spans are
+token offsets with an exclusive end; relations index into the sentence's entities; `orig_id` is optional:
 
     [{"tokens": ["John", "works", "for", "Acme", "."],
       "entities": [{"type": "Peop", "start": 0, "end": 1}, {"type": "Org", "start": 3, "end": 4}],
