@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from releval.report.table import Column, Table
+
 SEVERITIES = ("error", "warning", "info")
 
 
@@ -83,6 +85,10 @@ class AuditReport:
     def summary(self) -> dict[str, int]:
         return {s: len(self.with_severity(s)) for s in SEVERITIES}
 
+    def to_tables(self) -> list[Table]:
+        """The findings as one table (releval.report.render writes it as text, Markdown, LaTeX or CSV)."""
+        return findings_tables(self)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data: inputs, counts per severity, exit status and every finding."""
         return {
@@ -91,3 +97,21 @@ class AuditReport:
             "exit_status": self.exit_status,
             "findings": [f.to_dict() for f in self.findings],
         }
+
+
+def findings_tables(report: AuditReport) -> list[Table]:
+    """One row per finding (severity, code, count, message, examples), under the audited files and the counts."""
+    title = f"audit of {report.inputs.get('pred')} against {report.inputs.get('gold')}"
+    if report.inputs.get("train"):
+        title += f" (training data {report.inputs['train']})"
+    s = report.summary()
+    columns = (
+        Column("severity", display=str.upper),
+        Column("code"),
+        Column("count", "count"),
+        Column("message"),
+        Column("examples", missing=""),
+    )
+    rows = [(f.severity, f.code, f.count, f.message, "; ".join(f.examples) or None) for f in report]
+    lead = [f"{s['error']} error(s), {s['warning']} warning(s), {s['info']} note(s)"]
+    return [Table(title, columns, rows, lead=lead)]

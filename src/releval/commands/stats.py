@@ -13,12 +13,10 @@ from releval.data.formats import E2EFormat
 from releval.data.labels import FORMATS, LabelFile, find_format, parse_labels
 from releval.data.semeval_labels import DIRECTED_SET, undirected
 from releval.metrics.classification import detect_negative
-from releval.report.strict_json import dumps_strict
-from releval.report.tables import latex_escape
+from releval.report.render import render_as
+from releval.report.table import Column, Table
 from releval.stats.label_distribution import LabelStats, label_stats
 from releval.validation import check_nonempty, refuse_options
-
-_COLUMNS = ("file", "view", "#rel", "#samples", "%neg", "ppl", "ppl w/o neg", "ratio")
 
 
 def _is_semeval(f: LabelFile) -> bool:
@@ -40,46 +38,38 @@ def collect(files: list[LabelFile], negative: str | None, view: str) -> list[tup
     return rows
 
 
-def _cells(view: str, s: LabelStats) -> list[str]:
-    return [
-        s.name,
-        view,
-        str(s.n_labels),
-        f"{s.n_samples:,}",
-        f"{s.negative_percent:.1f}",
-        f"{s.perplexity:.2f}",
-        f"{s.perplexity_positive:.2f}",
-        f"{s.ratio:.2f}" if s.ratio < 100 else f"{s.ratio:.0f}",
+def _ratio(value: float) -> str:
+    return f"{value:.2f}" if value < 100 else f"{value:.0f}"
+
+
+_COLUMNS = (
+    Column("file"),
+    Column("view", align="left"),
+    Column("#rel", "count", key="relations"),
+    Column("#samples", "count", key="samples"),
+    Column("%neg", "number", key="negative_percent", spec=".1f"),
+    Column("ppl", "number", key="perplexity", spec=".2f"),
+    Column("ppl w/o neg", "number", key="perplexity_without_negative", spec=".2f"),
+    Column("ratio", "number", display=_ratio),
+)
+_NOTES = (
+    "ppl = 2^H of the label distribution (bits); ratio = most / least frequent positive class",
+    "%neg counts the negative class (no_relation / Other / NA unless --negative says otherwise)",
+)
+
+
+def stats_tables(rows: list[tuple[str, LabelStats]]) -> list[Table]:
+    """One row per (file, view): #relations, #samples, % negative, perplexity with and without it, ratio."""
+    body = [
+        (s.name, v, s.n_labels, s.n_samples, s.negative_percent, s.perplexity, s.perplexity_positive, s.ratio)
+        for v, s in rows
     ]
+    return [Table("", _COLUMNS, body, notes=_NOTES)]
 
 
 def render_stats(rows: list[tuple[str, LabelStats]], fmt: str) -> str:
     """Text, Markdown, LaTeX, CSV or JSON."""
-    if fmt == "json":
-        return dumps_strict([{"view": v, **s.to_dict()} for v, s in rows], indent=2, ensure_ascii=False) + "\n"
-    body = [_cells(v, s) for v, s in rows]
-    if fmt == "csv":
-        return "\n".join(",".join(c.replace(",", "") for c in row) for row in [list(_COLUMNS), *body]) + "\n"
-    if fmt == "markdown":
-        lines = ["| " + " | ".join(_COLUMNS) + " |", "|---|---|" + "---:|" * (len(_COLUMNS) - 2)]
-        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in body]) + "\n"
-    if fmt == "latex":
-        lines = [
-            r"\begin{tabular}{ll" + "r" * (len(_COLUMNS) - 2) + "}",
-            r"\toprule",
-            " & ".join(latex_escape(c) for c in _COLUMNS) + r" \\",
-            r"\midrule",
-        ]
-        lines += [" & ".join(latex_escape(c) for c in row) + r" \\" for row in body]
-        return "\n".join([*lines, r"\bottomrule", r"\end{tabular}"]) + "\n"
-    widths = [max(len(r[i]) for r in [list(_COLUMNS), *body]) for i in range(len(_COLUMNS))]
-    fmt_row = lambda r: "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
-    notes = [
-        "",
-        "ppl = 2^H of the label distribution (bits); ratio = most / least frequent positive class;",
-        "%neg counts the negative class (no_relation / Other / NA unless --negative says otherwise).",
-    ]
-    return "\n".join([fmt_row(list(_COLUMNS)), *(fmt_row(r) for r in body), *notes]) + "\n"
+    return render_as(fmt, lambda: stats_tables(rows), lambda: [{"view": v, **s.to_dict()} for v, s in rows])
 
 
 def stats_command(
