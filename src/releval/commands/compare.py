@@ -169,11 +169,12 @@ def compare_command(
             except InputError as exc:
                 errors.append(exc)
     raise_all(errors)
-    from releval.stats.compare import compare_paired, compare_seed_runs
+    from releval.stats.compare import PairedTable, SeedTable, compare_paired, compare_seed_runs
 
     facts = DataFacts.of(prepared)
     counts = {len(v) for v in runs.values()}
     gold_labels = list(gold_file.labels)
+    table: PairedTable | SeedTable
     if counts == {1}:
         table = compare_paired(
             gold_labels,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def _analyze_and_emit(
     output: Path | None,
     test: str | None = None,
     settings: dict[str, object] | None = None,
-    notices: list[str] | None = None,
+    notices: Sequence[str] | None = None,
 ) -> None:
     """Run the analysis, send its warnings to stderr and write the rendered result."""
     result = analyze(p, alpha, names=names, effects=effects, dependence=dependence, method=method, pc_methods=pc)

@@ -577,18 +577,21 @@ def compare_seed_runs(
             raise InputError(
                 f"system '{name}' has {len(runs)} run(s); seed comparison needs at least 2", field="system"
             )
-    seed_fields = {"test": f"welch:{test.alternative},cohen-d:harbecke-eq4", "methods": test.correction}
+    seed_fields: dict[str, object] = {
+        "test": f"welch:{test.alternative},cohen-d:harbecke-eq4",
+        "methods": test.correction,
+    }
     if isinstance(config, e2e.E2EConfig):
         scored = _score_e2e_systems(gold, systems, config)
         metrics = _e2e_metrics(config)
-        runs = {
+        e2e_runs = {
             name: {m: [r[m.split(":", 1)[0]].averages[m.split(":", 1)[1]].f for r in results] for m in metrics}
             for name, results in scored.items()
         }
         first = next(iter(scored.values()))[0]
         sig = _e2e_signature(config, first, seed_fields)
         return seed_table(
-            runs, metrics, sig, first.n_documents, baseline, test, unit="documents", warnings=_e2e_warnings(scored)
+            e2e_runs, metrics, sig, first.n_documents, baseline, test, unit="documents", warnings=_e2e_warnings(scored)
         )
     gold = list(gold)
     _check_systems(systems)

@@ -282,10 +282,10 @@ def paired_bootstrap(
     >>> r.effect > 0, r.p_value < 0.05, r.signature["resamples"]
     (True, True, '999')
     """
-    config, test = split_settings(ClassificationConfig, config, test, settings)
-    if "bootstrap" not in test.tests:
-        test = replace(test, tests=("bootstrap",))
-    return _labels_test("bootstrap", gold, pred_a, pred_b, metric, config, test)
+    scoring, testing = split_settings(ClassificationConfig, config, test, settings)
+    if "bootstrap" not in testing.tests:
+        testing = replace(testing, tests=("bootstrap",))
+    return _labels_test("bootstrap", gold, pred_a, pred_b, metric, scoring, testing)
 
 
 def approximate_randomization(
@@ -309,10 +309,10 @@ def approximate_randomization(
     >>> r.p_value
     1.0
     """
-    config, test = split_settings(ClassificationConfig, config, test, settings)
-    if "randomization" not in test.tests:
-        test = replace(test, tests=("randomization",))
-    return _labels_test("randomization", gold, pred_a, pred_b, metric, config, test)
+    scoring, testing = split_settings(ClassificationConfig, config, test, settings)
+    if "randomization" not in testing.tests:
+        testing = replace(testing, tests=("randomization",))
+    return _labels_test("randomization", gold, pred_a, pred_b, metric, scoring, testing)
 
 
 def _mean_resamples(a: ArrayLike, b: ArrayLike, resamples: int, seed: int | None, method: str):  # noqa: ANN202

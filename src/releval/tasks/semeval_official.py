@@ -111,7 +111,7 @@ def score(
         )
         for label, n in scores.absent_from_key.items()
     ]
-    notes = []
+    notes: list[str] = []
     if scores.n_skipped:
         warnings.append(
             Notice(

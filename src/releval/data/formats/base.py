@@ -11,6 +11,7 @@ format's own module is imported only when it is used.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
@@ -164,7 +165,7 @@ class Fields:
     check_unique: bool = True
 
 
-class LabelFormat:
+class LabelFormat(ABC):
     """A one-label-per-item format. A subclass sets `name` and implements `parse`; `sniff` and `record_spans`
     have defaults (never guessed; one line per item, read by `parse` itself).
 
@@ -178,9 +179,9 @@ class LabelFormat:
         """How surely `head` is the beginning of a file of this format; None: it is not (or cannot be told)."""
         return None
 
+    @abstractmethod
     def parse(self, data: bytes, name: str, fields: Fields) -> LabelFile:
         """Every item of `data`; `name` (the file) is used in errors."""
-        raise NotImplementedError
 
     def record_spans(self, data: bytes, name: str, fields: Fields) -> list[Span]:
         """(id, first line, last line) of every record in file order, repeated ids included (the audit lists them
@@ -197,7 +198,7 @@ class LabelFormat:
         return b"\n".join(lines[i - 1] for i in kept), kept
 
 
-class E2EFormat:
+class E2EFormat(ABC):
     """An end-to-end format (entity mentions and relations). A subclass sets `name`, `sniff` and `load`, and
     says which files are its own once parsed: `claims(document)` for a file that is one JSON document,
     `claims_lines(first)` for JSON lines whose first non-blank line is `first`. `read_e2e` parses a file once
@@ -225,12 +226,14 @@ class E2EFormat:
         return document
 
     def read_lines(self, data: bytes, name: str) -> Any:
-        """The content `load` takes, from a file of JSON lines; unreadable lines are InputErrors at their line."""
-        raise NotImplementedError
+        """The content `load` takes, from a file of JSON lines; unreadable lines are InputErrors at their line.
 
+        A format whose files are one JSON document has no JSON-lines reading: such a file is refused."""
+        raise InputError(f"a {self.name} file is one JSON document, not JSON lines", file=name)
+
+    @abstractmethod
     def load(self, content: Any, data: bytes, name: str, role: str) -> E2EDataset:
         """Every document of `content` (from `content` or `read_lines`), checked; `data` is the file's bytes."""
-        raise NotImplementedError
 
     def parse(self, data: bytes, name: str, role: str = "gold") -> E2EDataset:
         """Every document of `data` read as this format; `role` 'pred' reads a format's predicted fields."""
