@@ -163,3 +163,34 @@ def test_console_entry_exit_codes_and_flushed_output(tmp_path: Path) -> None:
         [sys.executable, "-m", "releval", "score", str(KEY), str(tmp_path / "nope.txt")], capture_output=True, text=True
     )
     assert bad.returncode == 2 and "nope.txt: file not found" in bad.stderr
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown", "latex"])
+def test_negative_fill_warns_in_every_format(fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A prediction file without its last 217 items, filled with the negative class: the warning reaches stderr
+    and the written document in every format (issue 12: a fill is never silent)."""
+    lines = RBERT.read_text(encoding="utf-8").splitlines(keepends=True)
+    part = tmp_path / "part.txt"
+    part.write_text("".join(lines[:2500]), encoding="utf-8")
+    out = tmp_path / f"out.{fmt}"
+    assert main(["score", str(KEY), str(part), "--on-missing", "negative", "-f", fmt, "-o", str(out)]) == 0
+    message = "217 missing prediction(s) filled with 'Other'"
+    assert message in capsys.readouterr().err
+    text = out.read_text(encoding="utf-8")
+    if fmt == "json":
+        (warning,) = one_result(json.loads(text))["warnings"]
+        assert warning["code"] == "missing-filled-negative" and warning["message"].startswith(message)
+    elif fmt == "csv":
+        assert text.splitlines()[0].startswith(f"# warning (part): {message}")
+    else:
+        assert message in text
+
+
+def test_negative_fill_warns_in_python() -> None:
+    """The Python API repeats the result's warning through warnings.warn, with releval's category."""
+    gold = {f"i{k}": ("r" if k % 2 else "no_relation") for k in range(10)}
+    pred = {k: v for k, v in gold.items() if k != "i0"}
+    with pytest.warns(releval.RelevalWarning, match="1 missing prediction"):
+        result = releval.score(gold, pred, on_missing="negative")
+    assert [w.code for w in result.warnings] == ["missing-filled-negative"]
+    assert result.signature["missing"] == "negative"

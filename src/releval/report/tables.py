@@ -183,8 +183,14 @@ def csv_rows(result: ScoreResult, accuracy: bool = True) -> list[list[object]]:
 
 
 def render_csv(results: Sequence[ScoreResult]) -> str:
-    """Long format: one line per system × row with real fractions, for spreadsheets and pandas."""
+    """Long format: one line per system × row with real fractions, for spreadsheets and pandas.
+
+    Warnings come first as `# warning (system): …` comment lines (as in every CSV releval writes; pandas reads
+    past them with `comment="#"`), so a fill of missing predictions travels with the numbers."""
     buf = io.StringIO()
+    for r in results:
+        for warning in r.warnings:
+            buf.write(f"# warning ({r.system}): {' '.join(str(warning).split())}\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_HEADER)
     for r in results:
