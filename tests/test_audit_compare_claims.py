@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.conftest import data_path
+from tests.conftest import EXAMPLES, data_path
 
 import releval
 from releval.audit.claims import check_result, claims, criterion_gaps, registry
@@ -209,3 +209,40 @@ def test_claims_check_tacred_result(tmp_path: Path, capsys: pytest.CaptureFixtur
     unlabelled = tmp_path / "u.json"
     unlabelled.write_text(json.dumps(releval.score(["x", "y"], ["x", "x"]).to_dict()))
     assert main(["claims", "check", str(unlabelled)]) == 1
+
+
+def test_score_and_compare_with_the_same_settings_are_comparable(tmp_path: Path) -> None:
+    """Issue 12: `score -f json` and `compare -f json` on the same data with default settings sign the same data
+    settings, so `audit compare` finds them comparable (the test settings — resamples, seed, CI level — are not
+    data settings); one setting changed on one side (β) makes them not comparable."""
+    key = EXAMPLES / "semeval2010_task8" / "test_key_directed.txt"
+    cnn = key.parent / "onehaitao_cnn.txt"
+    crcnn = key.parent / "onehaitao_crcnn.txt"
+    score, other, comp = tmp_path / "s.json", tmp_path / "b.json", tmp_path / "c.json"
+    assert main(["score", str(key), str(cnn), "-f", "json", "-o", str(score)]) == 0
+    assert main(["score", str(key), str(cnn), "--beta", "0.5", "-f", "json", "-o", str(other)]) == 0
+    assert (
+        main(["compare", str(key), "-s", f"a={cnn}", "-s", f"b={crcnn}", "-R", "50", "-f", "json", "-o", str(comp)])
+        == 0
+    )
+    (verdict,) = compare_files([score, comp])
+    assert verdict.verdict == "comparable", verdict.reasons
+    (verdict,) = compare_files([other, comp])
+    assert verdict.verdict == "not comparable" and verdict.differences["beta"] == ("0.5", "1")
+
+
+def test_e2e_label_hash_is_the_same_in_score_and_compare(tmp_path: Path) -> None:
+    """`score --task e2e` and `compare --task e2e` sign the same label set and gold for the same files."""
+    conll = EXAMPLES / "conll04"
+    gold, types = conll / "conll04_test_first30.json", conll / "conll04_types.json"
+    scored, compared = tmp_path / "s.json", tmp_path / "c.json"
+    common = ["--task", "e2e", "--types", str(types), "-f", "json"]
+    assert main(["score", str(gold), str(gold), *common, "-o", str(scored)]) == 0
+    assert (
+        main(["compare", str(gold), "-s", f"a={gold}", "-s", f"b={gold}", "-R", "10", *common, "-o", str(compared)])
+        == 0
+    )
+    strict = json.loads(scored.read_text())["results"][0]["criteria"]["strict"]["signature"]
+    paired = json.loads(compared.read_text())["results"][0]["signature"]
+    for key in ("labels", "gold", "n", "average", "beta", "alignment"):
+        assert releval.signature.parse(strict)[key] == releval.signature.parse(paired)[key], key

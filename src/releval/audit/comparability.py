@@ -24,7 +24,7 @@ from releval.report.table import Column, Table
 NOT_COMPARABLE, CAVEATS, COMPARABLE = "not comparable", "comparable with caveats", "comparable"
 _BLOCKING = ("task", "view", "criterion", "negative", "weighted_classes", "beta", "labels", "n", "missing")
 _CAVEAT = ("entropy_n", "zero_division", "gold")
-_IGNORED = ("test", "resamples", "seed", "alpha", "methods", "dependence", "version")
+_IGNORED = ("test", "resamples", "seed", "confidence", "alpha", "methods", "dependence", "version")
 _DATASET_KEYS = ("dataset", "fingerprint", "statistics", "documents")
 
 
