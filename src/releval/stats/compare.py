@@ -323,10 +323,13 @@ def compare_paired(
     return _paired_rc(list(gold), systems, config, test, baseline, progress, facts)
 
 
-def _configs(config: Any, test: SignificanceConfig | None, settings: dict[str, Any]) -> tuple[Any, SignificanceConfig]:
+def _configs(
+    config: rc.ClassificationConfig | e2e.E2EConfig | None, test: SignificanceConfig | None, settings: dict[str, Any]
+) -> tuple[rc.ClassificationConfig | e2e.E2EConfig, SignificanceConfig]:
     """The task's Config and the test's, with keyword settings routed to them by name (split_settings)."""
-    config_type = type(config) if config is not None else rc.ClassificationConfig
-    return split_settings(config_type, config, test, settings)
+    if isinstance(config, e2e.E2EConfig):
+        return split_settings(e2e.E2EConfig, config, test, settings)
+    return split_settings(rc.ClassificationConfig, config, test, settings)
 
 
 def _paired_rc(
