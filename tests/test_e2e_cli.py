@@ -1,4 +1,4 @@
-"""`run_score_e2e` / `run_stats_e2e` (called by `releval score --task e2e` and `releval stats`), all formats."""
+"""`releval score --task e2e` and `run_stats_e2e` (called by `releval stats`), all formats."""
 
 from __future__ import annotations
 
@@ -9,27 +9,23 @@ import json
 import pytest
 from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES, EXAMPLES, one_result
 
+from releval.api import score_e2e
 from releval.cli import main
-from releval.commands.e2e import run_score_e2e, run_stats_e2e
+from releval.commands.e2e import run_stats_e2e
 from releval.data.e2e import Document, load_e2e, to_spert
 from releval.errors import InputError
 
 WEIGHTINGS = ["weighted", "dodrans", "entropy", "macro"]
 
 
-def _score(gold, preds, capsys, **kw):
-    args = dict(
-        criteria=["strict", "boundaries"],
-        types=None,
-        relaxed=False,
-        by_position=False,
-        fmt="text",
-        width=2,
-        output=None,
-        weightings=WEIGHTINGS,
-    )
-    args.update(kw)
-    rc = run_score_e2e(gold, preds, **args)
+def _score(gold, preds, capsys, *, fmt="text", output=None, types=None, relaxed=False, weightings=WEIGHTINGS):
+    """`releval score --task e2e` through the command line, as a user runs it."""
+    argv = ["score", str(gold), *map(str, preds), "--task", "e2e", "--format", fmt]
+    argv += [x for w in weightings for x in ("--weighting", w)]
+    argv += ["--output", str(output)] if output is not None else []
+    argv += ["--types", str(types)] if types is not None else []
+    argv += ["--relaxed"] if relaxed else []
+    rc = main(argv)
     return rc, capsys.readouterr()
 
 
@@ -144,7 +140,7 @@ def test_bad_prediction_exits_2_and_writes_nothing(conll04_test, tmp_path, capsy
     path.write_text(json.dumps(bad))
     out = tmp_path / "out.json"
     with pytest.raises(InputError, match=f"id {docs[0].id}: tokens differ"):
-        _score(gold, [path], capsys, output=out)
+        score_e2e(gold, path)
     rc = main(["score", str(gold), str(path), "--task", "e2e", "--output", str(out)])
     assert rc == 2
     assert f"id {docs[0].id}: tokens differ from gold" in capsys.readouterr().err
@@ -178,7 +174,7 @@ def test_docs_worked_example_numbers(tmp_path, capsys):
         types=EXAMPLES / "conll04" / "conll04_types.json",
         weightings=["macro", "weighted"],
     )
-    result = json.loads(out.out)["criteria"]
+    result = one_result(json.loads(out.out))["criteria"]
     assert rc == 0
     assert round(100 * result["strict"]["averages"]["micro"]["f"], 2) == 77.55
     assert round(100 * result["boundaries"]["averages"]["micro"]["f"], 2) == 93.88

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import typer
 
-from releval.api import score_e2e
 from releval.commands.common import emit
 from releval.core.options import OUTPUT_FORMATS
 from releval.data.e2e import load_e2e
@@ -21,7 +20,7 @@ from releval.report.tables import CSV_HEADER, csv_rows, latex_escape, table_cell
 from releval.result import ScoreResult
 from releval.stats.e2e_dataset import DatasetStats, compare_datasets, dataset_stats
 from releval.tasks.e2e import E2EResult
-from releval.validation import check_choice, check_width
+from releval.validation import check_choice
 
 _TITLES = {
     NER: "NER strict (span + type)",
@@ -37,45 +36,6 @@ def _check_format(fmt: str) -> None:
 
 
 # ----------------------------------------------------------------------------------------------- score
-
-
-def run_score_e2e(
-    gold: Path,
-    preds: list[Path],
-    *,
-    criteria: list[str],
-    types: Path | None,
-    relaxed: bool,
-    by_position: bool,
-    fmt: str,
-    width: int,
-    output: Path | None,
-    weightings: list[str],
-    beta: float = 1.0,
-    zero_division: float = 0.0,
-) -> int:
-    """Score each prediction file against gold; print or atomically write the tables; 0 on success.
-
-    Bad settings (criterion, weighting, β, …) are OptionErrors raised by `score_e2e` before a file is read.
-    """
-    _check_format(fmt)
-    check_width(width)
-    results = [
-        score_e2e(
-            gold,
-            pred,
-            criteria=criteria,
-            types=types,
-            relaxed=relaxed,
-            by_position=by_position,
-            weightings=weightings,
-            beta=beta,
-            zero_division=zero_division,
-        )
-        for pred in preds
-    ]
-    emit(render_e2e(results, fmt, width), output)
-    return 0
 
 
 def _blocks(result: E2EResult) -> list[tuple[str, list[ScoreResult]]]:
@@ -290,4 +250,4 @@ def render_compare(first: str, second: str, differences: list[str], fmt: str = "
 
 
 def register(app: typer.Typer) -> None:
-    """Nothing on the root: `score --task e2e` and `stats` call run_score_e2e / run_stats_e2e."""
+    """Nothing on the root: `stats` calls run_stats_e2e; `score --task e2e` renders through render_e2e."""

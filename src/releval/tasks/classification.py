@@ -7,7 +7,7 @@ the Python API all sign through it, so equal signatures mean equal settings (Har
 weightings; Olek for the missing-prediction policies).
 
 >>> config = ClassificationConfig(negative="Other", weightings=("macro",))
->>> result = score_labels_lists(["A", "B", "Other"], ["A", "Other", "Other"], config)
+>>> result = score(["A", "B", "Other"], ["A", "Other", "Other"], config)
 >>> round(result["micro"].f, 4), round(result["macro"].f, 4)
 (0.6667, 0.5)
 >>> result.signature["task"], result.signature["negative"], result.signature["alignment"]
@@ -295,11 +295,6 @@ def score(gold: LabelsInput, pred: LabelsInput, config: ClassificationConfig, sy
     g, digest = load_gold(gold, config)
     p = load_pred(pred, config)
     return score_prepared(prepare(g, p, config, digest), config, system or system_name(p))
-
-
-def score_labels_lists(gold: Sequence[str], pred: Sequence[str], config: ClassificationConfig) -> ScoreResult:
-    """Score two aligned label sequences (by position)."""
-    return score(list(gold), list(pred), config)
 
 
 def paired_cells(

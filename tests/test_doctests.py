@@ -1,0 +1,33 @@
+"""The Examples in the public API's docstrings run, and print what they show (doctest)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import warnings
+
+import pytest
+
+MODULES = [
+    "releval.api",
+    "releval.core.notices",
+    "releval.core.options",
+    "releval.errors",
+    "releval.metrics.missing_bounds",
+    "releval.stats.paired",
+    "releval.stats.significance_config",
+    "releval.tasks.base",
+    "releval.tasks.classification",
+    "releval.tasks.e2e",
+    "releval.tasks.semeval_official",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an example may fill missing predictions on purpose
+        failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert attempted > 0, f"{name} has no example"
+    assert failed == 0, f"{failed} of {attempted} examples of {name} failed (run: python -m doctest -v)"
