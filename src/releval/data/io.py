@@ -12,6 +12,7 @@ import gzip
 import io
 import os
 import re
+import select
 import stat
 import zlib
 from collections.abc import Iterator
@@ -92,10 +93,29 @@ def _over_limit(path: str, limit: int, what: str, line: int | None = None) -> In
     )
 
 
+def _wait_readable(handle: BinaryIO) -> None:
+    """Return once the stream has data or is at its end, going back to Python every 0.2 s meanwhile.
+
+    A signal that arrives after Python's last check but before a blocking read() starts is otherwise held back
+    until the read returns, which on a FIFO whose writer stays silent is never (Ctrl-C would be lost; reproduced
+    under CPU load). Polling lets the pending handler run. Where select() cannot watch the stream, read at once.
+    """
+    try:
+        fd = handle.fileno()
+        while not select.select([fd], [], [], 0.2)[0]:
+            pass
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return
+
+
 def _read_bounded(handle: BinaryIO, path: str, limit: int) -> bytes:
     """All bytes of a stream of unknown size (a FIFO, a device, a /proc file), refused once over `limit`."""
     out = io.BytesIO()
-    while chunk := handle.read(_CHUNK):
+    while True:
+        _wait_readable(handle)
+        chunk = handle.read(_CHUNK)
+        if not chunk:
+            break
         if out.tell() + len(chunk) > limit:
             raise _over_limit(path, limit, "has")
         out.write(chunk)
