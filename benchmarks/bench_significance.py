@@ -16,7 +16,7 @@ from scipy import stats
 
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.counts import counts_from_confusion
-from releval.stats.paired import approximate_randomization, paired_bootstrap
+from releval.significance.paired import approximate_randomization, paired_bootstrap
 
 N_ITEMS, N_LABELS = 15_509, 42
 

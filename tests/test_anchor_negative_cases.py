@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from tests.conftest import data_path
 
-from releval.stats.paired import approximate_randomization, mcnemar, paired_bootstrap, sign_test
-from releval.stats.replicability import identify, k_estimate, partial_conjunction_pvalues, running_max
+from releval.replicability.analysis import identify, k_estimate, partial_conjunction_pvalues, running_max
+from releval.significance.paired import approximate_randomization, mcnemar, paired_bootstrap, sign_test
 
 
 def _case(case_id: str) -> dict:

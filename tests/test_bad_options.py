@@ -432,11 +432,11 @@ def test_beta_zero_is_precision() -> None:
 
 
 def test_library_statistics_refuse_bad_settings() -> None:
-    from releval.stats.compare import compare_paired
-    from releval.stats.paired import paired_bootstrap
-    from releval.stats.replicability import analyze, pvalues_from_predictions
-    from releval.stats.rounding import check_stats
-    from releval.stats.simulation import simulate
+    from releval.audit.published import check_stats
+    from releval.replicability.analysis import analyze, pvalues_from_predictions
+    from releval.replicability.simulation import simulate
+    from releval.significance.compare import compare_paired
+    from releval.significance.paired import paired_bootstrap
 
     gold, a, b = ["x", "y", "x", "O"], ["x", "x", "x", "O"], ["y", "y", "x", "O"]
     with pytest.raises(ValueError, match="--confidence must lie strictly between 0 and 1, got 1.5"):

@@ -13,7 +13,7 @@ from tests.conftest import SEMEVAL_KEY, one_result, semeval_predictions
 
 import releval
 from releval.cli import main
-from releval.stats.compare import adjust, system_pairs
+from releval.significance.compare import adjust, system_pairs
 
 GOLD = ["Other", "A", "B", "A", "C", "Other", "B", "A", "C", "Other"] * 6
 

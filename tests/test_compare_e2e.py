@@ -15,7 +15,7 @@ from scipy import stats
 from tests.conftest import REPO, one_result
 
 from releval.cli import main
-from releval.stats.compare import compare_paired, compare_seed_runs
+from releval.significance.compare import compare_paired, compare_seed_runs
 from releval.tasks.e2e import E2EConfig
 
 GOLD_PATH = REPO / "examples" / "conll04" / "conll04_test_first30.json"

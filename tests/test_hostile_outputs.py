@@ -35,7 +35,7 @@ from releval.data.io import MAX_INPUT_BYTES_VARIABLE, describe_size, max_input_b
 from releval.errors import InputError, OptionError, OutputError
 from releval.report.output import write_atomic
 from releval.report.strict_json import dumps_strict
-from releval.stats.seeds import compare_seeds, essentially_constant
+from releval.significance.seeds import compare_seeds, essentially_constant
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 KEY = EXAMPLES / "semeval2010_task8" / "test_key_directed.txt"

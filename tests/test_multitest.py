@@ -1,4 +1,4 @@
-"""Identification procedures (statsmodels' multipletests behind releval.stats.replicability.identify) against
+"""Identification procedures (statsmodels' multipletests behind releval.replicability.analysis.identify) against
 tests/data/testvectors/multitest_vectors.json: R multtest / p.adjust values and the TACL 2017 p-values."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from statsmodels.stats.multitest import multipletests
 from tests.conftest import data_path
 
 from releval.errors import InputError
-from releval.stats.replicability import identify, normalise_id_method, partial_conjunction_pvalues, running_max
+from releval.replicability.analysis import identify, normalise_id_method, partial_conjunction_pvalues, running_max
 
 VECTORS = data_path("testvectors", "multitest_vectors.json")
 TSBH = "fdr_tsbh_at_alpha_0.05"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from tests.conftest import data_path
 
-from releval.stats.paired import (
+from releval.significance.paired import (
     ALTERNATIVES,
     approximate_randomization,
     approximate_randomization_scores,
@@ -29,11 +29,11 @@ R = 20_000
 
 def _counts_test(method: str, counts_a, counts_b, *, alternative: str = "two-sided", resamples: int, seed: int = 1):
     """A resampling test on per-item (tp, fp, fn) arrays, every class positive, micro only: the path every task's
-    per-item statistics take (releval.stats.paired.resampling_rows on distinct cells)."""
+    per-item statistics take (releval.significance.paired.resampling_rows on distinct cells)."""
     from releval.metrics.averages import AveragingSpec
     from releval.metrics.cells import cells_from_counts
-    from releval.stats.paired import resampling_rows
-    from releval.stats.significance_config import SignificanceConfig
+    from releval.significance.config import SignificanceConfig
+    from releval.significance.paired import resampling_rows
 
     cells = cells_from_counts(*counts_a, *counts_b)
     spec = AveragingSpec(np.ones(cells.stats_a.shape[1] // 3, dtype=bool), ())

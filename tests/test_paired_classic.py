@@ -7,7 +7,7 @@ import json
 import pytest
 from tests.conftest import data_path
 
-from releval.stats.paired_classic import paired_t, wilcoxon_signed_rank
+from releval.significance.paired_classic import paired_t, wilcoxon_signed_rank
 
 
 def _vector(vid: str) -> dict:
@@ -71,7 +71,7 @@ def test_identical_samples_and_bad_input() -> None:
 
 def test_welch_sleep_matches_r() -> None:
     """The seed comparison's Welch test on R's sleep data (t.test(var.equal = FALSE))."""
-    from releval.stats.seeds import compare_seeds
+    from releval.significance.seeds import compare_seeds
 
     vec = _vector("R_sleep_welch_t")
     res = compare_seeds(vec["inputs"]["a"], vec["inputs"]["b"])

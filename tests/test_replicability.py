@@ -14,7 +14,7 @@ from statsmodels.stats.multitest import fdrcorrection, multipletests
 from tests.conftest import data_path
 
 from releval.errors import InputError
-from releval.stats.replicability import (
+from releval.replicability.analysis import (
     PC_METHODS,
     analyze,
     identify,

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from releval.cli import main
-from releval.stats.simulation import simulate
+from releval.replicability.simulation import simulate
 
 # Dror et al. (TACL 2017) Table 2: Mate vs Redshift p-values per OntoNotes genre, with the UAS difference as effect
 MATE_REDSHIFT = [

@@ -15,8 +15,8 @@ import pytest
 from scipy import stats
 
 from releval.errors import InputError
-from releval.stats.replicability import analyze, k_from_monotone, partial_conjunction_sorted, running_max
-from releval.stats.simulation import null_pvalues, simulate, simulate_scenario
+from releval.replicability.analysis import analyze, k_from_monotone, partial_conjunction_sorted, running_max
+from releval.replicability.simulation import null_pvalues, simulate, simulate_scenario
 
 
 def _within_3se(estimate: float, target: float, reps: int) -> bool:

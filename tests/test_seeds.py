@@ -13,7 +13,7 @@ from scipy import stats
 from tests.conftest import data_path
 
 from releval.errors import InputError
-from releval.stats.seeds import cohen_d_harbecke, compare_seeds, sawilowsky_label, welch_df
+from releval.significance.seeds import cohen_d_harbecke, compare_seeds, sawilowsky_label, welch_df
 
 VECTORS = data_path("testvectors", "seed_comparison_vectors.json")
 

@@ -111,7 +111,7 @@ def compare_command(
     if baseline is not None and baseline not in names:  # refused before any file is read
         raise OptionError(f"--baseline {baseline!r} is not among the systems: {', '.join(names)}", option="--baseline")
     show = progress if progress is not None else sys.stderr.isatty()
-    from releval.stats.significance_config import SignificanceConfig
+    from releval.significance.config import SignificanceConfig
 
     test_config = SignificanceConfig(
         tuple(tests), alternative, resamples, seed, confidence, correction, mcnemar_variant
@@ -169,7 +169,7 @@ def compare_command(
             except InputError as exc:
                 errors.append(exc)
     raise_all(errors)
-    from releval.stats.compare import PairedTable, SeedTable, compare_paired, compare_seed_runs
+    from releval.significance.compare import PairedTable, SeedTable, compare_paired, compare_seed_runs
 
     facts = DataFacts.of(prepared)
     counts = {len(v) for v in runs.values()}
@@ -213,7 +213,7 @@ def _compare_e2e(
     output: Path | None,
 ) -> None:
     """`compare --task e2e`: paired tests over documents (one file per system) or seeds (several)."""
-    from releval.stats.compare import compare_paired, compare_seed_runs
+    from releval.significance.compare import compare_paired, compare_seed_runs
 
     run_counts = {name: len(paths) for name, paths in specs}
     if set(run_counts.values()) == {1}:
@@ -247,8 +247,8 @@ def check_stats_command(
 
     Exit code 1 when a claimed p or d is inconsistent under every reading of ±, 0 otherwise.
     """
+    from releval.audit.published import StatsCheck, check_stats
     from releval.report.compare_report import render_checks
-    from releval.stats.rounding import StatsCheck, check_stats
 
     check_choice(fmt, OUTPUT_FORMATS, "--format")
     check_choice(alternative, ALTERNATIVES, "--alternative")

@@ -14,15 +14,7 @@ from releval.core.options import MISSING_POLICIES
 from releval.data.labels import FORMATS as LABEL_FORMATS
 from releval.data.pvalues import load_pvalues
 from releval.errors import InputError, OptionError, raise_all
-from releval.report.replicability_report import (
-    FORMATS,
-    render_analysis,
-    render_simulation,
-    require_matplotlib,
-    simulation_figure,
-    write_bytes_atomic,
-)
-from releval.stats.replicability import (
+from releval.replicability.analysis import (
     DEFAULT_PC_METHODS,
     PAIRED_TESTS,
     PC_METHODS,
@@ -32,7 +24,15 @@ from releval.stats.replicability import (
     normalise_id_method,
     pvalues_from_predictions,
 )
-from releval.stats.simulation import SCENARIOS, simulate
+from releval.replicability.simulation import SCENARIOS, simulate
+from releval.report.replicability_report import (
+    FORMATS,
+    render_analysis,
+    render_simulation,
+    require_matplotlib,
+    simulation_figure,
+    write_bytes_atomic,
+)
 from releval.validation import check_resamples, check_seed, refuse_options
 
 replicability_app = typer.Typer(

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from releval.audit.published import StatsCheck
 from releval.core.signature import Signature
 from releval.report.render import format_p, render_as
 from releval.report.table import Column, Table, attach
-from releval.stats.compare import PairedTable, SeedTable
-from releval.stats.rounding import StatsCheck
+from releval.significance.compare import PairedTable, SeedTable
 from releval.validation import check_width
 
 #: p with 4 decimals, scientific below 0.001 (kept under its old name).

@@ -17,11 +17,11 @@ import numpy as np
 
 from releval.core.signature import Signature
 from releval.errors import RelevalError
+from releval.replicability.analysis import ID_GUARANTEE, PC_VALID_UNDER, ReplicabilityResult
+from releval.replicability.simulation import PAPER_VALUES, SimulationResult
 from releval.report.output import write_atomic
 from releval.report.render import render_as
 from releval.report.table import Column, Table, attach
-from releval.stats.replicability import ID_GUARANTEE, PC_VALID_UNDER, ReplicabilityResult
-from releval.stats.simulation import PAPER_VALUES, SimulationResult
 
 FORMATS = ("text", "json", "markdown", "latex")
 

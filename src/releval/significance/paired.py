@@ -29,7 +29,7 @@ from releval.core.options import ALTERNATIVES, DEFAULT_RESAMPLES, DEFAULT_SEED, 
 from releval.core.signature import Signature
 from releval.metrics.averages import MICRO, AveragingSpec
 from releval.metrics.cells import PairedCells, cells_from_rows, f_scores, resampled_f
-from releval.stats.significance_config import SignificanceConfig, split_settings
+from releval.significance.config import SignificanceConfig, split_settings
 from releval.tasks.classification import ClassificationConfig, paired_cells, signature
 from releval.validation import check_choice, check_confidence, check_resamples, check_seed
 

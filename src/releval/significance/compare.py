@@ -2,8 +2,8 @@
 
 One path serves relation classification and end-to-end RE: each task gives the per-item statistics of two
 systems as cells (releval.tasks.*.paired_cells) and its signature; the bootstrap and the randomization test
-(releval.stats.paired.resampling_rows) never know which task they test. Seed comparisons (several runs per
-system) use Welch's t and Cohen's d (releval.stats.seeds). The family for the multiple-testing correction is one
+(releval.significance.paired.resampling_rows) never know which task they test. Seed comparisons (several runs per
+system) use Welch's t and Cohen's d (releval.significance.seeds). The family for the multiple-testing correction is one
 (test, average) across all compared pairs; adjusted p-values come from ``statsmodels.stats.multitest``.
 """
 
@@ -23,9 +23,9 @@ from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.classification import score_labels
 from releval.metrics.weightings import get_weightings
 from releval.result import SCHEMA_VERSION, check_schema
-from releval.stats.paired import mcnemar, resampling_rows, sign_test
-from releval.stats.seeds import SeedComparison, compare_seeds
-from releval.stats.significance_config import SignificanceConfig, split_settings
+from releval.significance.config import SignificanceConfig, split_settings
+from releval.significance.paired import mcnemar, resampling_rows, sign_test
+from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
 from releval.tasks import e2e
 from releval.validation import check_choice

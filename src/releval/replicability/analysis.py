@@ -361,7 +361,7 @@ def theory_independent_null(n: int, alpha: float) -> dict[str, float]:
     }
 
 
-#: Paired tests usable for the from-predictions path (releval.stats.paired), one-sided "A better than B".
+#: Paired tests usable for the from-predictions path (releval.significance.paired), one-sided "A better than B".
 PAIRED_TESTS: tuple[str, ...] = ("bootstrap", "randomization", "mcnemar", "sign")
 
 
@@ -402,7 +402,7 @@ def pvalues_from_predictions(
     seed: int | None = 12345,
     negative: str | None = "auto",
 ) -> DatasetTests:
-    """Run the chosen paired test (releval.stats.paired, alternative 'greater') on each (name, gold, A, B) dataset.
+    """Run the chosen paired test (alternative "greater") on each (name, gold, A, B) dataset.
 
     bootstrap / randomization test F(A) - F(B) for `metric` (micro or a weighting name) on corpus-level sufficient
     statistics; mcnemar / sign test per-item correctness (accuracy).  The same seed is used for every dataset.
@@ -410,8 +410,8 @@ def pvalues_from_predictions(
     `DatasetTests.settings` are the signature fields of everything that changes a p-value.
     """
     from releval.metrics.averages import MICRO
-    from releval.stats import paired
-    from releval.stats.significance_config import SignificanceConfig
+    from releval.significance import paired
+    from releval.significance.config import SignificanceConfig
     from releval.tasks.classification import ClassificationConfig
 
     validation.check_choice(test, PAIRED_TESTS, "--test")

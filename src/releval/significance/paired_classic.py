@@ -1,6 +1,6 @@
 """Classic paired tests on per-item (or per-seed) score pairs: paired t and Wilcoxon signed-rank, via SciPy.
 
-For corpus-level F-scores use the resampling tests (releval.stats.paired); these are for paired scalar scores,
+For corpus-level F-scores use the resampling tests (releval.significance.paired); these are for paired scalar scores,
 e.g. per-document F or per-seed results of two systems trained with the same seeds (statistics notes §2).
 """
 

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from releval.errors import OptionError
-from releval.stats.replicability import (
+from releval.replicability.analysis import (
     DEFAULT_PC_METHODS,
     PC_METHODS,
     check_alpha,

@@ -23,7 +23,7 @@ from scipy import optimize, stats
 
 from releval.core.options import READINGS
 from releval.errors import InputError
-from releval.stats.seeds import ALTERNATIVES, cohen_d_harbecke, welch_df
+from releval.significance.seeds import ALTERNATIVES, cohen_d_harbecke, welch_df
 from releval.validation import check_choice, check_choices, check_int
 
 _MEAN_SD = re.compile(r"^\s*([-+]?[0-9.]+)\s*(?:±|\+/-|\+-|\\pm)\s*([0-9.]+)\s*$")
