@@ -1,4 +1,4 @@
-"""The table model (releval.report.table) and its renderers (releval.report.render): exact output of every format,
+"""The table model (releval.core.table) and its renderers (releval.report.render): exact output of every format,
 raw values in CSV, pure-ASCII LaTeX that compiles, escaping, warnings kept out of the text document."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-import releval.report.table
+import releval.core.table
 from releval.cli import main
+from releval.core.table import Column, Table, attach
 from releval.errors import OptionError
 from releval.report.render import latex_escape, render, render_json, warnings_of
-from releval.report.table import Column, Table, attach
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "semeval2010_task8"
 
@@ -261,7 +261,7 @@ def test_render_json_is_strict() -> None:
 
 
 def test_module_examples() -> None:
-    assert doctest.testmod(releval.report.table).failed == 0
+    assert doctest.testmod(releval.core.table).failed == 0
 
 
 # ----------------------------------------------------------------------------------------------- commands

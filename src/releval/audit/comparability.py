@@ -15,11 +15,11 @@ from typing import Any
 
 from releval.audit.claims import check_dataset, criterion_gaps
 from releval.core.signature import Signature, parse
+from releval.core.table import Column, Table
 from releval.data.decoding import parse_json, read_utf8
 from releval.data.io import PathLike
 from releval.errors import InputError
 from releval.report.render import render_as
-from releval.report.table import Column, Table
 
 NOT_COMPARABLE, CAVEATS, COMPARABLE = "not comparable", "comparable with caveats", "comparable"
 _BLOCKING = ("task", "view", "criterion", "negative", "weighted_classes", "beta", "labels", "n", "missing")

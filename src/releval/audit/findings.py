@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from releval.report.table import Column, Table
+from releval.core.table import Column, Table
 
 SEVERITIES = ("error", "warning", "info")
 

@@ -127,8 +127,8 @@ def _render_csv(results: Sequence[E2EResult]) -> str:
 
 # ----------------------------------------------------------------------------------------------- stats
 
+from releval.core.table import Column, Table  # noqa: E402
 from releval.report.render import render_as  # noqa: E402
-from releval.report.table import Column, Table  # noqa: E402
 
 _STAT_COLUMNS = (
     ("split", "name"),

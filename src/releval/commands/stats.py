@@ -8,13 +8,13 @@ import typer
 
 from releval.commands.common import check_choice, emit, output_option
 from releval.core.options import OUTPUT_FORMATS
+from releval.core.table import Column, Table
 from releval.data.decoding import read_utf8
 from releval.data.formats import E2EFormat
 from releval.data.labels import FORMATS, LabelFile, find_format, parse_labels
 from releval.data.semeval_labels import DIRECTED_SET, undirected
 from releval.metrics.classification import detect_negative
 from releval.report.render import render_as
-from releval.report.table import Column, Table
 from releval.stats.label_distribution import LabelStats, label_stats
 from releval.validation import check_nonempty, refuse_options
 

@@ -2,7 +2,7 @@
 
 The text form follows sacreBLEU's paired table: one block of system scores, then one line per compared pair
 with the difference, its confidence interval, the raw and the adjusted p-value; the signature comes last. The
-builders (`paired_tables`, `seed_tables`, `check_tables`) return `releval.report.table.Table`s, which
+builders (`paired_tables`, `seed_tables`, `check_tables`) return `releval.core.table.Table`s, which
 `releval.report.render` writes in every format; CSV gets the pair rows with real fractions and the signature.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from releval.audit.published import StatsCheck
 from releval.core.signature import Signature
+from releval.core.table import Column, Table, attach
 from releval.report.render import format_p, render_as
-from releval.report.table import Column, Table, attach
 from releval.significance.compare import PairedTable, SeedTable
 from releval.validation import check_width
 

@@ -1,4 +1,4 @@
-"""Render tables (releval.report.table) as text, Markdown, LaTeX or CSV; JSON through one strict dumper.
+"""Render tables (releval.core.table) as text, Markdown, LaTeX or CSV; JSON through one strict dumper.
 
 One function per format, all reading the same `Table`s:
 
@@ -27,8 +27,8 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from releval.core.table import PAIR_KINDS, Column, SignatureField, Table, is_missing
 from releval.report.strict_json import dumps_strict
-from releval.report.table import PAIR_KINDS, Column, SignatureField, Table, is_missing
 from releval.validation import check_choice, check_width
 
 #: The formats `render` writes (JSON goes through `render_json`).

@@ -1,7 +1,7 @@
 """Rendering replicability analyses (Dror et al., TACL 2017) and their §5 simulation.
 
 Formats: text, JSON, Markdown and LaTeX (booktabs), from the tables of `analysis_tables` and
-`simulation_tables` (releval.report.table).  The JSON form always carries the per-u partial-conjunction
+`simulation_tables` (releval.core.table).  The JSON form always carries the per-u partial-conjunction
 p-values; the other forms show them on request.  Every analysis carries a
 sacreBLEU-style signature (alpha, methods, dependence assumption, N, releval version).  The histogram
 figure needs matplotlib (the `plot` extra), imported only when a figure is asked for.
@@ -16,12 +16,12 @@ from typing import Any
 import numpy as np
 
 from releval.core.signature import Signature
+from releval.core.table import Column, Table, attach
 from releval.errors import RelevalError
 from releval.replicability.analysis import ID_GUARANTEE, PC_VALID_UNDER, ReplicabilityResult
 from releval.replicability.simulation import PAPER_VALUES, SimulationResult
 from releval.report.output import write_atomic
 from releval.report.render import render_as
-from releval.report.table import Column, Table, attach
 
 FORMATS = ("text", "json", "markdown", "latex")
 

@@ -2,9 +2,10 @@
 
 A `Table` holds what a result says, not how it looks: cells are the raw values (fractions in [0, 1], p-values,
 counts, `(low, high)` pairs, None or NaN when a value is undefined), and each `Column` names the kind of its
-values. `releval.report.render` turns a list of tables into text, Markdown, LaTeX or CSV, so percentages get
-their decimals in text and stay real fractions in CSV. A result type describes itself with
-`to_tables() -> list[Table]`; the builders (`releval.report.compare_report.paired_tables`, …) are those.
+values. `releval.report.render` (a layer above) turns a list of tables into text, Markdown, LaTeX or CSV, so
+percentages get their decimals in text and stay real fractions in CSV. A result type describes itself with
+`to_tables() -> list[Table]`; the model lives in `core` so that every layer can build tables without importing
+`report`.
 
 >>> t = Table("F (%)", (Column("system"), Column("micro", "percent")), (("cnn", 0.8005),), signature="task:rc")
 >>> from releval.report.render import render
