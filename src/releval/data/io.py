@@ -187,11 +187,3 @@ def read_text(path: PathLike) -> str:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise InputError(f"not valid UTF-8 (byte {exc.start})", file=str(path), line=line) from None
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines without their LF/CRLF ends; a missing final newline is tolerated."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]

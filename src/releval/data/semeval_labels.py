@@ -24,9 +24,3 @@ def undirected(label: str) -> str:
     """`Cause-Effect(e2,e1)` → `Cause-Effect`; `Other` and undirected labels unchanged."""
     cut = label.find("(")
     return label if cut < 0 else label[:cut]
-
-
-def direction(label: str) -> str | None:
-    """`e1,e2`, `e2,e1`, or None for Other / undirected labels."""
-    cut = label.find("(")
-    return None if cut < 0 else label[cut + 1 : -1]

@@ -31,7 +31,6 @@ STRICT = "strict"
 BOUNDARIES = "boundaries"
 RELAXED = "relaxed"
 CRITERIA = (NER, STRICT, BOUNDARIES, RELAXED)
-RELATION_CRITERIA = (STRICT, BOUNDARIES, RELAXED)
 RELAXED_CAVEAT = (
     "Relaxed is EXPERIMENTAL and does not evaluate end-to-end RE: a predicted argument counts when it overlaps "
     "the gold argument by at least one token with the same entity type (one-to-one matching per relation type); "
@@ -142,13 +141,6 @@ def _flatten_columns(c: _Columns, vocab: TypeVocabulary) -> FlatDocuments:
         ints(c.rel[1]) + offsets[rel_doc],
         codes(c.rel[2], vocab.relations),
     )
-
-
-def flatten(docs: Sequence[Document], vocab: TypeVocabulary) -> FlatDocuments:
-    """Flat arrays of all entities and relations; unknown types are added to `vocab`."""
-    c = _columns(docs)
-    vocab.extend(c.ent[2], c.rel[2])
-    return _flatten_columns(c, vocab)
 
 
 def _encode(columns: Sequence[NDArray[np.int64]]) -> NDArray[np.int64]:
