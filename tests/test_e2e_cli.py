@@ -112,7 +112,7 @@ def test_score_text_side_by_side_and_relaxed_label(conll04_test, tmp_path, capsy
     cells = micro.split()
     assert cells[6] == "100.00"  # Boundaries F1
     assert float(cells[3]) < 100.0  # Strict F1
-    assert "Relaxed is EXPERIMENTAL and does not evaluate end-to-end RE" in text
+    assert "Relaxed is EXPERIMENTAL and does not evaluate end-to-end RE" in out.err
     assert "crit:relaxed(experimental)" in text
 
 

@@ -8,11 +8,13 @@ Every result type of releval follows one protocol: `to_dict()` (JSON-ready, with
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from releval.core.notices import Notice, as_notices
 from releval.core.signature import Signature, parse
+from releval.core.table import Column, Table
 from releval.metrics.averages import PRF
 from releval.metrics.classification import ClassificationScores
 
@@ -181,6 +183,15 @@ class ScoreResult:
 
     __hash__ = None  # type: ignore[assignment]  # mutable lists inside: not hashable
 
+    def to_tables(self) -> list[Table]:
+        """This result's tables for `releval.report.render` (see `score_tables`)."""
+        return score_tables([self])
+
+    @classmethod
+    def tables_of(cls, results: Sequence[ScoreResult]) -> list[Table]:
+        """Several systems' tables: one display table side by side, one CSV block per system."""
+        return score_tables(results)
+
     def to_frame(self):  # noqa: ANN201 - pandas is optional
         """Per-class rows and averages as a pandas DataFrame (pandas imported only here)."""
         try:
@@ -214,3 +225,144 @@ def _average_dict(a: Average) -> dict[str, float]:
 
 def _average(name: str, prf: PRF) -> Average:
     return Average(name, float(prf.precision), float(prf.recall), float(prf.f))
+
+
+_METRICS = ("precision", "recall", "f")
+_HEAD = {"precision": "P", "recall": "R", "f": "F1"}
+
+
+def _labels(results: Sequence[ScoreResult]) -> tuple[list[str], dict[str, int]]:
+    """Class labels (union over systems, gold classes first, then labels only predicted) and their gold support."""
+    support: dict[str, int] = {}
+    for result in results:
+        for row in result.per_class:
+            support.setdefault(row.label, row.support)
+    labels = list(support)
+    return [x for x in labels if support[x] > 0] + [x for x in labels if support[x] == 0], support
+
+
+def _prf(a: Average | ClassRow | None) -> tuple[float | None, ...]:
+    return (None, None, None) if a is None else (a.precision, a.recall, a.f)
+
+
+def _ranges(result: ScoreResult, name: str) -> tuple[tuple[float, float] | None, tuple[float, float] | None]:
+    """The (low, high) of P and of F under Olek's correction, or None where the average is exact."""
+    if name not in result.bounds:
+        return None, None
+    low, high = result.bounds[name]
+    return (low.precision, high.precision), (low.f, high.f)
+
+
+def score_tables(
+    results: Sequence[ScoreResult],
+    *,
+    title: str = "",
+    names: Sequence[str] | None = None,
+    support_header: str = "support",
+    accuracy: bool = True,
+    criterion: str | None = None,
+) -> list[Table]:
+    """The tables of one or several systems scored on the same gold.
+
+    Display (text, Markdown, LaTeX): per-class rows (gold classes first, labels only predicted after), then the
+    averages and accuracy, P / R / F1 of every system side by side in percent (like scikit-learn's
+    classification_report). Under Olek's correction a class-weighted average is shown at its worst case and
+    "P range" / "F1 range" give [worst, best] over every attribution of the filled items' false positives.
+    CSV: one long-format row per system × class / average with the raw fractions, counts and each system's own
+    signature (`criterion` adds a criterion column, as end-to-end RE has). `names` overrides the column prefixes
+    (default: the system names when there are several); `support_header` names the support column.
+
+    >>> r = ScoreResult("cnn", [ClassRow("A", 1, 0, 1, 2, 1.0, 0.5, 2 / 3, True)], {"micro": Average("micro", 1.0,
+    ...     0.5, 2 / 3)}, 0.5, 2, None, parse("task:rc"))
+    >>> [t.show for t in score_tables([r])], score_tables([r])[1].rows[0][:6]
+    (['display', 'data'], ('cnn', 'class', 'A', 1.0, 0.5, 0.6666666666666666))
+    """
+    labels, support = _labels(results)
+    averages = list(results[0].averages) if results else []
+    prefixes = list(names) if names is not None else [r.system for r in results] if len(results) > 1 else [""]
+    bounded = any(r.bounds for r in results)
+    columns = [Column("label")]
+    for prefix in prefixes:
+        head = f"{prefix} " if prefix else ""
+        columns += [Column(f"{head}{_HEAD[m]}", "percent") for m in _METRICS]
+        if bounded:
+            columns += [Column(f"{head}P range", "percent-interval"), Column(f"{head}F1 range", "percent-interval")]
+    columns.append(Column(support_header, align="right"))
+    rows: list[tuple[Any, ...]] = []
+    by_system = [{row.label: row for row in r.per_class} for r in results]
+    for label in labels:
+        cells: list[Any] = [label]
+        for table in by_system:
+            cells += _prf(table.get(label)) + ((None, None) if bounded else ())
+        negative = any(r.negative == label for r in results)
+        cells.append(f"{support[label]}" + (" (neg)" if negative else ""))
+        rows.append(tuple(cells))
+    first_average = len(rows)
+    n_positive = sum(row.support for row in results[0].per_class if row.positive) if results else 0
+    for name in averages:
+        cells = [name]
+        for r in results:
+            cells += _prf(r.averages.get(name)) + (_ranges(r, name) if bounded else ())
+        rows.append((*cells, str(n_positive)))
+    if accuracy and results:
+        cells = ["accuracy"]
+        for r in results:
+            cells += [None, None, r.accuracy] + ([None, None] if bounded else [])
+        rows.append((*cells, str(results[0].n)))
+    labelled = [(prefix or r.system, r) for prefix, r in zip(prefixes, results)]
+    notes = list(dict.fromkeys(n for r in results for n in r.notes))
+    if bounded:
+        notes.append(
+            "a class-weighted average with a range is Olek's correction: missing predictions counted as wrong; the "
+            "class its false positive belongs to is unknown, so P and F1 show the worst case and the range every "
+            "attribution (docs/audit.md)"
+        )
+    warnings = [f"{label}: {w}" for label, r in labelled for w in r.warnings]
+    display = Table(
+        title,
+        columns,
+        rows,
+        rule_before=(first_average,),
+        notes=notes,
+        warnings=warnings,
+        signature=tuple((label, r.signature.format(short=True)) for label, r in labelled),
+        show="display",
+    )
+    return [display, *_data_tables(results, bounded, criterion, warnings)]
+
+
+def _data_tables(
+    results: Sequence[ScoreResult], bounded: bool, criterion: str | None, warnings: list[str]
+) -> list[Table]:
+    """One CSV block per system (each with its own long signature), all with the same columns. Warnings lead the
+    CSV as `#` lines; notes stay out, so that a file without warnings reads with any CSV reader."""
+    columns = [Column("system"), *([Column("criterion")] if criterion is not None else []), Column("kind")]
+    columns += [Column("label"), *(Column(m, "fraction") for m in _METRICS)]
+    columns += [Column(x, "count") for x in ("support", "tp", "fp", "fn")]
+    if bounded:
+        columns += [Column("precision range", "interval", key="precision"), Column("f range", "interval", key="f")]
+    lead = (criterion,) if criterion is not None else ()
+    out = []
+    for i, r in enumerate(results):
+        rows: list[tuple[Any, ...]] = []
+        for row in r.per_class:
+            cells = (r.system, *lead, "class", row.label, row.precision, row.recall, row.f)
+            rows.append((*cells, row.support, row.tp, row.fp, row.fn, *((None, None) if bounded else ())))
+        for a in r.averages.values():
+            cells = (r.system, *lead, "average", a.name, a.precision, a.recall, a.f, None, None, None, None)
+            rows.append((*cells, *(_ranges(r, a.name) if bounded else ())))
+        if criterion is None:
+            cells = (r.system, "accuracy", "accuracy", None, None, r.accuracy, r.n, None, None, None)
+            rows.append((*cells, *((None, None) if bounded else ())))
+        first = i == 0
+        out.append(
+            Table(
+                "",
+                columns,
+                rows,
+                warnings=warnings if first else (),
+                signature=str(r.signature),
+                show="data",
+            )
+        )
+    return out

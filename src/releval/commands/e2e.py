@@ -1,10 +1,8 @@
-"""End-to-end RE for the `score --task e2e` and `stats` commands: tables of NER strict and RE Strict /
-Boundaries side by side, and dataset statistics / integrity comparisons (Taillé et al. 2020)."""
+"""End-to-end RE dataset statistics for the `stats` command: per-split counts, integrity checks and the
+differences between two versions of a dataset (Taillé et al. 2020). Scores render through `E2EResult.to_tables`."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -12,123 +10,19 @@ import typer
 
 from releval.commands.common import emit
 from releval.core.options import OUTPUT_FORMATS
+from releval.core.table import Column, Table
 from releval.data.e2e import load_e2e
 from releval.errors import OptionError
-from releval.metrics.e2e import NER, RELAXED
-from releval.report.strict_json import dumps_strict
-from releval.report.tables import CSV_HEADER, csv_rows, latex_escape, table_cells
-from releval.result import ScoreResult
+from releval.report.render import render_as
 from releval.stats.e2e_dataset import DatasetStats, compare_datasets, dataset_stats
-from releval.tasks.e2e import E2EResult
 from releval.validation import check_choice
-
-_TITLES = {
-    NER: "NER strict (span + type)",
-    "strict": "Strict (argument spans and types + relation type)",
-    "boundaries": "Boundaries (argument spans + relation type; argument types ignored)",
-    RELAXED: "Relaxed — EXPERIMENTAL, not an end-to-end RE score",
-}
-_SHORT = {NER: "NER", "strict": "Strict", "boundaries": "Boundaries", RELAXED: "Relaxed(exp.)"}
 
 
 def _check_format(fmt: str) -> None:
     check_choice(fmt, OUTPUT_FORMATS, "--format")
 
 
-# ----------------------------------------------------------------------------------------------- score
-
-
-def _blocks(result: E2EResult) -> list[tuple[str, list[ScoreResult]]]:
-    """(title, results side by side): the NER table, then the relation criteria together."""
-    relation = [c for c in result.results if c != NER]
-    out = []
-    if NER in result.results:
-        out.append((f"{result.system}: {_TITLES[NER]}", [_renamed(result[NER], _SHORT[NER])]))
-    titles = "; ".join(f"{_SHORT[c]} = {_TITLES[c]}" for c in relation)
-    out.append((f"{result.system}: relations — {titles}", [_renamed(result[c], _SHORT[c]) for c in relation]))
-    return out
-
-
-def _renamed(r: ScoreResult, name: str) -> ScoreResult:
-    return ScoreResult(name, r.per_class, r.averages, r.accuracy, r.n, r.negative, r.signature, r.notes, r.warnings)
-
-
-def _cells(results: Sequence[ScoreResult], width: int) -> tuple[list[str], list[list[str]], int]:
-    header, body, first_average = table_cells(results, width)
-    header = [h if h != "support" else "gold" for h in header]
-    if len(results) == 1:
-        header = [header[0], *(f"{results[0].system} {h}" for h in header[1:-1]), header[-1]]
-    return header, body[:-1], first_average  # no accuracy row: there is no negative class in e2e RE
-
-
-def _footer(results: Sequence[ScoreResult]) -> list[str]:
-    lines: list[str] = []
-    for note in dict.fromkeys(n for r in results for n in r.notes):
-        lines.append(f"note: {note}")
-    for r in results:
-        lines += [f"warning ({r.system}): {w}" for w in r.warnings]
-    lines += [f"signature ({r.system}): {r.signature.format(short=True)}" for r in results]
-    return lines
-
-
-def render_e2e(results: Sequence[E2EResult], fmt: str = "text", width: int = 2) -> str:
-    """Text, Markdown, LaTeX (percentages), CSV or JSON (fractions) for one or several systems."""
-    if fmt == "json":
-        data = results[0].to_dict() if len(results) == 1 else {"results": [r.to_dict() for r in results]}
-        return dumps_strict(data, indent=2, ensure_ascii=False) + "\n"
-    if fmt == "csv":
-        return _render_csv(results)
-    parts = []
-    for result in results:
-        for title, block in _blocks(result):
-            header, body, first_average = _cells(block, width)
-            parts.append(_table(title, header, body, first_average, fmt, _footer(block)))
-    return "\n".join(parts)
-
-
-def _table(title: str, header: list[str], body: list[list[str]], first: int, fmt: str, footer: list[str]) -> str:
-    if fmt == "markdown":
-        out = [f"**{title}**", "", "| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
-        for i, row in enumerate(body):
-            cells = [f"**{row[0]}**" if i >= first else row[0], *row[1:]]
-            out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-        out.append("")
-        out += [f"`{ln}`  " if ln.startswith("signature") else f"{ln}  " for ln in footer]
-        return "\n".join(out) + "\n"
-    if fmt == "latex":
-        out = [f"% {title}", *(f"% {ln}" for ln in footer)]
-        out += [r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule"]
-        out += [" & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
-        for i, row in enumerate(body):
-            if i == first:
-                out.append(r"\midrule")
-            out.append(" & ".join(latex_escape(c) for c in row) + r" \\")
-        return "\n".join([*out, r"\bottomrule", r"\end{tabular}"]) + "\n"
-    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join([cells[0].rjust(widths[0]), *(c.rjust(w) for c, w in zip(cells[1:], widths[1:]))]).rstrip()
-
-    out = [f"== {title} ==", line(header), ""]
-    out += [line(r) for r in body[:first]] + [""] + [line(r) for r in body[first:]] + ["", *footer]
-    return "\n".join(out) + "\n"
-
-
-def _render_csv(results: Sequence[E2EResult]) -> str:
-    """The classification CSV layout with a criterion column after the system."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow([CSV_HEADER[0], "criterion", *CSV_HEADER[1:]])
-    for result in results:
-        for criterion, r in result.results.items():
-            writer.writerows([row[0], criterion, *row[1:]] for row in csv_rows(r, accuracy=False))
-    return buf.getvalue()
-
-
 # ----------------------------------------------------------------------------------------------- stats
-
-from releval.core.table import Column, Table  # noqa: E402
-from releval.report.render import render_as  # noqa: E402
 
 _STAT_COLUMNS = (
     ("split", "name"),
@@ -250,4 +144,4 @@ def render_compare(first: str, second: str, differences: list[str], fmt: str = "
 
 
 def register(app: typer.Typer) -> None:
-    """Nothing on the root: `stats` calls run_stats_e2e; `score --task e2e` renders through render_e2e."""
+    """Nothing on the root: `stats` calls run_stats_e2e."""

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from releval.core.options import OUTPUT_FORMATS
+from releval.report.render import render
 from releval.report.strict_json import dumps_strict
 from releval.result import SCHEMA_VERSION
 from releval.validation import check_choice, check_width
@@ -34,16 +35,11 @@ def render_results(results: Sequence[Any], format: str = "text", width: int = 2)
     if format == "json":
         kinds = {"ScoreResult": "score", "E2EResult": "score", "PairedTable": "paired", "SeedTable": "seeds"}
         return dumps_strict(envelope(results, kinds[kind]), indent=2, ensure_ascii=False) + "\n"
-    if kind == "ScoreResult":
-        from releval.report.tables import render
-
-        return render(results, format, width)
-    if kind == "E2EResult":
-        from releval.commands.e2e import render_e2e
-
-        return render_e2e(results, format, width)
-    from releval.report.compare_report import render_paired, render_seeds
+    tables_of = getattr(type(results[0]), "tables_of", None)
+    if tables_of is not None:
+        return render(tables_of(results), format, width)
+    from releval.report.compare_report import paired_tables, seed_tables
 
     if kind == "PairedTable":
-        return render_paired(results[0], format, width)
-    return render_seeds(results[0], format, width)
+        return render(paired_tables(results[0]), format, width)
+    return render(seed_tables(results[0]), format, width)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -34,9 +34,11 @@ from releval.data.semeval_labels import undirected
 from releval.errors import InputError
 from releval.metrics.averages import AveragingSpec
 from releval.metrics.cells import PairedCells, cells_from_labels, encode_triplet
-from releval.metrics.classification import detect_negative, encode, score_encoded
+from releval.metrics.classification import ClassificationScores, Encoded, detect_negative, encode, score_encoded
+from releval.metrics.counts import ClassCounts
+from releval.metrics.missing_bounds import FillBounds, fill_bounds
 from releval.metrics.weightings import get_weightings
-from releval.result import ScoreResult
+from releval.result import Average, ScoreResult
 from releval.tasks.base import ScoringConfig, build_signature
 from releval.validation import check_choice, check_nonempty
 
@@ -287,7 +289,56 @@ def score_prepared(prepared: Prepared, config: ClassificationConfig, system: str
             "gold_negative": alignment.missing_gold_negative,
         }
     notes = [*prepared.notes, *alignment.notes]
-    return ScoreResult.from_scores(system, scores, sig, notes, warnings, extra)
+    result = ScoreResult.from_scores(system, scores, sig, notes, warnings, extra)
+    if alignment.policy == "wrong" and alignment.n_missing:
+        result = with_fill_bounds(result, scores, enc, alignment.missing_label, config)
+    return result
+
+
+def fill_bounds_of(
+    scores: ClassificationScores, enc: Encoded, missing_label: str, config: ClassificationConfig
+) -> FillBounds:
+    """Olek's correction for every weighting (releval.metrics.missing_bounds): the counts without the placeholder
+    column, and how many filled items each gold class has."""
+    keep = np.array([label != missing_label for label in scores.labels], dtype=bool)
+    c = scores.counts
+    counts = ClassCounts(tp=np.asarray(c.tp)[keep], fp=np.asarray(c.fp)[keep], fn=np.asarray(c.fn)[keep])
+    placeholder = scores.labels.index(missing_label)
+    filled = np.bincount(enc.gold[enc.pred == placeholder], minlength=len(scores.labels))[keep].astype(np.int64)
+    spec = AveragingSpec(
+        scores.positive[keep],
+        tuple(get_weightings(config.weightings)),
+        config.beta,
+        config.zero_division,
+        config.entropy_n,
+    )
+    return fill_bounds(counts, filled, spec)
+
+
+def with_fill_bounds(
+    result: ScoreResult, scores: ClassificationScores, enc: Encoded, missing_label: str, config: ClassificationConfig
+) -> ScoreResult:
+    """The result under `on_missing="wrong"` with every class-weighted average replaced by its worst case over
+    the attributions of the filled items' false positives, and the interval (worst, best) in `bounds`.
+
+    The `<missing>` placeholder has no gold support, so the weighted averages `score_encoded` gives count none of
+    its false positives: they keep the leaky value. The worst case is the conservative point (no attribution
+    scores lower); micro, which counts every FP whatever its class, is exact and unchanged.
+    """
+    bounds = fill_bounds_of(scores, enc, missing_label, config)
+    averages = dict(result.averages)
+    intervals: dict[str, tuple[Average, Average]] = {}
+    for name, bound in bounds.averages.items():
+        low = Average(name, float(bound.low.precision), float(bound.low.recall), float(bound.low.f))
+        high = Average(name, float(bound.high.precision), float(bound.high.recall), float(bound.high.f))
+        averages[name], intervals[name] = low, (low, high)
+    notes = list(result.notes)
+    if bounds.n_unattributable:
+        notes.append(
+            f"{bounds.n_unattributable} filled item(s) have as gold class the only weighted class, so no class "
+            "could receive their false positive; the class-weighted intervals leave them out (micro counts them)"
+        )
+    return replace(result, averages=averages, bounds=intervals, notes=notes)
 
 
 def score(gold: LabelsInput, pred: LabelsInput, config: ClassificationConfig, system: str | None = None) -> ScoreResult:

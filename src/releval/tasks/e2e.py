@@ -23,12 +23,13 @@ from numpy.typing import NDArray
 from releval.core.notices import Notice
 from releval.core.options import RE_CRITERIA
 from releval.core.signature import Signature, short_hash
+from releval.core.table import Table
 from releval.data.e2e import Document, E2EDataset, TypeInventory, align_documents, load_any, load_types
 from releval.errors import OptionError
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, document_counts
-from releval.result import SCHEMA_VERSION, Average, ClassRow, ScoreResult, check_schema
+from releval.result import SCHEMA_VERSION, Average, ClassRow, ScoreResult, check_schema, score_tables
 from releval.tasks.base import ScoringConfig, build_signature
 
 E2EInput = str | os.PathLike[str] | E2EDataset | Sequence[Document]
@@ -114,6 +115,16 @@ def signature(
     )
 
 
+#: How the tables name each criterion: a column prefix and a title.
+CRITERION_NAMES = {NER: "NER", "strict": "Strict", "boundaries": "Boundaries", RELAXED: "Relaxed(exp.)"}
+CRITERION_TITLES = {
+    NER: "NER strict (span + type)",
+    "strict": "Strict (argument spans and types + relation type)",
+    "boundaries": "Boundaries (argument spans + relation type; argument types ignored)",
+    RELAXED: "Relaxed — EXPERIMENTAL, not an end-to-end RE score",
+}
+
+
 @dataclass(frozen=True)
 class E2EResult:
     """Scores of one system: `results[criterion]` for 'ner', 'strict', 'boundaries' (and 'relaxed' if asked)."""
@@ -147,6 +158,31 @@ class E2EResult:
             "notes": list(self.notes),
             "warnings": [w.to_dict() for w in self.warnings],
         }
+
+    def to_tables(self) -> list[Table]:
+        """This result's tables for `releval.report.render`: NER, then the relation criteria side by side."""
+        return E2EResult.tables_of([self])
+
+    @classmethod
+    def tables_of(cls, results: Sequence[E2EResult]) -> list[Table]:
+        """Per system: NER strict, then the relation criteria side by side (percent, no accuracy: end-to-end RE
+        has no negative class); in CSV one block per criterion, each with its own signature."""
+        out: list[Table] = []
+        for result in results:
+            relation = [c for c in result.results if c != NER]
+            blocks = ([[NER]] if NER in result.results else []) + [relation]
+            for block in blocks:
+                if block == [NER]:
+                    title = f"{result.system}: {CRITERION_TITLES[NER]}"
+                else:
+                    titles = "; ".join(f"{CRITERION_NAMES[c]} = {CRITERION_TITLES[c]}" for c in block)
+                    title = f"{result.system}: relations — {titles}"
+                names = [CRITERION_NAMES[c] for c in block]
+                results_ = [result[c] for c in block]
+                out += score_tables(results_, title=title, names=names, support_header="gold", accuracy=False)[:1]
+            for criterion, r in result.results.items():
+                out += score_tables([r], accuracy=False, criterion=criterion)[1:]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> E2EResult:
@@ -193,6 +229,8 @@ def score(gold: E2EInput, pred: E2EInput, config: E2EConfig, system: str | None 
             crit_warnings.insert(0, Notice(RELAXED_CAVEAT, "experimental-criterion"))
         sig = signature(config, dc, len(aligned.gold), symmetric)
         results[criterion] = criterion_result(name, dc, config, sig, list(notes), crit_warnings)
+    if RELAXED in counts:
+        warnings.insert(0, Notice(RELAXED_CAVEAT, "experimental-criterion"))
     return E2EResult(name, results, counts, len(aligned.gold), notes, warnings)
 
 
