@@ -1,11 +1,11 @@
-"""The SemEval-2010 Task 8 scorer's text layout (perl v1.2, line for line) and a JSON-ready dict of the same numbers."""
+"""The SemEval-2010 Task 8 scorer's text layout (perl v1.2, line for line); the JSON is the result's own `to_dict`."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from releval.metrics.semeval import VIEW_TITLES, SemevalScores, SemevalView, scorer_name
+from releval.metrics.semeval import SemevalScores, SemevalView, scorer_name
 
 if TYPE_CHECKING:
     from releval.tasks.semeval_official import SemevalOfficialResult
@@ -112,73 +112,3 @@ def render_text(result: SemevalOfficialResult, heading: bool = False) -> str:
     head = f"==> {result.system} <==\n" if heading else ""
     notes = "".join(f"note: {n}\n" for n in result.notes)
     return f"{head}{render_scores(result.scores)}{notes}signature: {result.signature.format(short=True)}\n"
-
-
-def _view_dict(view: SemevalView) -> dict[str, Any]:
-    per = []
-    for i, label in enumerate(view.labels):
-        row: dict[str, Any] = {
-            "label": label,
-            "correct": int(view.correct[i]),
-            "proposed": int(view.proposed[i]),
-            "p_denominator": int(view.p_denominator[i]),
-            "actual": int(view.actual[i]),
-            "skipped": int(view.skipped[i]),
-            "precision": float(view.precision[i]),
-            "recall": float(view.recall[i]),
-            "f1": float(view.f1[i]),
-        }
-        if view.uses_wrong_direction:
-            row["wrong_direction"] = int(view.wrong_direction[i])
-        per.append(row)
-    mi = view.micro
-    return {
-        "title": VIEW_TITLES[view.name],
-        "labels": list(view.labels),
-        "columns": list(view.columns),
-        "confusion": view.confusion.tolist(),
-        "wrong_direction": view.wrong_direction.tolist() if view.uses_wrong_direction else None,
-        "skipped": view.skipped.tolist(),
-        "actual": view.actual.tolist(),
-        "coverage": {"proposed": view.n_proposed, "total": view.n_total, "percent": view.coverage},
-        "accuracy": {
-            "correct": view.n_correct,
-            "on_proposed": view.accuracy,
-            "skipped_as_wrong": view.accuracy_skipped_wrong,
-            "skipped_as_other": view.accuracy_skipped_other,
-            "other_skipped": view.other_skipped,
-        },
-        "per_relation": per,
-        "micro_excluding_other": {
-            "correct": mi.correct,
-            "proposed": mi.proposed,
-            "actual": mi.actual,
-            "precision": mi.precision,
-            "recall": mi.recall,
-            "f1": mi.f1,
-        },
-        "macro_excluding_other": {
-            "precision": view.macro_precision,
-            "recall": view.macro_recall,
-            "f1": view.macro_f1,
-            "n_labels": view.n_macro_labels,
-        },
-    }
-
-
-def semeval_to_dict(result: SemevalOfficialResult) -> dict[str, Any]:
-    """JSON-ready numbers of all three views (percentages unrounded, in [0, 100]) with the signature."""
-    s = result.scores
-    return {
-        "system": result.system,
-        "task": "semeval-official",
-        "official_score": s.official_score,
-        "percentages": True,
-        "views": {v.name: _view_dict(v) for v in s.views},
-        "absent_from_key": dict(s.absent_from_key),
-        "skipped": s.n_skipped,
-        "warnings": list(result.warnings),
-        "notes": list(result.notes),
-        "signature": result.signature.format(),
-        "signature_short": result.signature.format(short=True),
-    }

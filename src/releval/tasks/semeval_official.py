@@ -1,7 +1,8 @@
 """The SemEval-2010 Task 8 official scorer (perl v1.2) as a task, with releval's input checks.
 
 Its Config has one setting — whether key items without a prediction are an error or skipped as the perl
-scorer skips them — and its signature is made here, in one place.
+scorer skips them — and its signature is made here, in one place. Its result saves to JSON (`to_dict`) and loads
+back equal (`from_dict`); the scorer's text layout is rendered by releval.report.semeval_report.
 
 >>> SemevalOfficialConfig(on_missing="wrong").allow_skipped
 True
@@ -9,18 +10,20 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from releval.core.notices import Notice
+import numpy as np
+
+from releval.core.notices import Notice, as_notices
 from releval.core.options import MISSING_POLICIES
-from releval.core.signature import Signature, short_hash
+from releval.core.signature import Signature, parse, short_hash
 from releval.data.alignment import align
 from releval.data.labels import LabelFile
 from releval.data.semeval_labels import DIRECTED_SET
 from releval.errors import InputError
-from releval.metrics.semeval import SemevalScores, semeval_scores
-from releval.result import SCHEMA_VERSION
+from releval.metrics.semeval import VIEW_TITLES, VIEWS, Prf, SemevalScores, SemevalView, semeval_scores
+from releval.result import SCHEMA_VERSION, check_schema
 from releval.tasks.classification import LabelsInput, as_label_file
 from releval.tasks.classification import system_name as _system_name
 from releval.validation import check_choice
@@ -53,6 +56,9 @@ class SemevalOfficialResult:
     warnings: list[Notice] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "warnings", as_notices(self.warnings))
+
     @property
     def official_score(self) -> float:
         """Macro-F1 (percent) of the 10-way evaluation taking direction into account."""
@@ -63,10 +69,187 @@ class SemevalOfficialResult:
         return TASK
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready numbers of all three views with the signature (percentages in [0, 100])."""
-        from releval.report.semeval_report import semeval_to_dict
+        """JSON-ready numbers of all three views (percentages unrounded, in [0, 100]) with the signature.
 
-        return {"schema_version": SCHEMA_VERSION, **semeval_to_dict(self)}
+        Every field of the scores is written (the derived ones too, for readers of the JSON), so `from_dict` reads
+        the result back equal.
+        """
+        s = self.scores
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "kind": TASK,
+            "system": self.system,
+            "task": TASK,
+            "official_score": s.official_score,
+            "percentages": True,
+            "views": {v.name: _view_dict(v) for v in s.views},
+            "absent_from_key": dict(s.absent_from_key),
+            "skipped": s.n_skipped,
+            "warnings": [w.to_dict() for w in self.warnings],
+            "notes": list(self.notes),
+            "signature": self.signature.format(),
+            "signature_short": self.signature.format(short=True),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SemevalOfficialResult:
+        """The result `to_dict()` wrote (ValueError when `data` is not a saved SemEval official result)."""
+        check_schema(data, "SemEval official result")
+        if data.get("kind") != TASK:
+            raise ValueError(f"SemEval official result: kind {data.get('kind')!r} is not {TASK!r}")
+        views = data["views"]
+        missing = [name for name in VIEWS if name not in views]
+        if missing:
+            raise ValueError(f"SemEval official result: views {', '.join(missing)} missing")
+        directed, undirected, official = (_view_from_dict(name, views[name]) for name in VIEWS)
+        scores = SemevalScores(
+            directed,
+            undirected,
+            official,
+            {str(k): int(v) for k, v in data.get("absent_from_key", {}).items()},
+            int(data["skipped"]),
+        )
+        return cls(
+            str(data["system"]),
+            scores,
+            parse(data["signature"]),
+            [Notice.from_dict(w) for w in data.get("warnings", [])],
+            [str(n) for n in data.get("notes", [])],
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, the views' count and percentage arrays by value (numpy arrays have no truth value)."""
+        if not isinstance(other, SemevalOfficialResult):
+            return NotImplemented
+        return (
+            self.system == other.system
+            and self.signature == other.signature
+            and self.warnings == other.warnings
+            and [w.code for w in self.warnings] == [w.code for w in other.warnings]
+            and self.notes == other.notes
+            and self.scores.absent_from_key == other.scores.absent_from_key
+            and self.scores.n_skipped == other.scores.n_skipped
+            and all(_same_view(a, b) for a, b in zip(self.scores.views, other.scores.views))
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable lists inside: not hashable
+
+
+def _same_view(a: SemevalView, b: SemevalView) -> bool:
+    """Every field equal; arrays compared by shape and value."""
+    for f in fields(SemevalView):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            if not np.array_equal(x, y):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def _view_dict(view: SemevalView) -> dict[str, Any]:
+    """One view as the JSON output lays it out: matrix, coverage, accuracies, per-relation lines and averages."""
+    per = []
+    for i, label in enumerate(view.labels):
+        row: dict[str, Any] = {
+            "label": label,
+            "correct": int(view.correct[i]),
+            "proposed": int(view.proposed[i]),
+            "p_denominator": int(view.p_denominator[i]),
+            "actual": int(view.actual[i]),
+            "skipped": int(view.skipped[i]),
+            "precision": float(view.precision[i]),
+            "recall": float(view.recall[i]),
+            "f1": float(view.f1[i]),
+        }
+        if view.uses_wrong_direction:
+            row["wrong_direction"] = int(view.wrong_direction[i])
+        per.append(row)
+    mi = view.micro
+    return {
+        "title": VIEW_TITLES[view.name],
+        "labels": list(view.labels),
+        "columns": list(view.columns),
+        "confusion": view.confusion.tolist(),
+        "wrong_direction": view.wrong_direction.tolist() if view.uses_wrong_direction else None,
+        "skipped": view.skipped.tolist(),
+        "actual": view.actual.tolist(),
+        "coverage": {"proposed": view.n_proposed, "total": view.n_total, "percent": view.coverage},
+        "accuracy": {
+            "correct": view.n_correct,
+            "on_proposed": view.accuracy,
+            "skipped_as_wrong": view.accuracy_skipped_wrong,
+            "skipped_as_other": view.accuracy_skipped_other,
+            "other_skipped": view.other_skipped,
+        },
+        "per_relation": per,
+        "micro_excluding_other": {
+            "correct": mi.correct,
+            "proposed": mi.proposed,
+            "actual": mi.actual,
+            "precision": mi.precision,
+            "recall": mi.recall,
+            "f1": mi.f1,
+        },
+        "macro_excluding_other": {
+            "precision": view.macro_precision,
+            "recall": view.macro_recall,
+            "f1": view.macro_f1,
+            "n_labels": view.n_macro_labels,
+        },
+    }
+
+
+def _view_from_dict(name: str, data: dict[str, Any]) -> SemevalView:
+    """The view `_view_dict` wrote; the derived numbers (title, percentages of coverage and accuracy) are not read."""
+    labels = tuple(str(x) for x in data["labels"])
+    per = data["per_relation"]
+    if [row["label"] for row in per] != list(labels):
+        raise ValueError(f"SemEval official result: view {name}: per_relation rows do not follow the labels")
+
+    def counts(values: Any) -> np.ndarray:
+        return np.asarray(values, dtype=np.int64)
+
+    def column(key: str, dtype: type) -> np.ndarray:
+        return np.asarray([row[key] for row in per], dtype=dtype)
+
+    wrong = data.get("wrong_direction")
+    mi, macro, coverage, accuracy = (
+        data["micro_excluding_other"],
+        data["macro_excluding_other"],
+        data["coverage"],
+        data["accuracy"],
+    )
+    return SemevalView(
+        name=name,
+        labels=labels,
+        columns=tuple(str(x) for x in data["columns"]),
+        confusion=counts(data["confusion"]).reshape(len(labels), len(data["columns"])),
+        wrong_direction=counts(wrong) if wrong is not None else np.zeros(len(labels), dtype=np.int64),
+        skipped=counts(data["skipped"]),
+        actual=counts(data["actual"]),
+        correct=column("correct", np.int64),
+        proposed=column("proposed", np.int64),
+        precision=column("precision", np.float64),
+        recall=column("recall", np.float64),
+        f1=column("f1", np.float64),
+        micro=Prf(
+            int(mi["correct"]),
+            int(mi["proposed"]),
+            int(mi["actual"]),
+            float(mi["precision"]),
+            float(mi["recall"]),
+            float(mi["f1"]),
+        ),
+        macro_precision=float(macro["precision"]),
+        macro_recall=float(macro["recall"]),
+        macro_f1=float(macro["f1"]),
+        n_macro_labels=int(macro["n_labels"]),
+        n_proposed=int(coverage["proposed"]),
+        n_total=int(coverage["total"]),
+        n_correct=int(accuracy["correct"]),
+        other_skipped=int(accuracy["other_skipped"]),
+    )
 
 
 def _check_directed(labels: LabelFile) -> None:
