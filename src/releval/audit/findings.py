@@ -1,14 +1,41 @@
-"""Audit findings: one structured record per problem, and a report that collects all of them (never the first only)."""
+"""Audit findings: one structured record per problem, and a report that collects all of them (never the first only).
+
+A report saves to JSON (`to_dict`) and loads back equal (`from_dict`). A finding's `data` is kept in its JSON form
+from the start (string keys, lists for tuples, None for a non-finite number), so what is saved is what was found.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from releval.core.table import Column, Table
+from releval.result import SCHEMA_VERSION, check_schema
 
 SEVERITIES = ("error", "warning", "info")
+#: The `kind` of a saved audit report.
+KIND = "audit"
+
+
+def _json_ready(value: Any) -> Any:
+    """`value` as JSON reads it back: mappings with string keys, tuples and numpy arrays as lists, numpy scalars as
+    Python numbers, NaN and infinities as None (the strict JSON writer's null), at any depth.
+
+    >>> _json_ready({"pair": ("a", 1), 2: float("nan")})
+    {'pair': ['a', 1], '2': None}
+    """
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    tolist = getattr(value, "tolist", None)  # a numpy scalar or array
+    if callable(tolist):
+        return _json_ready(tolist())
+    return value
 
 
 @dataclass(frozen=True)
@@ -25,9 +52,11 @@ class Finding:
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
             raise ValueError(f"severity must be one of {', '.join(SEVERITIES)}, not {self.severity!r}")
+        object.__setattr__(self, "examples", [str(x) for x in self.examples])
+        object.__setattr__(self, "data", _json_ready(dict(self.data)))
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data."""
+        """Plain JSON-ready data (a part of the report's, so no schema version of its own)."""
         return {
             "code": self.code,
             "severity": self.severity,
@@ -36,6 +65,19 @@ class Finding:
             "examples": list(self.examples),
             "data": dict(self.data),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Finding:
+        """The finding `to_dict()` wrote (ValueError for an unknown severity, KeyError for a missing field)."""
+        count = data.get("count")
+        return cls(
+            str(data["code"]),
+            str(data["severity"]),
+            str(data["message"]),
+            None if count is None else int(count),
+            list(data.get("examples", [])),
+            dict(data.get("data", {})),
+        )
 
 
 @dataclass
@@ -90,13 +132,27 @@ class AuditReport:
         return findings_tables(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data: inputs, counts per severity, exit status and every finding."""
+        """Plain JSON-ready data: inputs, counts per severity, exit status and every finding (the CLI's JSON)."""
         return {
+            "schema_version": SCHEMA_VERSION,
+            "kind": KIND,
             "inputs": dict(self.inputs),
             "summary": self.summary(),
             "exit_status": self.exit_status,
             "findings": [f.to_dict() for f in self.findings],
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AuditReport:
+        """The report `to_dict()` wrote; `summary` and `exit_status` follow from the findings and are not read.
+
+        ValueError when `data` is not a saved audit report of this schema version.
+        """
+        check_schema(data, "audit report")
+        if data.get("kind") != KIND:
+            raise ValueError(f"audit report: kind {data.get('kind')!r} is not {KIND!r}")
+        inputs = {str(k): None if v is None else str(v) for k, v in data.get("inputs", {}).items()}
+        return cls([Finding.from_dict(f) for f in data["findings"]], inputs)
 
 
 def findings_tables(report: AuditReport) -> list[Table]:
