@@ -19,18 +19,23 @@ from releval.core.table import Column, Table
 from releval.data.decoding import parse_json, read_utf8
 from releval.data.io import PathLike
 from releval.errors import InputError
-from releval.report.render import render_as
+from releval.result import SCHEMA_VERSION, check_schema
 
 NOT_COMPARABLE, CAVEATS, COMPARABLE = "not comparable", "comparable with caveats", "comparable"
 _BLOCKING = ("task", "view", "criterion", "negative", "weighted_classes", "beta", "labels", "n", "missing")
 _CAVEAT = ("entropy_n", "zero_division", "gold")
 _IGNORED = ("test", "resamples", "seed", "confidence", "alpha", "methods", "dependence", "version")
 _DATASET_KEYS = ("dataset", "fingerprint", "statistics", "documents")
+#: The `kind` of a saved comparison.
+KIND = "comparison"
 
 
 @dataclass(frozen=True)
 class SavedResult:
-    """One scored result read back from JSON: where it came from, its signature and dataset facts."""
+    """One scored result read back from JSON: where it came from, its signature and dataset facts.
+
+    An input of the comparison (the saved JSON itself is in `data`), not a result: it has no `to_dict` of its own.
+    """
 
     name: str
     path: str
@@ -108,13 +113,33 @@ class Comparison:
     differences: dict[str, tuple[str | None, str | None]]
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (each difference as a two-item list [A's value, B's value])."""
         return {
+            "schema_version": SCHEMA_VERSION,
+            "kind": KIND,
             "a": self.a,
             "b": self.b,
             "verdict": self.verdict,
             "reasons": list(self.reasons),
             "differences": {k: list(v) for k, v in self.differences.items()},
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Comparison:
+        """The comparison `to_dict()` wrote (ValueError when `data` is not one, or its verdict is unknown)."""
+        check_schema(data, "comparison")
+        if data.get("kind") != KIND:
+            raise ValueError(f"comparison: kind {data.get('kind')!r} is not {KIND!r}")
+        verdict = str(data["verdict"])
+        if verdict not in (NOT_COMPARABLE, CAVEATS, COMPARABLE):
+            raise ValueError(f"comparison: unknown verdict {verdict!r}")
+        differences: dict[str, tuple[str | None, str | None]] = {}
+        for key, pair in data.get("differences", {}).items():
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise ValueError(f"comparison: difference {key!r} is not a pair [A, B]")
+            a, b = pair
+            differences[str(key)] = (None if a is None else str(a), None if b is None else str(b))
+        return cls(str(data["a"]), str(data["b"]), verdict, [str(r) for r in data["reasons"]], differences)
 
 
 def _criterion_name(value: str | None) -> str:
@@ -218,8 +243,3 @@ def comparison_tables(comparisons: Sequence[Comparison]) -> list[Table]:
     columns = [Column("A", key="a"), Column("B", key="b"), Column("verdict"), Column("reason")]
     rows = [(c.a, c.b, c.verdict, r) for c in comparisons for r in c.reasons]
     return [*blocks, Table("", columns, rows, show="data")]
-
-
-def render_comparisons(comparisons: Sequence[Comparison], fmt: str = "text") -> str:
-    """One verdict per pair with its reasons (text, Markdown, LaTeX), one row per reason (CSV), or JSON."""
-    return render_as(fmt, lambda: comparison_tables(comparisons), lambda: [c.to_dict() for c in comparisons])

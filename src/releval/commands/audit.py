@@ -15,9 +15,9 @@ from typer.core import TyperGroup
 
 from releval.audit.checks import audit
 from releval.audit.claims import check_dataset, check_result, claims, render_claims, render_verdicts
-from releval.audit.comparability import NOT_COMPARABLE, compare_files, load_results, render_comparisons
-from releval.audit.findings import AuditReport
+from releval.audit.comparability import NOT_COMPARABLE, compare_files, load_results
 from releval.commands.common import check_choice, emit, output_option, resolve_negative_option
+from releval.report.audit_report import render_comparisons, render_report
 from releval.report.strict_json import dumps_strict
 from releval.validation import check_nonempty, refuse_options
 
@@ -41,20 +41,6 @@ audit_app = typer.Typer(
 claims_app = typer.Typer(no_args_is_help=True, help="Published results with their evaluation settings.")
 
 
-def render_report(report: AuditReport) -> str:
-    """Plain text: one block per finding, severity first; a summary line last."""
-    lines = [f"audit of {report.inputs.get('pred')} against {report.inputs.get('gold')}"]
-    if report.inputs.get("train"):
-        lines[0] += f" (training data {report.inputs['train']})"
-    for f in report:
-        count = f" [{f.count}]" if f.count is not None else ""
-        lines.append(f"{f.severity.upper():<7} {f.code}{count}: {f.message}")
-        lines += [f"          e.g. {x}" for x in f.examples]
-    s = report.summary()
-    lines.append(f"{s['error']} error(s), {s['warning']} warning(s), {s['info']} note(s)")
-    return "\n".join(lines) + "\n"
-
-
 @audit_app.command("run")
 def run_command(
     gold: Path = typer.Argument(..., help="Gold file (any format `releval score` reads)."),
@@ -67,11 +53,11 @@ def run_command(
     train_format: str | None = typer.Option(None, "--train-format", help="Force the training file's format."),
     id_field: str = typer.Option("id", "--id-field", help="Id field of JSONL/CSV/TSV files."),
     label_field: str | None = typer.Option(None, "--label-field", help="Label field of JSONL/CSV/TSV files."),
-    fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
+    format: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
     output: Path | None = output_option(),
 ) -> None:
     """Every check on one system's predictions; exit 1 when any finding is an error (it never stops early)."""
-    check_choice(fmt, FORMATS, "--format")
+    check_choice(format, FORMATS, "--format")
     refuse_options({"--train-format": train_format is not None and train is None}, "needs --train")
     check_nonempty(id_field, "--id-field")
     if label_field is not None:
@@ -88,7 +74,9 @@ def run_command(
         label_field=label_field,
     )
     text = (
-        render_report(report) if fmt == "text" else dumps_strict(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        render_report(report)
+        if format == "text"
+        else dumps_strict(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
     )
     emit(text, output)
     raise typer.Exit(report.exit_status)
@@ -98,17 +86,13 @@ def run_command(
 def compare_command(
     results: list[Path] = typer.Argument(..., help="Two or more result files (JSON output of `releval score`)."),
     dataset: str | None = typer.Option(None, "--dataset", help="Dataset name, for the expected criterion gap."),
-    fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
+    format: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
     output: Path | None = output_option(),
 ) -> None:
     """May these numbers be compared? Signatures field by field; exit 1 when any pair is not comparable."""
-    check_choice(fmt, FORMATS, "--format")
+    check_choice(format, FORMATS, "--format")
     comparisons = compare_files(results, dataset)
-    if fmt == "text":
-        text = render_comparisons(comparisons)
-    else:
-        text = dumps_strict([c.to_dict() for c in comparisons], indent=2, ensure_ascii=False) + "\n"
-    emit(text, output)
+    emit(render_comparisons(comparisons, format), output)
     raise typer.Exit(1 if any(c.verdict == NOT_COMPARABLE for c in comparisons) else 0)
 
 
@@ -116,13 +100,13 @@ def compare_command(
 def list_command(
     dataset: str | None = typer.Option(None, "--dataset", help="ace05, ace04, conll04, ade, scierc, tacred, semeval."),
     criterion: str | None = typer.Option(None, "--criterion", help="strict, boundaries or relaxed."),
-    fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
+    format: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
     output: Path | None = output_option(),
 ) -> None:
     """Published results with their settings, grouped by criterion; incorrectly stated ones flagged."""
-    check_choice(fmt, FORMATS, "--format")
+    check_choice(format, FORMATS, "--format")
     entries = claims(dataset=dataset, criterion=criterion)
-    text = render_claims(entries) if fmt == "text" else dumps_strict(entries, indent=2, ensure_ascii=False) + "\n"
+    text = render_claims(entries) if format == "text" else dumps_strict(entries, indent=2, ensure_ascii=False) + "\n"
     emit(text, output)
 
 
@@ -130,21 +114,20 @@ def list_command(
 def check_command(
     result: Path = typer.Argument(..., help="A result file (JSON output of `releval score`)."),
     dataset: str | None = typer.Option(None, "--dataset", help="The result's dataset (guessed from labels if absent)."),
-    fmt: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
+    format: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
     output: Path | None = output_option(),
 ) -> None:
     """Which published numbers the result may be compared with, which not, and why."""
-    check_choice(fmt, FORMATS, "--format")
+    check_choice(format, FORMATS, "--format")
     if dataset is not None:
         check_dataset(dataset)
-    found, verdicts = check_result(load_results(result), dataset)
-    if fmt == "text":
-        text = render_verdicts(found, verdicts)
+    checked = check_result(load_results(result), dataset)
+    if format == "text":
+        text = render_verdicts(checked.dataset, checked.verdicts)
     else:
-        text = dumps_strict({"dataset": found, "claims": [v.to_dict() for v in verdicts]}, indent=2, ensure_ascii=False)
-        text += "\n"
+        text = dumps_strict(checked.to_dict(), indent=2, ensure_ascii=False) + "\n"
     emit(text, output)
-    if found is None:
+    if checked.dataset is None:
         raise typer.Exit(1)
 
 
