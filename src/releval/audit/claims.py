@@ -2,6 +2,7 @@
 user's result against it: which published numbers it may be compared with, which not, and why.
 
 Sources: Taillé et al. (2020) Tables 2 and 4, Harbecke et al. (2022) Tables 3–4, Olek's RECENT note Tables 1–2.
+A check's result (`ClaimsCheck`) saves to JSON and loads back equal.
 """
 
 from __future__ import annotations
@@ -11,12 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
+from releval.result import SCHEMA_VERSION, check_schema
 from releval.validation import check_choice
 
 GROUP_ORDER = ("Strict", "Boundaries", "Relaxed", "Not comparable", "Relation classification")
 _REGISTRY_FILE = "claims.json"
+#: The `kind` of a saved claims check.
+KIND = "claims-check"
 
 
 @lru_cache(maxsize=1)
@@ -120,7 +124,58 @@ class ClaimVerdict:
     theirs: float | None
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        """Plain JSON-ready data (a part of a `ClaimsCheck`'s, so no schema version of its own)."""
+        return {
+            "claim_id": self.claim_id,
+            "reference": self.reference,
+            "dataset": self.dataset,
+            "comparable": self.comparable,
+            "reasons": list(self.reasons),
+            "yours": self.yours,
+            "theirs": self.theirs,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ClaimVerdict:
+        """The verdict `to_dict()` wrote (KeyError for a missing field)."""
+        yours, theirs = data.get("yours"), data.get("theirs")
+        return cls(
+            str(data["claim_id"]),
+            str(data["reference"]),
+            str(data["dataset"]),
+            bool(data["comparable"]),
+            [str(r) for r in data["reasons"]],
+            None if yours is None else float(yours),
+            None if theirs is None else float(theirs),
+        )
+
+
+class ClaimsCheck(NamedTuple):
+    """What `check_result` found: the result's dataset (None when it cannot be told) and a verdict per claim.
+
+    A named pair, so `dataset, verdicts = check_result(...)` reads it as before.
+    """
+
+    dataset: str | None
+    verdicts: list[ClaimVerdict]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data: the dataset and every verdict (the JSON of `releval claims check`)."""
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "kind": KIND,
+            "dataset": self.dataset,
+            "claims": [v.to_dict() for v in self.verdicts],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ClaimsCheck:
+        """The check `to_dict()` wrote (ValueError when `data` is not a saved claims check)."""
+        check_schema(data, "claims check")
+        if data.get("kind") != KIND:
+            raise ValueError(f"claims check: kind {data.get('kind')!r} is not {KIND!r}")
+        dataset = data.get("dataset")
+        return cls(None if dataset is None else str(dataset), [ClaimVerdict.from_dict(v) for v in data["claims"]])
 
 
 _CONLL04_LABELS = {"Live_In", "Kill", "Work_For", "OrgBased_In", "Located_In", "Loc", "Org", "Peop", "Other"}
@@ -141,7 +196,7 @@ def guess_dataset(labels: Sequence[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def check_result(results: Sequence[Any], dataset: str | None = None) -> tuple[str | None, list[ClaimVerdict]]:
+def check_result(results: Sequence[Any], dataset: str | None = None) -> ClaimsCheck:
     """Each registry claim on the result's dataset, with a verdict; `results` are SavedResult entries of one file."""
     if dataset is not None:
         dataset = check_dataset(dataset)
@@ -149,8 +204,8 @@ def check_result(results: Sequence[Any], dataset: str | None = None) -> tuple[st
         labels = [row["label"] for r in results for row in r.data.get("per_class", [])]
         dataset = guess_dataset(labels)
     if dataset is None:
-        return None, []
-    return dataset, [_verdict(c, results) for c in claims(dataset=dataset)]
+        return ClaimsCheck(None, [])
+    return ClaimsCheck(dataset, [_verdict(c, results) for c in claims(dataset=dataset)])
 
 
 def _verdict(claim: dict[str, Any], results: Sequence[Any]) -> ClaimVerdict:
