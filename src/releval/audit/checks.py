@@ -54,13 +54,13 @@ def audit(
     enables the label-space checks against training labels and the type constraints learned from training data.
     A format name that does not exist is an OptionError (a settings mistake, not a finding about the data).
     """
-    for option, fmt in (
+    for option, name in (
         ("--gold-format", gold_format),
         ("--pred-format", pred_format),
         ("--train-format", train_format),
     ):
-        if fmt is not None:
-            check_choice(fmt, FORMATS, option)
+        if name is not None:
+            check_choice(name, FORMATS, option)
     g = _load(gold, "gold", gold_format, id_field, label_field)
     p = _load(pred, "pred", pred_format, id_field, label_field)
     t = _load(train, "train", train_format, id_field, label_field) if train is not None else None
@@ -89,9 +89,9 @@ def audit(
     return report
 
 
-def _load(data: LabelsInput, role: str, fmt: str | None, id_field: str, label_field: str | None) -> Loaded:
+def _load(data: LabelsInput, role: str, format: str | None, id_field: str, label_field: str | None) -> Loaded:
     if isinstance(data, (str, os.PathLike)):
-        return load_tolerant(data, role, format=fmt, id_field=id_field, label_field=label_field)
+        return load_tolerant(data, role, format=format, id_field=id_field, label_field=label_field)
     f = as_label_file(data, "pred" if role == "pred" else "gold")
     return Loaded(role, f.path, f)
 

@@ -59,13 +59,13 @@ def load_tolerant(
     fields = Fields("pred" if role == "pred" else "gold", id_field, label_field or None)
     try:
         data = to_utf8(raw, name)
-        fmt = find_format(path, data, format, id_field, label_field)
+        found = find_format(path, data, format, id_field, label_field)
     except InputError as exc:
         return Loaded(role, name, None, errors=[exc])
-    if isinstance(fmt, E2EFormat):
+    if isinstance(found, E2EFormat):
         return Loaded(role, name, None, errors=[EndToEndFile(END_TO_END_MESSAGE, file=name)], end_to_end=True)
     try:
-        return Loaded(role, name, _parse(data, name, fmt, fields))
+        return Loaded(role, name, _parse(data, name, found, fields))
     except (InputError, InputErrors) as exc:
         errors = _listed(exc)
     if any(_REPEATED.match(e.message) is None for e in errors):
@@ -73,14 +73,14 @@ def load_tolerant(
     first: dict[str, int] = {}
     repeats: list[Repeat] = []
     dropped: list[tuple[int, int]] = []
-    for item_id, start, end in fmt.record_spans(data, name, fields):
+    for item_id, start, end in found.record_spans(data, name, fields):
         if item_id in first:
             repeats.append(Repeat(item_id, start, first[item_id]))
             dropped.append((start, end))
         else:
             first[item_id] = start
     try:
-        loaded = _reload_without(name, data, fmt, dropped, fields)
+        loaded = _reload_without(name, data, found, dropped, fields)
     except (InputError, InputErrors) as exc:
         return Loaded(role, name, None, repeats, _listed(exc))
     return Loaded(role, name, replace(loaded, digest=short_hash(data, 16)), repeats)
@@ -90,21 +90,21 @@ def _listed(exc: InputError | InputErrors) -> list[InputError]:
     return list(exc.errors) if isinstance(exc, InputErrors) else [exc]
 
 
-def _parse(data: bytes, name: str, fmt: LabelFormat, fields: Fields) -> LabelFile:
+def _parse(data: bytes, name: str, format: LabelFormat, fields: Fields) -> LabelFile:
     """The strict loader (`parse_labels`: the format's parser, the empty-file check, the digest)."""
     return parse_labels(
-        data, name, fmt.name, role=fields.role, id_field=fields.id_field, label_field=fields.label_field
+        data, name, format.name, role=fields.role, id_field=fields.id_field, label_field=fields.label_field
     )
 
 
 def _reload_without(
-    name: str, data: bytes, fmt: LabelFormat, dropped: list[tuple[int, int]], fields: Fields
+    name: str, data: bytes, format: LabelFormat, dropped: list[tuple[int, int]], fields: Fields
 ) -> LabelFile:
     """The strict loader on the file minus the dropped records (`without_records`, in memory); line or record
     numbers mapped back to the original file."""
-    body, kept = fmt.without_records(data, dropped)
+    body, kept = format.without_records(data, dropped)
     try:
-        out = _parse(body, name, fmt, fields)
+        out = _parse(body, name, format, fields)
     except InputError as exc:
         raise _relocated(exc, kept) from None
     except InputErrors as exc:
