@@ -67,9 +67,9 @@ def stats_tables(rows: list[tuple[str, LabelStats]]) -> list[Table]:
     return [Table("", _COLUMNS, body, notes=_NOTES)]
 
 
-def render_stats(rows: list[tuple[str, LabelStats]], fmt: str) -> str:
-    """Text, Markdown, LaTeX, CSV or JSON."""
-    return render_as(fmt, lambda: stats_tables(rows), lambda: [{"view": v, **s.to_dict()} for v, s in rows])
+def render_stats(rows: list[tuple[str, LabelStats]], format: str) -> str:
+    """Text, Markdown, LaTeX, CSV or JSON (one object per row: its view, then the statistics' `to_dict`)."""
+    return render_as(format, lambda: stats_tables(rows), lambda: [{"view": v, **s.to_dict()} for v, s in rows])
 
 
 def stats_command(
@@ -80,7 +80,7 @@ def stats_command(
     compare: bool = typer.Option(
         False, "--compare", help="e2e: list the differences between two dataset versions (exit 1 if any)."
     ),
-    fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
+    format: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
     output: Path | None = output_option(),
 ) -> None:
     """Dataset statistics: #relations, #samples, % negative, perplexity with/without negative, ratio.
@@ -88,7 +88,7 @@ def stats_command(
     End-to-end RE files get sentence/entity/relation counts, overlap checks, the relation → argument-type
     mapping and a content fingerprint instead.
     """
-    check_choice(fmt, OUTPUT_FORMATS, "--format")
+    check_choice(format, OUTPUT_FORMATS, "--format")
     check_choice(view, ("directed", "undirected", "both"), "--view")
     check_nonempty(negative, "--negative")
     if input_format is not None:
@@ -102,10 +102,10 @@ def stats_command(
 
             given = {"--negative": negative != "auto", "--view": view != "both"}
             refuse_options(given, "not used with end-to-end RE files (they have no negative class or direction)")
-            raise typer.Exit(run_stats_e2e(files, compare=compare, fmt=fmt, output=output))
+            raise typer.Exit(run_stats_e2e(files, compare=compare, fmt=format, output=output))
         loaded.append(parse_labels(data, str(f), found.name))
     refuse_options({"--compare": compare}, "works on end-to-end RE dataset files only")
-    emit(render_stats(collect(loaded, negative, view), fmt), output)
+    emit(render_stats(collect(loaded, negative, view), format), output)
 
 
 def register(app: typer.Typer) -> None:

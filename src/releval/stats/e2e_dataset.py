@@ -3,6 +3,7 @@
 Per split and in total: sentences, tokens, entity mentions, relations, per-type counts, overlapping / nested
 mentions, relations whose arguments overlap, the relation type → (head type, tail type) mapping and whether it
 is bijective, and a content fingerprint (sha256 of a canonical form) so two copies can be compared.
+`DatasetStats` saves to JSON (`to_dict`) and loads back equal (`from_dict`).
 """
 
 from __future__ import annotations
@@ -10,12 +11,16 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import orjson
 
 from releval.data.e2e import Document, E2EDataset
+from releval.result import SCHEMA_VERSION, check_schema
+
+#: The `kind` of saved end-to-end dataset statistics.
+KIND = "e2e-dataset-stats"
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,22 @@ class SplitStats:
     fingerprint: str
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        """Plain JSON-ready data (a part of a `DatasetStats`'s, so no schema version of its own)."""
+        return {
+            **self.__dict__,
+            "entity_types": dict(self.entity_types),
+            "relation_types": dict(self.relation_types),
+            "argument_types": {r: dict(pairs) for r, pairs in self.argument_types.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SplitStats:
+        """The split `to_dict()` wrote (ValueError naming the fields that are missing)."""
+        names = [f.name for f in fields(cls)]
+        missing = [name for name in names if name not in data]
+        if missing:
+            raise ValueError(f"split statistics: missing field(s) {', '.join(missing)}")
+        return cls(**{name: data[name] for name in names})
 
 
 @dataclass(frozen=True)
@@ -53,13 +73,30 @@ class DatasetStats:
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data: every split, their total and the notes (the JSON of `releval stats` on one file)."""
         return {
+            "schema_version": SCHEMA_VERSION,
+            "kind": KIND,
             "path": self.path,
             "format": self.format,
             "splits": [s.to_dict() for s in self.splits],
             "total": self.total.to_dict(),
             "notes": list(self.notes),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DatasetStats:
+        """The statistics `to_dict()` wrote (ValueError when `data` is not saved end-to-end dataset statistics)."""
+        check_schema(data, "end-to-end dataset statistics")
+        if data.get("kind") != KIND:
+            raise ValueError(f"end-to-end dataset statistics: kind {data.get('kind')!r} is not {KIND!r}")
+        return cls(
+            str(data["path"]),
+            str(data["format"]),
+            [SplitStats.from_dict(s) for s in data["splits"]],
+            SplitStats.from_dict(data["total"]),
+            [str(n) for n in data.get("notes", [])],
+        )
 
 
 def canonical_document(doc: Document) -> tuple:

@@ -1,16 +1,24 @@
 """Label-distribution statistics of a classification dataset (Harbecke et al. 2022, Table 1).
 
 Perplexity = 2^H with H the Shannon entropy in bits of the label distribution (equal to #labels when balanced);
-ratio = count of the most over the least frequent positive class.
+ratio = count of the most over the least frequent positive class (undefined, NaN, without a positive class).
+`LabelStats` saves to JSON (`to_dict`, NaN as null) and loads back equal (`from_dict`).
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+
+from releval.result import SCHEMA_VERSION, check_schema
+
+#: The `kind` of saved label statistics.
+KIND = "label-stats"
 
 
 @dataclass(frozen=True)
@@ -30,8 +38,11 @@ class LabelStats:
     def negative_percent(self) -> float:
         return 100.0 * self.n_negative / self.n_samples if self.n_samples else 0.0
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (an undefined ratio as null; `negative_percent` for readers, not read back)."""
         return {
+            "schema_version": SCHEMA_VERSION,
+            "kind": KIND,
             "name": self.name,
             "relations": self.n_labels,
             "samples": self.n_samples,
@@ -39,9 +50,38 @@ class LabelStats:
             "negative_percent": self.negative_percent,
             "perplexity": self.perplexity,
             "perplexity_without_negative": self.perplexity_positive,
-            "ratio": self.ratio,
+            "ratio": None if math.isnan(self.ratio) else self.ratio,
             "counts": dict(self.counts),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LabelStats:
+        """The statistics `to_dict()` wrote (ValueError when `data` is not saved label statistics)."""
+        check_schema(data, "label statistics")
+        if data.get("kind") != KIND:
+            raise ValueError(f"label statistics: kind {data.get('kind')!r} is not {KIND!r}")
+        ratio = data.get("ratio")
+        return cls(
+            name=str(data["name"]),
+            n_labels=int(data["relations"]),
+            n_samples=int(data["samples"]),
+            n_negative=int(data["negative"]),
+            perplexity=float(data["perplexity"]),
+            perplexity_positive=float(data["perplexity_without_negative"]),
+            ratio=math.nan if ratio is None else float(ratio),
+            counts={str(k): int(v) for k, v in data["counts"].items()},
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field; an undefined (NaN) ratio equals an undefined ratio."""
+        if not isinstance(other, LabelStats):
+            return NotImplemented
+        same_ratio = self.ratio == other.ratio or (math.isnan(self.ratio) and math.isnan(other.ratio))
+        mine = {k: v for k, v in self.__dict__.items() if k != "ratio"}
+        theirs = {k: v for k, v in other.__dict__.items() if k != "ratio"}
+        return same_ratio and mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # a dict inside: not hashable
 
 
 def perplexity(counts: Sequence[int]) -> float:
