@@ -10,13 +10,20 @@ from pathlib import Path
 import typer
 
 from releval.commands.common import check_choice, check_output_target, emit, output_option, resolve_negative_option
-from releval.core.options import MISSING_POLICIES
+from releval.core.notices import as_notices
+from releval.core.options import (
+    DEFAULT_ALPHA,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    MISSING_POLICIES,
+    PAIRED_TESTS,
+    RESAMPLING_TESTS,
+)
 from releval.data.labels import FORMATS as LABEL_FORMATS
-from releval.data.pvalues import load_pvalues
+from releval.data.pvalues import TABLE_FORMATS, load_pvalues
 from releval.errors import InputError, OptionError, raise_all
 from releval.replicability.analysis import (
     DEFAULT_PC_METHODS,
-    PAIRED_TESTS,
     PC_METHODS,
     analyze,
     check_alpha,
@@ -67,23 +74,23 @@ def _analyze_and_emit(
     dependence: str,
     method: str,
     pc: tuple[str, ...],
-    fmt: str,
+    format: str,
     per_u: bool,
     output: Path | None,
     test: str | None = None,
     settings: dict[str, object] | None = None,
     notices: Sequence[str] | None = None,
 ) -> None:
-    """Run the analysis, send its warnings to stderr and write the rendered result."""
+    """Run the analysis, send its warnings to stderr and write the rendered result; `test`, `settings` and
+    `notices` record how from-predictions made the p-values."""
     result = analyze(p, alpha, names=names, effects=effects, dependence=dependence, method=method, pc_methods=pc)
-    if settings or notices:
-        from dataclasses import replace
-
-        result = replace(result, settings=dict(settings or {}), warnings=[*(notices or []), *result.warnings])
+    if test is not None or settings or notices:
+        result = replace(
+            result, test=test, settings=dict(settings or {}), warnings=[*as_notices(notices or []), *result.warnings]
+        )
     for w in result.warnings:
         typer.echo(f"warning: {w}", err=True)
-    extra = {"test": test} if test is not None else {}
-    emit(render_analysis(result, fmt, per_u=per_u, **extra), output)
+    emit(render_analysis(result, format, per_u=per_u), output)
 
 
 @replicability_app.command("analyze")
@@ -93,7 +100,7 @@ def analyze_command(
         help="Table of per-dataset one-sided p-values: CSV/TSV/JSON with "
         "columns dataset, p and optionally effect (A - B).",
     ),
-    alpha: float = typer.Option(0.05, "--alpha", "-a", help="Bound on P(k_hat > k) and on the FWER."),
+    alpha: float = typer.Option(DEFAULT_ALPHA, "--alpha", "-a", help="Bound on P(k_hat > k) and on the FWER."),
     dependent: bool = typer.Option(
         True,
         "--dependent/--independent",
@@ -117,22 +124,22 @@ def analyze_command(
         help=f"Partial-conjunction estimators to report ({', '.join(PC_METHODS)}).",
     ),
     per_u: bool = typer.Option(False, "--per-u", help="Also show the partial-conjunction p-values for every u."),
-    table_format: str | None = typer.Option(
-        None, "--table-format", help="Input format (csv, tsv, json); default: from the extension."
+    input_format: str | None = typer.Option(
+        None, "--table-format", help=f"Input format ({', '.join(TABLE_FORMATS)}); default: from the extension."
     ),
-    fmt: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
+    format: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
     output: Path | None = output_option(),
 ) -> None:
     """Count (k_hat) and identify the datasets on which system A is better than system B."""
-    check_choice(fmt, FORMATS, "--format")
+    check_choice(format, FORMATS, "--format")
     check_alpha(alpha)
     normalise_id_method(method)
     pc = _methods(estimators)
     dependence = _dependence(dependent, positive)
-    if table_format is not None:
-        check_choice(table_format.lower(), ("csv", "tsv", "json"), "--table-format")
-    table = load_pvalues(pvalues, fmt=table_format)
-    _analyze_and_emit(table.p, table.datasets, table.effect, alpha, dependence, method, pc, fmt, per_u, output)
+    if input_format is not None:
+        check_choice(input_format.lower(), TABLE_FORMATS, "--table-format")
+    table = load_pvalues(pvalues, format=input_format)
+    _analyze_and_emit(table.p, table.datasets, table.effect, alpha, dependence, method, pc, format, per_u, output)
 
 
 def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
@@ -151,15 +158,21 @@ def from_predictions_command(
     ),
     test: str = typer.Option("bootstrap", "--test", "-t", help=f"One-sided paired test: {', '.join(PAIRED_TESTS)}."),
     metric: str = typer.Option("micro", "--metric", help="F average tested by bootstrap/randomization."),
-    resamples: int = typer.Option(10_000, "--resamples", "-R", min=1, help="Bootstrap resamples / AR trials."),
-    seed: int = typer.Option(12345, "--seed", help="Random seed of the resampling tests (same for every dataset)."),
+    resamples: int = typer.Option(
+        DEFAULT_RESAMPLES, "--resamples", "-R", min=1, help="Bootstrap resamples / AR trials."
+    ),
+    seed: int = typer.Option(
+        DEFAULT_SEED, "--seed", help="Random seed of the resampling tests (same for every dataset)."
+    ),
     input_format: str | None = typer.Option(
         None, "--input-format", help="Force the format of gold and prediction files (e.g. labels-lines)."
     ),
-    on_missing: str = typer.Option("error", "--on-missing", help="Missing predictions: error, negative, wrong."),
+    on_missing: str = typer.Option(
+        "error", "--on-missing", help=f"Missing predictions: {', '.join(MISSING_POLICIES)}."
+    ),
     negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
     no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
-    alpha: float = typer.Option(0.05, "--alpha", "-a", help="Bound on P(k_hat > k) and on the FWER."),
+    alpha: float = typer.Option(DEFAULT_ALPHA, "--alpha", "-a", help="Bound on P(k_hat > k) and on the FWER."),
     dependent: bool = typer.Option(
         True, "--dependent/--independent", help="Dependence between datasets (see `analyze`)."
     ),
@@ -167,14 +180,14 @@ def from_predictions_command(
     method: str = typer.Option("holm", "--method", "-m", help="Identification procedure (see `analyze`)."),
     estimators: str = typer.Option(",".join(DEFAULT_PC_METHODS), "--estimators", help="Estimators to report."),
     per_u: bool = typer.Option(False, "--per-u", help="Also show the partial-conjunction p-values for every u."),
-    fmt: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
+    format: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
     output: Path | None = output_option(),
 ) -> None:
     """Run a one-sided paired test (A better than B) on every dataset, then the replicability analysis."""
-    check_choice(fmt, FORMATS, "--format")
+    check_choice(format, FORMATS, "--format")
     check_choice(test, PAIRED_TESTS, "--test")
     refuse_options(
-        {"--metric": metric != "micro" and test not in ("bootstrap", "randomization")},
+        {"--metric": metric != "micro" and test not in RESAMPLING_TESTS},
         "applies to --test bootstrap or randomization only (McNemar and the sign test use accuracy)",
     )
     metric = check_metric(metric)
@@ -228,7 +241,7 @@ def from_predictions_command(
         dependence,
         method,
         pc,
-        fmt,
+        format,
         per_u,
         output,
         tests.test,
@@ -240,9 +253,9 @@ def from_predictions_command(
 @replicability_app.command("simulate")
 def simulate_command(
     reps: int = typer.Option(1000, "--reps", "-r", min=1, help="Repetitions per scenario."),
-    seed: int = typer.Option(12345, "--seed", help="Seed of numpy's default generator (PCG64)."),
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", help="Seed of numpy's default generator (PCG64)."),
     n: int = typer.Option(100, "--n", min=1, help="Datasets per repetition (the dependent scenario needs 100)."),
-    alpha: float = typer.Option(0.05, "--alpha", "-a"),
+    alpha: float = typer.Option(DEFAULT_ALPHA, "--alpha", "-a"),
     scenario: str = typer.Option("both", "--scenario", help="independent, dependent or both."),
     estimators: str = typer.Option(
         ",".join(DEFAULT_PC_METHODS), "--estimators", help=f"Partial-conjunction estimators ({', '.join(PC_METHODS)})."
@@ -253,11 +266,11 @@ def simulate_command(
         help="Write a k_hat histogram (PNG/PDF/SVG; needs matplotlib).",
         callback=_figure_callback,
     ),
-    fmt: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
+    format: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
     output: Path | None = output_option(),
 ) -> None:
     """Dror et al. §5: how often each k_hat overclaims when all N nulls are true."""
-    check_choice(fmt, FORMATS, "--format")
+    check_choice(format, FORMATS, "--format")
     check_choice(scenario, ("both", *SCENARIOS), "--scenario")
     check_alpha(alpha)
     check_seed(seed)
@@ -273,7 +286,7 @@ def simulate_command(
         require_matplotlib()
     scenarios = SCENARIOS if scenario == "both" else (scenario,)
     sim = simulate(reps, seed, n=n, alpha=alpha, scenarios=scenarios, methods=pc)
-    text = render_simulation(sim, fmt)
+    text = render_simulation(sim, format)
     image = simulation_figure(sim, fig_format) if figure is not None and fig_format else None
     emit(text, output)
     if figure is not None and image is not None:

@@ -11,6 +11,8 @@ Every problem is collected and reported together, each located by file, line (JS
 syntax error or nesting beyond 1,024 levels is one error at its line; a key written twice in one JSON object (a
 dataset name in the `{name: p}` form, or a column of a record) is refused, since a parser would keep only the last
 value; CSV/TSV quoting errors and lone CRs are located, and fields of any length are read.
+
+The loaded `PValueTable` writes itself as JSON with `to_dict()` and loads back equal with `from_dict()`.
 """
 
 from __future__ import annotations
@@ -25,11 +27,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.schema import check_schema, float_or_nan, header, reading, same
 from releval.data.decoding import CONTROL, excerpt, parse_json, read_text, with_all_keys
 from releval.data.delimited import split_record, text_lines
 from releval.data.io import PathLike
 from releval.errors import InputError, raise_all
 from releval.validation import check_choice
+
+#: The formats of a p-value table (`--table-format`); by default the file's extension decides.
+TABLE_FORMATS = ("csv", "tsv", "json")
 
 _DATASET = ("dataset", "name", "data", "language", "domain")
 _P = ("p", "p_value", "pvalue", "p-value", "pval")
@@ -49,6 +55,43 @@ class PValueTable:
 
     def __len__(self) -> int:
         return len(self.datasets)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the file it was read from and one record per dataset (the `{"datasets": [...]}` form that
+        `load_pvalues` reads too)."""
+        records: list[dict[str, Any]] = []
+        for i, name in enumerate(self.datasets):
+            record: dict[str, Any] = {"dataset": name, "p": float(self.p[i])}
+            if self.effect is not None:
+                record["effect"] = float(self.effect[i])
+            records.append(record)
+        return {**header("pvalue-table"), "source": self.source, "datasets": records}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PValueTable:
+        """The table `to_dict()` wrote, arrays restored (ValueError when it is not one)."""
+        what = "p-value table"
+        check_schema(data, what, "pvalue-table")
+        with reading(what):
+            records = data["datasets"]
+            effect = None
+            if records and "effect" in records[0]:
+                effect = np.asarray([float_or_nan(r["effect"]) for r in records], dtype=np.float64)
+            source = data.get("source")
+            return cls(
+                [str(r["dataset"]) for r in records],
+                np.asarray([float_or_nan(r["p"]) for r in records], dtype=np.float64),
+                effect,
+                None if source is None else str(source),
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, the arrays by dtype, shape and values."""
+        if not isinstance(other, PValueTable):
+            return NotImplemented
+        return same(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # arrays inside: not hashable
 
 
 def _number(raw: object, *, what: str) -> tuple[float | None, str | None]:
@@ -252,19 +295,18 @@ def _refuse_repeated_keys(text: str, file: str) -> None:
             )
 
 
-def _format_of(path: Path, fmt: str | None) -> str:
-    if fmt:
-        f = fmt.lower()
-        return check_choice(f, ("csv", "tsv", "json"), "--table-format")
+def _format_of(path: Path, format: str | None) -> str:
+    if format:
+        return check_choice(format.lower(), TABLE_FORMATS, "--table-format")
     suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
     ext = suffixes[-1] if suffixes else ""
     return {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"}.get(ext, "csv")
 
 
-def load_pvalues(path: PathLike, *, fmt: str | None = None) -> PValueTable:
-    """Read a p-value table; the format follows the extension (.csv/.tsv/.json, optionally .gz) or `fmt`."""
+def load_pvalues(path: PathLike, *, format: str | None = None) -> PValueTable:
+    """Read a p-value table; the format follows the extension (.csv/.tsv/.json, optionally .gz) or `format`."""
     file = str(path)
-    kind = _format_of(Path(path), fmt)
+    kind = _format_of(Path(path), format)
     text = read_text(path)
     errors: list[InputError] = []
     seen: dict[str, str] = {}

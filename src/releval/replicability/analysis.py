@@ -18,7 +18,8 @@ smallest p-values; Bonferroni, Hochberg, Hommel and Benjamini-Hochberg (FDR) are
 statsmodels' ``multipletests``.  A hypothesis is rejected when its adjusted p-value is <= alpha.
 
 Every function takes plain p-values; the sorted-array helpers also accept a batch (..., N) so the
-simulation can evaluate thousands of repetitions at once.
+simulation can evaluate thousands of repetitions at once.  The results (`ReplicabilityResult`, `Identification`,
+`DatasetTests`) write themselves as JSON with `to_dict()` and load back equal with `from_dict()`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,18 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from releval import validation
+from releval._version import __version__
+from releval.core.notices import Notice, as_notices
+from releval.core.options import (
+    DEFAULT_ALPHA,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_WEIGHTING_NAMES,
+    PAIRED_TESTS,
+    RESAMPLING_TESTS,
+)
+from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
+from releval.core.signature import Signature, parse
 from releval.errors import InputError, OptionError
 
 PCMethod = Literal["bonferroni", "fisher", "simes", "stouffer"]
@@ -53,6 +66,7 @@ PC_VALID_UNDER: dict[str, frozenset[str]] = {
 }
 #: The count estimator Dror et al. recommend under each assumption (Simes for PRDS: their §7).
 RECOMMENDED_COUNT: dict[str, str] = {"dependent": "bonferroni", "positive": "simes", "independent": "fisher"}
+_NEEDS = {"independent": "independent", "positive": "positively dependent"}
 
 # Identification procedures: our name -> statsmodels `multipletests` method name.
 _SM_METHOD: dict[str, str] = {
@@ -166,7 +180,7 @@ def k_from_monotone(pc_star: NDArray[np.float64], alpha: float) -> NDArray[np.in
     return int(k) if np.ndim(k) == 0 else k.astype(np.int64)
 
 
-def k_estimate(pvalues: ArrayLike, alpha: float = 0.05, method: str = "bonferroni") -> int:
+def k_estimate(pvalues: ArrayLike, alpha: float = DEFAULT_ALPHA, method: str = "bonferroni") -> int:
     """k_hat for one combination method ('count' gives the naive #{p_i <= alpha})."""
     a = check_alpha(alpha)
     if method == "count":
@@ -174,7 +188,7 @@ def k_estimate(pvalues: ArrayLike, alpha: float = 0.05, method: str = "bonferron
     return int(k_from_monotone(running_max(partial_conjunction_pvalues(pvalues, method)), a))
 
 
-def k_count(pvalues: ArrayLike, alpha: float = 0.05) -> int:
+def k_count(pvalues: ArrayLike, alpha: float = DEFAULT_ALPHA) -> int:
     """The naive count #{i : p_i <= alpha} (no guarantee against overclaiming; Dror §3.2)."""
     return int(np.sum(check_pvalues(pvalues) <= check_alpha(alpha)))
 
@@ -205,8 +219,46 @@ class Identification:
         """0-based indices of the rejected (identified) datasets, in input order."""
         return [int(i) for i in np.flatnonzero(self.rejected)]
 
+    @property
+    def controls(self) -> str:
+        """What the procedure controls: FWER or FDR."""
+        return ID_GUARANTEE[self.method][0]
 
-def identify(pvalues: ArrayLike, alpha: float = 0.05, method: str = "holm") -> Identification:
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the procedure, alpha, the adjusted p-values and rejections in input order (arrays as lists)."""
+        return {
+            **header("identification"),
+            "method": self.method,
+            "controls": self.controls,
+            "alpha": self.alpha,
+            "adjusted": [float(x) for x in self.adjusted],
+            "rejected": [bool(x) for x in self.rejected],
+            "indices": self.indices,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Identification:
+        """The identification `to_dict()` wrote, arrays restored (ValueError when it is not one)."""
+        what = "identification"
+        check_schema(data, what, "identification")
+        with reading(what):
+            return cls(
+                known(data["method"], ID_GUARANTEE, what, "method"),
+                float(data["alpha"]),
+                np.asarray([float_or_nan(x) for x in data["adjusted"]], dtype=np.float64),
+                np.asarray([bool(x) for x in data["rejected"]], dtype=np.bool_),
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, the arrays by dtype, shape and values."""
+        if not isinstance(other, Identification):
+            return NotImplemented
+        return same(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # arrays inside: not hashable
+
+
+def identify(pvalues: ArrayLike, alpha: float = DEFAULT_ALPHA, method: str = "holm") -> Identification:
     """Adjusted p-values by statsmodels' `multipletests` and the datasets with adjusted p <= alpha.
 
     For the two-stage 'fdr_tsbh' the adjusted p-values depend on alpha (statsmodels' convention).
@@ -236,13 +288,40 @@ class ReplicabilityResult:
     k: dict[str, int]
     identification: Identification
     effects: NDArray[np.float64] | None = None
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Notice] = field(default_factory=list)
     #: Signature fields of how the p-values were made (from-predictions: resamples, seed, negative class, …).
     settings: dict[str, object] = field(default_factory=dict)
+    #: The paired test that made the p-values (from-predictions, e.g. "bootstrap:greater:micro"); None when they
+    #: were read from a table.
+    test: str | None = None
+    #: The releval version that computed the analysis (a loaded result keeps the version it was saved with).
+    version: str = __version__
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "warnings", as_notices(self.warnings))
 
     @property
     def n(self) -> int:
         return int(self.pvalues.size)
+
+    @property
+    def task(self) -> str:
+        """The kind of evaluation, as in the signature."""
+        return "replicability"
+
+    @property
+    def signature(self) -> Signature:
+        """alpha, partial-conjunction methods + identification procedure, dependence, N, the test and its
+        settings, and the version."""
+        return Signature.build(
+            task=self.task,
+            n=self.n,
+            test=self.test,
+            alpha=self.alpha,
+            methods=[*self.pc_methods, f"id={self.identification.method}"],
+            dependence=self.dependence,
+            **{**self.settings, "version": self.version},
+        )
 
     @property
     def recommended(self) -> str:
@@ -261,10 +340,107 @@ class ReplicabilityResult:
         """Whether `method` bounds the chance of overclaiming under the declared dependence."""
         return self.dependence in PC_VALID_UNDER[method]
 
+    def guarantee(self, method: str) -> str:
+        """What `method`'s k_hat guarantees here: "valid", "no guarantee" (the count) or what it needs."""
+        if method == "count":
+            return "no guarantee"
+        if self.valid(method):
+            return "valid"
+        needs = " or ".join(_NEEDS[d] for d in ("independent", "positive") if d in PC_VALID_UNDER[method])
+        return f"needs {needs} datasets"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything the analysis computed, JSON-ready: k_hat per estimator, the datasets with their adjusted p and
+        verdict, the raw and running-max p^{u/N} for every u; `from_dict` reads it back."""
+        ident = self.identification
+        datasets = []
+        for i, name in enumerate(self.names):
+            row: dict[str, Any] = {"dataset": name, "p": float(self.pvalues[i])}
+            if self.effects is not None:
+                row["effect"] = float(self.effects[i])
+            row["adjusted_p"] = float(ident.adjusted[i])
+            row["identified"] = bool(ident.rejected[i])
+            datasets.append(row)
+        return {
+            **header("replicability"),
+            "task": self.task,
+            "n": self.n,
+            "alpha": self.alpha,
+            "dependence": self.dependence,
+            "recommended": self.recommended,
+            "k": dict(self.k),
+            "k_recommended": self.k_recommended,
+            "validity": {m: self.guarantee(m) for m in self.k},
+            "identification": {
+                "method": ident.method,
+                "controls": ident.controls,
+                "identified": self.identified,
+                "indices": ident.indices,
+            },
+            "datasets": datasets,
+            "partial_conjunction": {
+                m: {
+                    "raw": [float(x) for x in self.pc_raw[m]],
+                    "running_max": [float(x) for x in self.pc_monotone[m]],
+                }
+                for m in self.pc_methods
+            },
+            "test": self.test,
+            "settings": dict(self.settings),
+            "warnings": [w.to_dict() for w in self.warnings],
+            "signature": str(self.signature),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReplicabilityResult:
+        """The analysis `to_dict()` wrote, arrays restored (ValueError when it is not one)."""
+        what = "replicability analysis"
+        check_schema(data, what, "replicability")
+        with reading(what):
+            rows = data["datasets"]
+            alpha = float(data["alpha"])
+            pc = data["partial_conjunction"]
+
+            def column(key: str) -> NDArray[np.float64]:
+                return np.asarray([float_or_nan(row[key]) for row in rows], dtype=np.float64)
+
+            identification = Identification(
+                known(data["identification"]["method"], ID_GUARANTEE, what, "identification method"),
+                alpha,
+                column("adjusted_p"),
+                np.asarray([bool(row["identified"]) for row in rows], dtype=np.bool_),
+            )
+            return cls(
+                names=[str(row["dataset"]) for row in rows],
+                pvalues=column("p"),
+                alpha=alpha,
+                dependence=known(data["dependence"], DEPENDENCES, what, "dependence"),
+                pc_methods=tuple(known(m, PC_METHODS, what, "estimator") for m in pc),
+                pc_raw={m: np.asarray([float_or_nan(x) for x in v["raw"]], dtype=np.float64) for m, v in pc.items()},
+                pc_monotone={
+                    m: np.asarray([float_or_nan(x) for x in v["running_max"]], dtype=np.float64) for m, v in pc.items()
+                },
+                k={m: int(v) for m, v in data["k"].items()},
+                identification=identification,
+                effects=column("effect") if rows and "effect" in rows[0] else None,
+                warnings=[Notice.from_dict(w) for w in data.get("warnings", [])],
+                settings=dict(data.get("settings", {})),
+                test=data.get("test"),
+                version=parse(data["signature"]).get("version") or __version__,
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, the arrays by dtype, shape and values (NaN equals NaN), notices with their codes."""
+        if not isinstance(other, ReplicabilityResult):
+            return NotImplemented
+        return same(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # arrays inside: not hashable
+
 
 def analyze(
     pvalues: ArrayLike,
-    alpha: float = 0.05,
+    alpha: float = DEFAULT_ALPHA,
     *,
     names: Sequence[str] | None = None,
     effects: ArrayLike | None = None,
@@ -311,23 +487,28 @@ def analyze(
     k.update({m: int(k_from_monotone(v, a)) for m, v in mono.items()})
     ident = identify(p, a, method)
 
-    notes: list[str] = []
+    notes: list[Notice] = []
     if eff is not None:
         pos, neg = int(np.sum(eff > 0)), int(np.sum(eff < 0))
         if pos and neg:
             notes.append(
-                f"mixed effect signs ({pos} positive, {neg} negative): the p-values must all be one-sided "
-                "for the same alternative (A better than B); two-sided or opposite-direction p-values "
-                "make k_hat and the identified datasets meaningless"
+                Notice(
+                    f"mixed effect signs ({pos} positive, {neg} negative): the p-values must all be one-sided "
+                    "for the same alternative (A better than B); two-sided or opposite-direction p-values "
+                    "make k_hat and the identified datasets meaningless"
+                )
             )
         flagged = [label[i] for i in ident.indices if eff[i] < 0]
         if flagged:
-            notes.append(f"identified dataset(s) with a negative effect (B better): {', '.join(flagged)}")
+            notes.append(Notice(f"identified dataset(s) with a negative effect (B better): {', '.join(flagged)}"))
     guarantee, valid_under = ID_GUARANTEE[ident.method]
     if dependence not in valid_under:
         notes.append(
-            f"{ident.method} controls the {guarantee} only under "
-            f"{' or '.join(sorted(valid_under))} datasets, not under the declared '{dependence}' assumption"
+            Notice(
+                f"{ident.method} controls the {guarantee} only under "
+                f"{' or '.join(sorted(valid_under))} datasets, not under the declared '{dependence}' assumption",
+                code="estimator-invalid",
+            )
         )
     return ReplicabilityResult(
         names=label,
@@ -361,10 +542,6 @@ def theory_independent_null(n: int, alpha: float) -> dict[str, float]:
     }
 
 
-#: Paired tests usable for the from-predictions path (releval.significance.paired), one-sided "A better than B".
-PAIRED_TESTS: tuple[str, ...] = ("bootstrap", "randomization", "mcnemar", "sign")
-
-
 @dataclass(frozen=True)
 class DatasetTests:
     """One-sided per-dataset p-values (H1: A better than B) computed from gold labels and two systems' predictions."""
@@ -375,6 +552,41 @@ class DatasetTests:
     test: str
     details: list[dict[str, object]]
     settings: dict[str, object] = field(default_factory=dict)  # signature fields of the tests' settings
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the test, per dataset its name, p, effect and details, and the settings."""
+        return {
+            **header("dataset-tests"),
+            "test": self.test,
+            "names": list(self.names),
+            "pvalues": [float(x) for x in self.pvalues],
+            "effects": [float(x) for x in self.effects],
+            "details": [dict(d) for d in self.details],
+            "settings": dict(self.settings),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DatasetTests:
+        """The tests `to_dict()` wrote, arrays restored (ValueError when it is not one)."""
+        what = "per-dataset tests"
+        check_schema(data, what, "dataset-tests")
+        with reading(what):
+            return cls(
+                [str(x) for x in data["names"]],
+                np.asarray([float_or_nan(x) for x in data["pvalues"]], dtype=np.float64),
+                np.asarray([float_or_nan(x) for x in data["effects"]], dtype=np.float64),
+                str(data["test"]),
+                [{k: math.nan if v is None else v for k, v in d.items()} for d in data["details"]],
+                dict(data.get("settings", {})),
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, the arrays by dtype, shape and values (NaN equals NaN)."""
+        if not isinstance(other, DatasetTests):
+            return NotImplemented
+        return same(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # arrays inside: not hashable
 
 
 def check_metric(metric: str) -> str:
@@ -388,7 +600,7 @@ def check_metric(metric: str) -> str:
     try:
         return get_weighting(key).name
     except OptionError:
-        known = "micro, weighted, dodrans, entropy, macro, power:A"
+        known = ", ".join((MICRO, *DEFAULT_WEIGHTING_NAMES, "power:A"))
         raise OptionError(f"--metric: {metric!r} is not one of {known}", option="--metric") from None
 
 
@@ -398,8 +610,8 @@ def pvalues_from_predictions(
     test: str = "bootstrap",
     metric: str = "micro",
     config: Any = None,
-    resamples: int = 10_000,
-    seed: int | None = 12345,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int | None = DEFAULT_SEED,
     negative: str | None = "auto",
 ) -> DatasetTests:
     """Run the chosen paired test (alternative "greater") on each (name, gold, A, B) dataset.
@@ -424,7 +636,7 @@ def pvalues_from_predictions(
         raise InputError("no datasets given", field="dataset")
     names, ps, effects, details = [], [], [], []
     for name, gold, pred_a, pred_b in datasets:
-        if test in ("bootstrap", "randomization"):
+        if test in RESAMPLING_TESTS:
             run: Callable[..., Any] = paired.approximate_randomization
             if test == "bootstrap":
                 run = paired.paired_bootstrap
@@ -442,7 +654,7 @@ def pvalues_from_predictions(
         ps.append(float(p))
         effects.append(float(eff))
         details.append({"dataset": name, "n": len(gold), "p": float(p), "effect": float(eff), **detail})
-    label = f"{test}:greater" + (f":{metric}" if test in ("bootstrap", "randomization") else ":accuracy")
+    label = f"{test}:greater" + (f":{metric}" if test in RESAMPLING_TESTS else ":accuracy")
     settings = {k: v for k, v in significance.signature_fields().items() if k in ("resamples", "seed", "confidence")}
     settings |= {
         "negative": config.negative if config.negative is not None else "none",

@@ -9,17 +9,23 @@ Two scenarios, N = 100 datasets, all nulls true (true k = 0), so P(k_hat > k) = 
 
 Everything is vectorised over repetitions: the p-values form a (reps, N) array, sorted once, and
 every partial-conjunction sequence is computed for all repetitions together.  The Monte-Carlo
-standard error of an estimated probability p_hat is sqrt(p_hat (1 - p_hat) / reps).
+standard error of an estimated probability p_hat is sqrt(p_hat (1 - p_hat) / reps).  A `SimulationResult` keeps
+every repetition's k_hat, so its JSON (`to_dict()`) loads back equal with `from_dict()`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from releval._version import __version__
+from releval.core.options import DEFAULT_ALPHA, DEFAULT_SEED
+from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
+from releval.core.signature import Signature, parse
 from releval.errors import OptionError
 from releval.replicability.analysis import (
     DEFAULT_PC_METHODS,
@@ -86,7 +92,13 @@ class ScenarioResult:
     reps: int
     alpha: float
     k_hat: dict[str, NDArray[np.int64]]
+    #: P(k_hat > 0) in theory for the estimators simulated (independent scenario only).
     theory: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The estimators simulated, "count" first."""
+        return tuple(self.k_hat)
 
     def p_over(self, method: str) -> float:
         """Estimated P(k_hat > k) = P(k_hat > 0) (all nulls true)."""
@@ -102,13 +114,107 @@ class ScenarioResult:
         values, counts = np.unique(self.k_hat[method], return_counts=True)
         return {int(v): int(c) for v, c in zip(values, counts)}
 
+    def to_dict(self) -> dict[str, Any]:
+        """P(k_hat > 0) with its s.e., theory, the paper's values and histograms per estimator, then every
+        repetition's k_hat (what `from_dict` reads back; the rest is derived from it)."""
+        return {
+            **header("replicability-scenario"),
+            "scenario": self.scenario,
+            "n": self.n,
+            "reps": self.reps,
+            "alpha": self.alpha,
+            "p_overestimate": {m: self.p_over(m) for m in self.methods},
+            "mc_se": {m: self.se(m) for m in self.methods},
+            "theory": dict(self.theory),
+            "paper": PAPER_VALUES.get(self.scenario, {}),
+            "histogram": {m: {str(k): v for k, v in self.histogram(m).items()} for m in self.methods},
+            "k_hat": {m: [int(x) for x in v] for m, v in self.k_hat.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ScenarioResult:
+        """The scenario `to_dict()` wrote, arrays restored (ValueError when it is not one)."""
+        what = "simulation scenario"
+        check_schema(data, what, "replicability-scenario")
+        with reading(what):
+            return cls(
+                known(data["scenario"], SCENARIOS, what, "scenario"),
+                int(data["n"]),
+                int(data["reps"]),
+                float(data["alpha"]),
+                {
+                    known(m, ("count", *PC_METHODS), what, "estimator"): np.asarray(v, dtype=np.int64)
+                    for m, v in data["k_hat"].items()
+                },
+                {m: float_or_nan(v) for m, v in data.get("theory", {}).items()},
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, every estimator's k_hat array by dtype, shape and values."""
+        if not isinstance(other, ScenarioResult):
+            return NotImplemented
+        return same(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # arrays inside: not hashable
+
 
 @dataclass(frozen=True)
 class SimulationResult:
+    """Dror §5's scenarios run with one seed: per scenario every repetition's k_hat for each estimator."""
+
     seed: int | None
     alpha: float
     methods: tuple[str, ...]
     scenarios: dict[str, ScenarioResult]
+    #: The releval version that ran the simulation (a loaded result keeps the version it was saved with).
+    version: str = __version__
+
+    @property
+    def task(self) -> str:
+        """The kind of evaluation, as in the signature."""
+        return "replicability-simulation"
+
+    @property
+    def signature(self) -> Signature:
+        """alpha, seed, estimators and version."""
+        return Signature.build(
+            task=self.task, alpha=self.alpha, seed=self.seed, methods=self.methods, version=self.version
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the settings, each scenario's `ScenarioResult.to_dict()` and the signature."""
+        return {
+            **header("replicability-simulation"),
+            "task": self.task,
+            "alpha": self.alpha,
+            "seed": self.seed,
+            "methods": list(self.methods),
+            "scenarios": {name: sc.to_dict() for name, sc in self.scenarios.items()},
+            "signature": str(self.signature),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SimulationResult:
+        """The simulation `to_dict()` wrote, arrays restored (ValueError when it is not one)."""
+        what = "replicability simulation"
+        check_schema(data, what, "replicability-simulation")
+        with reading(what):
+            seed = data["seed"]
+            return cls(
+                None if seed is None else int(seed),
+                float(data["alpha"]),
+                tuple(known(m, ("count", *PC_METHODS), what, "estimator") for m in data["methods"]),
+                {str(name): ScenarioResult.from_dict(sc) for name, sc in data["scenarios"].items()},
+                parse(data["signature"]).get("version") or __version__,
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, every scenario's k_hat arrays by dtype, shape and values."""
+        if not isinstance(other, SimulationResult):
+            return NotImplemented
+        return same(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # arrays inside: not hashable
 
 
 def simulate_scenario(
@@ -116,7 +222,7 @@ def simulate_scenario(
     reps: int = 1000,
     *,
     n: int = 100,
-    alpha: float = 0.05,
+    alpha: float = DEFAULT_ALPHA,
     methods: Sequence[str] = DEFAULT_PC_METHODS,
     rng: np.random.Generator | None = None,
     chunk: int = 2000,
@@ -138,15 +244,16 @@ def simulate_scenario(
             parts[m].append(np.asarray(k_from_monotone(running_max(partial_conjunction_sorted(p, m)), a)))
     k_hat = {m: np.concatenate(v) for m, v in parts.items()}
     theory = theory_independent_null(n, a) if scenario == "independent" else {}
+    theory = {m: theory[m] for m in names if m in theory}
     return ScenarioResult(scenario=scenario, n=n, reps=reps, alpha=a, k_hat=k_hat, theory=theory)
 
 
 def simulate(
     reps: int = 1000,
-    seed: int | None = 12345,
+    seed: int | None = DEFAULT_SEED,
     *,
     n: int = 100,
-    alpha: float = 0.05,
+    alpha: float = DEFAULT_ALPHA,
     scenarios: Sequence[str] = SCENARIOS,
     methods: Sequence[str] = DEFAULT_PC_METHODS,
 ) -> SimulationResult:

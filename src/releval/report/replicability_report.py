@@ -1,10 +1,11 @@
 """Rendering replicability analyses (Dror et al., TACL 2017) and their §5 simulation.
 
 Formats: text, JSON, Markdown and LaTeX (booktabs), from the tables of `analysis_tables` and
-`simulation_tables` (releval.core.table).  The JSON form always carries the per-u partial-conjunction
-p-values; the other forms show them on request.  Every analysis carries a
-sacreBLEU-style signature (alpha, methods, dependence assumption, N, releval version).  The histogram
-figure needs matplotlib (the `plot` extra), imported only when a figure is asked for.
+`simulation_tables` (releval.core.table).  The JSON form is the result's own `to_dict()`, so it loads back
+with `from_dict()`; it always carries the per-u partial-conjunction p-values, the other forms show them on
+request.  Every analysis carries a sacreBLEU-style signature (alpha, methods, dependence assumption, N,
+releval version).  The histogram figure needs matplotlib (the `plot` extra), imported only when a figure
+is asked for.
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from releval.core.signature import Signature
+from releval.core.options import OUTPUT_FORMATS
 from releval.core.table import Column, Table, attach
 from releval.errors import RelevalError
-from releval.replicability.analysis import ID_GUARANTEE, PC_VALID_UNDER, ReplicabilityResult
+from releval.replicability.analysis import ReplicabilityResult
 from releval.replicability.simulation import PAPER_VALUES, SimulationResult
 from releval.report.output import write_atomic
 from releval.report.render import render_as
 
-FORMATS = ("text", "json", "markdown", "latex")
+#: Every output format but CSV (the replicability commands refuse --format csv).
+FORMATS = tuple(f for f in OUTPUT_FORMATS if f != "csv")
 
 _LABEL = {
     "count": "count (naive)",
@@ -50,72 +52,7 @@ _ASSUMPTION = {
 }
 
 
-_NEEDS = {"independent": "independent", "positive": "positively dependent"}
-
-
 # --------------------------------------------------------------------------------------------- analysis
-
-
-def analysis_signature(result: ReplicabilityResult, test: str | None = None) -> Signature:
-    """alpha, partial-conjunction methods + identification procedure, dependence, N and version."""
-    methods = [*result.pc_methods, f"id={result.identification.method}"]
-    return Signature.build(
-        task="replicability",
-        n=result.n,
-        test=test,
-        alpha=result.alpha,
-        methods=methods,
-        dependence=result.dependence,
-        **result.settings,
-    )
-
-
-def _validity(result: ReplicabilityResult, method: str) -> str:
-    if method == "count":
-        return "no guarantee"
-    if result.valid(method):
-        return "valid"
-    needs = " or ".join(_NEEDS[d] for d in ("independent", "positive") if d in PC_VALID_UNDER[method])
-    return f"needs {needs} datasets"
-
-
-def analysis_to_dict(result: ReplicabilityResult, test: str | None = None) -> dict[str, Any]:
-    """Everything the analysis computed, JSON-ready."""
-    ident = result.identification
-    guarantee = ID_GUARANTEE[ident.method][0]
-    datasets = []
-    for i, name in enumerate(result.names):
-        row: dict[str, Any] = {"dataset": name, "p": float(result.pvalues[i])}
-        if result.effects is not None:
-            row["effect"] = float(result.effects[i])
-        row["adjusted_p"] = float(ident.adjusted[i])
-        row["identified"] = bool(ident.rejected[i])
-        datasets.append(row)
-    return {
-        "n": result.n,
-        "alpha": result.alpha,
-        "dependence": result.dependence,
-        "recommended": result.recommended,
-        "k": dict(result.k),
-        "k_recommended": result.k_recommended,
-        "validity": {m: _validity(result, m) for m in result.k},
-        "identification": {
-            "method": ident.method,
-            "controls": guarantee,
-            "identified": result.identified,
-            "indices": ident.indices,
-        },
-        "datasets": datasets,
-        "partial_conjunction": {
-            m: {
-                "raw": [float(x) for x in result.pc_raw[m]],
-                "running_max": [float(x) for x in result.pc_monotone[m]],
-            }
-            for m in result.pc_methods
-        },
-        "warnings": list(result.warnings),
-        "signature": str(analysis_signature(result, test)),
-    }
 
 
 def _recommended(value: bool) -> str:
@@ -136,7 +73,7 @@ def _headline(result: ReplicabilityResult) -> str:
 
 def _identified_line(result: ReplicabilityResult) -> str:
     ident = result.identification
-    guarantee = ID_GUARANTEE[ident.method][0]
+    guarantee = ident.controls
     names = ", ".join(result.identified) if result.identified else "none"
     return (
         f"Identified by {_ID_LABEL[ident.method]} ({guarantee} <= {result.alpha:g}): "
@@ -144,7 +81,7 @@ def _identified_line(result: ReplicabilityResult) -> str:
     )
 
 
-def analysis_tables(result: ReplicabilityResult, *, per_u: bool = False, test: str | None = None) -> list[Table]:
+def analysis_tables(result: ReplicabilityResult, *, per_u: bool = False) -> list[Table]:
     """The estimators' k_hat with the headline, the datasets with their adjusted p-values and, with `per_u`, the
     running-max partial-conjunction p-values for every u."""
     summary = Table(
@@ -156,7 +93,7 @@ def analysis_tables(result: ReplicabilityResult, *, per_u: bool = False, test: s
             Column("guarantee"),
             Column("note", key="recommended", display=_recommended),
         ),
-        [(m, result.k[m], _validity(result, m), m == result.recommended) for m in ("count", *result.pc_methods)],
+        [(m, result.k[m], result.guarantee(m), m == result.recommended) for m in ("count", *result.pc_methods)],
         lead=[_headline(result) + "."],
         notes=["k_hat = largest u with running-max partial-conjunction p <= alpha"],
     )
@@ -189,61 +126,32 @@ def analysis_tables(result: ReplicabilityResult, *, per_u: bool = False, test: s
                 ],
             )
         )
-    return attach(tables, signature=str(analysis_signature(result, test)), warnings=result.warnings)
+    return attach(tables, signature=str(result.signature), warnings=result.warnings)
 
 
-def _check_format(fmt: str) -> None:
-    if fmt not in FORMATS:
-        raise RelevalError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+def _check_format(format: str) -> None:
+    if format not in FORMATS:
+        raise RelevalError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
 
 
-def render_analysis(
-    result: ReplicabilityResult, fmt: str = "text", *, per_u: bool = False, test: str | None = None
-) -> str:
-    """The analysis as text, JSON, Markdown or LaTeX (JSON always includes the per-u p-values); the text leaves
-    the warnings to the caller (the command prints them on stderr)."""
-    _check_format(fmt)
-    return render_as(
-        fmt, lambda: analysis_tables(result, per_u=per_u, test=test), lambda: analysis_to_dict(result, test)
-    )
+def render_analysis(result: ReplicabilityResult, format: str = "text", *, per_u: bool = False) -> str:
+    """The analysis as text, JSON (its `to_dict()`, always with the per-u p-values), Markdown or LaTeX; the text
+    leaves the warnings to the caller (the command prints them on stderr)."""
+    _check_format(format)
+    return render_as(format, lambda: analysis_tables(result, per_u=per_u), result.to_dict)
 
 
 # --------------------------------------------------------------------------------------------- simulation
 
 
-def simulation_to_dict(sim: SimulationResult) -> dict[str, Any]:
-    """P(k_hat > 0) with Monte-Carlo s.e., theory (independent case), paper values and histograms."""
-    scenarios = {}
-    for name, sc in sim.scenarios.items():
-        scenarios[name] = {
-            "n": sc.n,
-            "reps": sc.reps,
-            "p_overestimate": {m: sc.p_over(m) for m in sim.methods},
-            "mc_se": {m: sc.se(m) for m in sim.methods},
-            "theory": {m: sc.theory[m] for m in sim.methods if m in sc.theory},
-            "paper": PAPER_VALUES.get(name, {}),
-            "histogram": {m: {str(k): v for k, v in sc.histogram(m).items()} for m in sim.methods},
-        }
-    sig = Signature.build(task="replicability-simulation", alpha=sim.alpha, seed=sim.seed, methods=sim.methods)
-    return {"alpha": sim.alpha, "seed": sim.seed, "scenarios": scenarios, "signature": str(sig)}
-
-
 def simulation_tables(sim: SimulationResult) -> list[Table]:
     """Estimated P(k_hat > k) per scenario and estimator, next to theory and the paper's numbers."""
-    data = simulation_to_dict(sim)
     rows = []
-    for name, sc in data["scenarios"].items():
+    for name, sc in sim.scenarios.items():
+        paper = PAPER_VALUES.get(name, {})
         for m in sim.methods:
-            rows.append(
-                (
-                    f"{name} (N={sc['n']}, {sc['reps']} reps)",
-                    m,
-                    sc["p_overestimate"][m],
-                    sc["mc_se"][m],
-                    sc["theory"].get(m),
-                    sc["paper"].get(m),
-                )
-            )
+            label = f"{name} (N={sc.n}, {sc.reps} reps)"
+            rows.append((label, m, sc.p_over(m), sc.se(m), sc.theory.get(m), paper.get(m)))
     columns = (
         Column("scenario"),
         Column("estimator", display=lambda m: _LABEL[m]),
@@ -253,13 +161,13 @@ def simulation_tables(sim: SimulationResult) -> list[Table]:
         Column("paper", "number", spec=".3f", missing=""),
     )
     title = f"Dror et al. (2017) §5 simulation: all nulls true (k = 0), alpha = {sim.alpha:g}, seed = {sim.seed}"
-    return [Table(title, columns, rows, signature=data["signature"])]
+    return [Table(title, columns, rows, signature=str(sim.signature))]
 
 
-def render_simulation(sim: SimulationResult, fmt: str = "text") -> str:
-    """`simulation_tables` as text, Markdown or LaTeX, or the simulation's JSON."""
-    _check_format(fmt)
-    return render_as(fmt, lambda: simulation_tables(sim), lambda: simulation_to_dict(sim))
+def render_simulation(sim: SimulationResult, format: str = "text") -> str:
+    """`simulation_tables` as text, Markdown or LaTeX, or the simulation's JSON (its `to_dict()`)."""
+    _check_format(format)
+    return render_as(format, lambda: simulation_tables(sim), sim.to_dict)
 
 
 def _pyplot() -> Any:
@@ -280,7 +188,7 @@ def require_matplotlib() -> None:
     _pyplot()
 
 
-def simulation_figure(sim: SimulationResult, fmt: str = "png") -> bytes:
+def simulation_figure(sim: SimulationResult, format: str = "png") -> bytes:
     """Histograms of k_hat per estimator (one panel per scenario), as PNG/PDF/SVG bytes."""
     plt = _pyplot()
     names = list(sim.scenarios)
@@ -304,7 +212,7 @@ def simulation_figure(sim: SimulationResult, fmt: str = "png") -> bytes:
         ax.legend(fontsize=8)
     fig.tight_layout()
     buf = io.BytesIO()
-    fig.savefig(buf, format=fmt)
+    fig.savefig(buf, format=format)
     plt.close(fig)
     return buf.getvalue()
 
