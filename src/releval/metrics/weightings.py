@@ -2,6 +2,12 @@
 
 A scheme maps the gold supports n_i of the weighted classes (and N, the instance count used by entropy)
 to unnormalised weights; the scorer normalises them to sum 1 (desideratum D0).
+
+The registry at the end of this module is every scheme a user can name: `WEIGHTINGS` (fixed schemes, by their
+name) and `FAMILIES` (schemes with a number, written NAME:A, like power:0.5). `get_weighting` resolves both, so
+`--weighting`, the API's `weightings=`, `compare --metric` and the signatures accept a new scheme once it has its
+line there (docs/contributing.md, "Adding a class weighting"). The schemes computed when none are named are
+`DEFAULT_WEIGHTING_NAMES` of releval.core.options.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.options import DEFAULT_WEIGHTING_NAMES
 from releval.errors import OptionError
 from releval.validation import check_number
 
@@ -57,11 +64,6 @@ WEIGHTED = Weighting("weighted", _power(1.0), "w_i ∝ n_i")
 DODRANS = Weighting("dodrans", _power(0.75), "w_i ∝ n_i^(3/4)")
 ENTROPY = Weighting("entropy", _entropy, "w_i ∝ −n_i·log2(n_i/N)")
 
-#: The schemes reported by default, from most to least frequency-proportional (micro is pooled, not weighted).
-DEFAULT_WEIGHTINGS: tuple[Weighting, ...] = (WEIGHTED, DODRANS, ENTROPY, MACRO)
-
-_NAMED = {w.name: w for w in DEFAULT_WEIGHTINGS}
-
 
 def power(a: float) -> Weighting:
     """The general power scheme w_i ∝ n_i^a (a = 0: macro, 0.75: dodrans, 1: weighted); `a` must be finite."""
@@ -69,8 +71,33 @@ def power(a: float) -> Weighting:
     return Weighting(f"power:{a:g}", _power(float(a)), f"w_i ∝ n_i^{a:g}")
 
 
+# ----------------------------------------------------------------------------------------------- the registry
+
+#: Every fixed scheme by name, in the order the names are listed to users.
+WEIGHTINGS: dict[str, Weighting] = {
+    "weighted": WEIGHTED,
+    "dodrans": DODRANS,
+    "entropy": ENTROPY,
+    "macro": MACRO,
+}
+#: Every scheme with a number, NAME:A: the function that makes the scheme for A (a finite float). Its Weighting's
+#: name is the canonical spelling `get_weighting` gives back (power:0.50 → power:0.5).
+FAMILIES: dict[str, Callable[[float], Weighting]] = {
+    "power": power,
+}
+
+#: The schemes reported by default, from most to least frequency-proportional (micro is pooled, not weighted).
+DEFAULT_WEIGHTINGS: tuple[Weighting, ...] = tuple(WEIGHTINGS[name] for name in DEFAULT_WEIGHTING_NAMES)
+
+
+def weighting_names() -> list[str]:
+    """What `get_weighting` accepts, for help texts and messages: every fixed name, then every NAME:A."""
+    return [*WEIGHTINGS, *(f"{family}:A" for family in FAMILIES)]
+
+
 def get_weighting(spec: str | Weighting) -> Weighting:
-    """Resolve 'weighted', 'dodrans', 'entropy', 'macro' or 'power:A' (A a finite number) to a Weighting.
+    """Resolve a name of `WEIGHTINGS` ('weighted', 'dodrans', 'entropy', 'macro') or NAME:A of `FAMILIES`
+    ('power:A', A a finite number) to a Weighting; a Weighting is returned as it is.
 
     Anything else is an OptionError naming --weighting; 'micro' gets its own message, since it is always reported
     (it pools the counts, it weights no class) and so is not a weighting one can ask for.
@@ -78,25 +105,25 @@ def get_weighting(spec: str | Weighting) -> Weighting:
     if isinstance(spec, Weighting):
         return spec
     key = str(spec).strip().lower()
-    if key in _NAMED:
-        return _NAMED[key]
-    known = ", ".join([*_NAMED, "power:A"])
+    if key in WEIGHTINGS:
+        return WEIGHTINGS[key]
+    known = ", ".join(weighting_names())
     if key == "micro":
         raise OptionError(
             f"--weighting: 'micro' is always reported, not a weighting; choose from {known}", option="--weighting"
         )
-    if key.startswith("power:"):
-        exponent = key.split(":", 1)[1]
+    family, colon, number = key.partition(":")
+    if colon and family in FAMILIES:
         try:
-            value = float(exponent)
+            value = float(number)
         except ValueError:
             value = float("nan")
         if not np.isfinite(value):
             raise OptionError(
-                f"--weighting {spec}: the exponent A of power:A must be a finite number, got {exponent!r}",
+                f"--weighting {spec}: the number A of {family}:A must be a finite number, got {number!r}",
                 option="--weighting",
             )
-        return power(value)
+        return FAMILIES[family](value)
     raise OptionError(f"--weighting: {str(spec)!r} is not one of {known}", option="--weighting")
 
 
