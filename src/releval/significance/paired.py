@@ -12,7 +12,9 @@ statistics of every resample (never an average of per-item F):
   without Edwards' correction; the sign test is the exact binomial test on the signs of non-zero differences.
 
 With these rules identical systems get p = 1 (δ* = δ = 0 every time). Resampling runs on distinct cells
-(releval.metrics.cells), so 10^4 resamples of 15,509 TACRED items take a fraction of a second.
+(releval.metrics.cells), so 10^4 resamples of 15,509 TACRED items take a fraction of a second. Every result
+(`PairedResult`, `MetricComparison`, `DiscordantTest`) writes itself as JSON with `to_dict()` and loads back equal
+with `from_dict()`.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from releval.core.options import ALTERNATIVES, DEFAULT_RESAMPLES, DEFAULT_SEED, MCNEMAR_VARIANTS
-from releval.core.signature import Signature
+from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
+from releval.core.signature import Signature, parse
 from releval.metrics.averages import MICRO, AveragingSpec
 from releval.metrics.cells import PairedCells, cells_from_rows, f_scores, resampled_f
 from releval.significance.config import SignificanceConfig, split_settings
@@ -35,6 +38,19 @@ from releval.validation import check_choice, check_confidence, check_resamples, 
 
 #: Scores are fractions in [0, 1]; differences closer than this count as ties (float noise is ~1e-16).
 TIE_TOLERANCE = 1e-12
+#: The names of the resampling tests in results and signatures.
+_RESAMPLING_NAMES = ("paired-bootstrap", "approximate-randomization")
+#: The names of the discordant-pair tests in results.
+_DISCORDANT_NAMES = (*(f"mcnemar-{v}" for v in MCNEMAR_VARIANTS), "sign")
+
+
+def _interval(value: Any) -> tuple[float, float] | None:
+    """A saved [low, high] as a tuple (None stays None; a null bound is NaN)."""
+    return None if value is None else (float_or_nan(value[0]), float_or_nan(value[1]))
+
+
+def _optional_float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 @dataclass(frozen=True)
@@ -59,7 +75,9 @@ class MetricComparison:
         return self.p_values[self.alternative]
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: both scores, δ, p under the chosen and under every alternative, the intervals as lists."""
         return {
+            **header("metric-comparison"),
             "metric": self.metric,
             "score_a": self.score_a,
             "score_b": self.score_b,
@@ -71,6 +89,29 @@ class MetricComparison:
             "ci_b": list(self.ci_b) if self.ci_b else None,
             "ci_effect": list(self.ci_effect) if self.ci_effect else None,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MetricComparison:
+        """The comparison `to_dict()` wrote (δ and p are derived, so not read; ValueError when it is not one)."""
+        what = "metric comparison"
+        check_schema(data, what, "metric-comparison")
+        with reading(what):
+            return cls(
+                str(data["metric"]),
+                float_or_nan(data["score_a"]),
+                float_or_nan(data["score_b"]),
+                {known(k, ALTERNATIVES, what, "alternative"): float_or_nan(v) for k, v in data["p_values"].items()},
+                known(data["alternative"], ALTERNATIVES, what, "alternative"),
+                _interval(data.get("ci_a")),
+                _interval(data.get("ci_b")),
+                _interval(data.get("ci_effect")),
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, NaN equal to NaN (a score of an empty average is undefined)."""
+        if not isinstance(other, MetricComparison):
+            return NotImplemented
+        return same(self, other)
 
 
 @dataclass(frozen=True)
@@ -115,8 +156,17 @@ class PairedResult:
     def ci_effect(self) -> tuple[float, float] | None:
         return self.primary.ci_effect
 
+    @property
+    def task(self) -> str:
+        """The kind of evaluation, from the signature (rc, e2e, …)."""
+        return self.signature.get("task") or "rc"
+
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the test's settings, every average's `MetricComparison`, the signature and `extra` (the
+        number of distinct cells resampled); `from_dict` reads it back."""
         return {
+            **header("paired-test"),
+            "task": self.task,
             "test": self.test,
             "metric": self.metric,
             "alternative": self.alternative,
@@ -126,8 +176,33 @@ class PairedResult:
             "confidence": self.confidence,
             "rows": {k: v.to_dict() for k, v in self.rows.items()},
             "signature": str(self.signature),
-            **self.extra,
+            "signature_short": self.signature.format(short=True),
+            "extra": dict(self.extra),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairedResult:
+        """The paired test `to_dict()` wrote (ValueError when it is not one)."""
+        what = "paired test"
+        check_schema(data, what, "paired-test")
+        with reading(what):
+            rows = {str(k): MetricComparison.from_dict(v) for k, v in data["rows"].items()}
+            metric = str(data["metric"])
+            if metric not in rows:
+                raise ValueError(f"{what}: metric {metric!r} is not among its rows ({', '.join(rows)})")
+            resamples, seed = data.get("resamples"), data.get("seed")
+            return cls(
+                known(data["test"], _RESAMPLING_NAMES, what, "test"),
+                metric,
+                known(data["alternative"], ALTERNATIVES, what, "alternative"),
+                rows,
+                int(data["n"]),
+                None if resamples is None else int(resamples),
+                None if seed is None else int(seed),
+                parse(data["signature"]),
+                _optional_float(data.get("confidence")),
+                dict(data.get("extra", {})),
+            )
 
 
 def _check_alternative(alternative: str) -> None:
@@ -387,10 +462,33 @@ class DiscordantTest:
     score_b: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            k: getattr(self, k)
-            for k in ("test", "b", "c", "statistic", "p_value", "alternative", "effect", "score_a", "score_b")
-        }
+        """JSON-ready: every field; `from_dict` reads it back."""
+        fields = ("test", "b", "c", "statistic", "p_value", "alternative", "effect", "score_a", "score_b")
+        return {**header("discordant-test"), **{k: getattr(self, k) for k in fields}}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DiscordantTest:
+        """The test `to_dict()` wrote (ValueError when it is not one)."""
+        what = "discordant-pair test"
+        check_schema(data, what, "discordant-test")
+        with reading(what):
+            return cls(
+                known(data["test"], _DISCORDANT_NAMES, what, "test"),
+                int(data["b"]),
+                int(data["c"]),
+                float_or_nan(data["statistic"]),
+                float_or_nan(data["p_value"]),
+                known(data["alternative"], ALTERNATIVES, what, "alternative"),
+                float_or_nan(data["effect"]),
+                _optional_float(data.get("score_a")),
+                _optional_float(data.get("score_b")),
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, NaN equal to NaN."""
+        if not isinstance(other, DiscordantTest):
+            return NotImplemented
+        return same(self, other)
 
 
 def mcnemar_counts(b: int, c: int, *, alternative: str = "two-sided", variant: str = "exact") -> DiscordantTest:

@@ -1,17 +1,23 @@
 """Classic paired tests on per-item (or per-seed) score pairs: paired t and Wilcoxon signed-rank, via SciPy.
 
 For corpus-level F-scores use the resampling tests (releval.significance.paired); these are for paired scalar scores,
-e.g. per-document F or per-seed results of two systems trained with the same seeds (statistics notes §2).
+e.g. per-document F or per-seed results of two systems trained with the same seeds (statistics notes §2). A
+`ClassicResult` writes itself as JSON with `to_dict()` and loads back equal with `from_dict()`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from releval.core.options import ALTERNATIVES
+from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
+
+#: The tests of this module, as their results name them.
+CLASSIC_TESTS = ("paired-t", "wilcoxon")
 
 
 @dataclass(frozen=True)
@@ -25,6 +31,48 @@ class ClassicResult:
     df: float | None = None
     mean_diff: float | None = None
     ci: tuple[float, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: every field, the interval as a list; `from_dict` reads it back."""
+        return {
+            **header("classic-test"),
+            "test": self.test,
+            "alternative": self.alternative,
+            "statistic": self.statistic,
+            "p_value": self.p_value,
+            "df": self.df,
+            "mean_diff": self.mean_diff,
+            "ci": list(self.ci) if self.ci is not None else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ClassicResult:
+        """The result `to_dict()` wrote (ValueError when it is not one). The t-test fills df, mean_diff and ci; for
+        it a null there is a NaN that strict JSON could not write, for Wilcoxon a value that does not exist."""
+        what = "classic paired test"
+        check_schema(data, what, "classic-test")
+        with reading(what):
+            test = known(data["test"], CLASSIC_TESTS, what, "test")
+
+            def optional(value: Any) -> float | None:
+                return float_or_nan(value) if test == "paired-t" else None if value is None else float(value)
+
+            ci = data.get("ci")
+            return cls(
+                test,
+                known(data["alternative"], ALTERNATIVES, what, "alternative"),
+                float_or_nan(data["statistic"]),
+                float_or_nan(data["p_value"]),
+                optional(data.get("df")),
+                optional(data.get("mean_diff")),
+                None if ci is None else (float_or_nan(ci[0]), float_or_nan(ci[1])),
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, NaN equal to NaN (SciPy returns NaN p-values for samples without any difference)."""
+        if not isinstance(other, ClassicResult):
+            return NotImplemented
+        return same(self, other)
 
 
 def _pair(a: Sequence[float], b: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:

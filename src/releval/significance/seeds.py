@@ -18,6 +18,9 @@ file given as every seed, or a deterministic system, which a paired test on one 
 * different means: refused with an InputError naming both systems and the average, instead of t = ±inf, p = 0 and
   d = ±inf reported as a "huge", significant effect;
 * only one side constant: the standard error is that of the other side and the test is well defined.
+
+A `SeedComparison` writes itself as JSON with `to_dict()` (the undefined t and df as null) and loads back equal,
+NaN for NaN, with `from_dict()`.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from releval.core.options import ALTERNATIVES
+from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.errors import InputError
 from releval.validation import check_choice
 
@@ -127,7 +131,40 @@ class SeedComparison:
         return self.mean_a - self.mean_b
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "effect": self.effect}
+        """JSON-ready: every field and the difference of means; `from_dict` reads it back."""
+        return {**header("seed-comparison"), **asdict(self), "effect": self.effect}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SeedComparison:
+        """The comparison `to_dict()` wrote, null statistics as NaN (ValueError when it is not one); keys beside the
+        fields (`effect`, derived) are ignored."""
+        what = "seed comparison"
+        check_schema(data, what, "seed-comparison")
+        with reading(what):
+            note = data.get("note")
+            return cls(
+                mean_a=float_or_nan(data["mean_a"]),
+                sd_a=float_or_nan(data["sd_a"]),
+                n_a=int(data["n_a"]),
+                mean_b=float_or_nan(data["mean_b"]),
+                sd_b=float_or_nan(data["sd_b"]),
+                n_b=int(data["n_b"]),
+                t=float_or_nan(data["t"]),
+                df=float_or_nan(data["df"]),
+                p_value=float_or_nan(data["p_value"]),
+                alternative=known(data["alternative"], ALTERNATIVES, what, "alternative"),
+                cohen_d=float_or_nan(data["cohen_d"]),
+                cohen_d_pooled=float_or_nan(data["cohen_d_pooled"]),
+                hedges_g=float_or_nan(data["hedges_g"]),
+                label=str(data["label"]),
+                note=None if note is None else str(note),
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, NaN equal to NaN (t and df of runs without spread are NaN)."""
+        if not isinstance(other, SeedComparison):
+            return NotImplemented
+        return same(self, other)
 
 
 def _as_runs(values: ArrayLike, name: str) -> np.ndarray:
