@@ -7,6 +7,8 @@ sample SD is sd·√(n/(n−1))). t and d are monotone in every coordinate, so t
 p is monotone in |Δ| but not in the SDs (the Welch–Satterthwaite df moves with them), so its extremes are found
 by a dense grid over the SDs refined with ``scipy.optimize.minimize`` (L-BFGS-B, bounded). A claimed value is
 consistent when the interval it rounds from (e.g. "3·10^-3" → [2.5e-3, 3.5e-3]) meets the computed interval.
+A `StatsCheck` writes itself as JSON with `to_dict()` and loads back equal with `from_dict()` (a claim is saved
+as printed and parsed again).
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
-from releval.core.options import READINGS
+from releval.core.options import ALTERNATIVES, READINGS
+from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.errors import InputError
-from releval.significance.seeds import ALTERNATIVES, cohen_d_harbecke, welch_df
+from releval.significance.seeds import cohen_d_harbecke, welch_df
 from releval.validation import check_choice, check_choices, check_int
 
 _MEAN_SD = re.compile(r"^\s*([-+]?[0-9.]+)\s*(?:±|\+/-|\+-|\\pm)\s*([0-9.]+)\s*$")
@@ -109,6 +112,12 @@ class Interval:
     def to_list(self) -> list[float]:
         return [self.low, self.high]
 
+    @classmethod
+    def from_list(cls, values: Sequence[float | None]) -> Interval:
+        """`[low, high]` as `to_list()` wrote it (a null bound, strict JSON's NaN, as NaN)."""
+        low, high = values
+        return cls(float_or_nan(low), float_or_nan(high))
+
 
 @dataclass(frozen=True)
 class ReadingCheck:
@@ -121,6 +130,45 @@ class ReadingCheck:
     d: Interval
     p_consistent: bool | None
     d_consistent: bool | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the reading, each interval as `[low, high]` and the two verdicts (None without a claim)."""
+        return {
+            "reading": self.reading,
+            "t": self.t.to_list(),
+            "df": self.df.to_list(),
+            "p": self.p.to_list(),
+            "d": self.d.to_list(),
+            "p_consistent": self.p_consistent,
+            "d_consistent": self.d_consistent,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReadingCheck:
+        """One reading as `to_dict()` wrote it (a part of a `StatsCheck`, so without a schema header)."""
+        what = "reading check"
+        with reading(what):
+            return cls(
+                known(data["reading"], READINGS, what, "reading"),
+                Interval.from_list(data["t"]),
+                Interval.from_list(data["df"]),
+                Interval.from_list(data["p"]),
+                Interval.from_list(data["d"]),
+                _verdict(data.get("p_consistent"), what),
+                _verdict(data.get("d_consistent"), what),
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, NaN equal to NaN."""
+        if not isinstance(other, ReadingCheck):
+            return NotImplemented
+        return same(self, other)
+
+
+def _verdict(value: Any, what: str) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise ValueError(f"{what}: a verdict must be true, false or null, not {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -150,7 +198,10 @@ class StatsCheck:
         return None if self.claimed_d is None else any(bool(v) for v in verdicts)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the comparison, the claims as printed, the overall verdicts and per reading of "±" the
+        intervals and verdicts; `from_dict` reads it back."""
         return {
+            **header("stats-check"),
             "name": self.name,
             "a": self.a,
             "b": self.b,
@@ -161,19 +212,36 @@ class StatsCheck:
             "claimed_d": self.claimed_d.text if self.claimed_d else None,
             "p_consistent": self.p_consistent,
             "d_consistent": self.d_consistent,
-            "readings": {
-                k: {
-                    "t": r.t.to_list(),
-                    "df": r.df.to_list(),
-                    "p": r.p.to_list(),
-                    "d": r.d.to_list(),
-                    "p_consistent": r.p_consistent,
-                    "d_consistent": r.d_consistent,
-                }
-                for k, r in self.readings.items()
-            },
-            "notes": self.notes,
+            "readings": {k: {f: v for f, v in r.to_dict().items() if f != "reading"} for k, r in self.readings.items()},
+            "notes": list(self.notes),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> StatsCheck:
+        """The check `to_dict()` wrote; the claims are parsed again from their printed text (ValueError when it is
+        not one)."""
+        what = "stats check"
+        check_schema(data, what, "stats-check")
+        with reading(what):
+            claimed_p, claimed_d = data.get("claimed_p"), data.get("claimed_d")
+            return cls(
+                str(data["a"]),
+                str(data["b"]),
+                int(data["n_a"]),
+                int(data["n_b"]),
+                known(data["alternative"], ALTERNATIVES, what, "alternative"),
+                None if claimed_p is None else parse_number(str(claimed_p)),
+                None if claimed_d is None else parse_number(str(claimed_d)),
+                {str(k): ReadingCheck.from_dict({**v, "reading": k}) for k, v in data["readings"].items()},
+                str(data.get("name", "")),
+                [str(n) for n in data.get("notes", [])],
+            )
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, NaN equal to NaN."""
+        if not isinstance(other, StatsCheck):
+            return NotImplemented
+        return same(self, other)
 
 
 def _log_p(diff: float, s1: np.ndarray, n1: int, s2: np.ndarray, n2: int, alternative: str) -> np.ndarray:

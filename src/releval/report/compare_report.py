@@ -136,16 +136,16 @@ def seed_tables(table: SeedTable) -> list[Table]:
     )
 
 
-def render_paired(table: PairedTable, fmt: str = "text", width: int = 2) -> str:
+def render_paired(table: PairedTable, format: str = "text", width: int = 2) -> str:
     """`paired_tables` in text, Markdown, LaTeX or CSV, or the table's JSON."""
     check_width(width)
-    return render_as(fmt, lambda: paired_tables(table), table.to_dict, width)
+    return render_as(format, lambda: paired_tables(table), table.to_dict, width)
 
 
-def render_seeds(table: SeedTable, fmt: str = "text", width: int = 2) -> str:
+def render_seeds(table: SeedTable, format: str = "text", width: int = 2) -> str:
     """`seed_tables` in text, Markdown, LaTeX or CSV, or the table's JSON."""
     check_width(width)
-    return render_as(fmt, lambda: seed_tables(table), table.to_dict, width)
+    return render_as(format, lambda: seed_tables(table), table.to_dict, width)
 
 
 def _verdict(value: bool) -> str:
@@ -216,9 +216,10 @@ def check_tables(checks: Sequence[StatsCheck]) -> list[Table]:
     return attach(tables, signature=str(signature))
 
 
-def render_checks(checks: Sequence[StatsCheck], fmt: str = "text") -> str:
-    """`check_tables` in text, Markdown, LaTeX or CSV, or the checks' JSON."""
-    return render_as(fmt, lambda: check_tables(checks), lambda: [c.to_dict() for c in checks])
+def render_checks(checks: Sequence[StatsCheck], format: str = "text") -> str:
+    """`check_tables` in text, Markdown, LaTeX or CSV, or the checks' JSON: a list of `StatsCheck.to_dict()`, each
+    of which loads back with `StatsCheck.from_dict`."""
+    return render_as(format, lambda: check_tables(checks), lambda: [c.to_dict() for c in checks])
 
 
 def _overall(check: StatsCheck, kind: str) -> str:
