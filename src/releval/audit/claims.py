@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, NamedTuple
 
-from releval.result import SCHEMA_VERSION, check_schema
+from releval.core.schema import check_schema, header, reading
 from releval.validation import check_choice
 
 GROUP_ORDER = ("Strict", "Boundaries", "Relaxed", "Not comparable", "Relation classification")
@@ -137,17 +137,18 @@ class ClaimVerdict:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClaimVerdict:
-        """The verdict `to_dict()` wrote (KeyError for a missing field)."""
-        yours, theirs = data.get("yours"), data.get("theirs")
-        return cls(
-            str(data["claim_id"]),
-            str(data["reference"]),
-            str(data["dataset"]),
-            bool(data["comparable"]),
-            [str(r) for r in data["reasons"]],
-            None if yours is None else float(yours),
-            None if theirs is None else float(theirs),
-        )
+        """The verdict `to_dict()` wrote (ValueError for a missing field)."""
+        with reading("claim verdict"):
+            yours, theirs = data.get("yours"), data.get("theirs")
+            return cls(
+                str(data["claim_id"]),
+                str(data["reference"]),
+                str(data["dataset"]),
+                bool(data["comparable"]),
+                [str(r) for r in data["reasons"]],
+                None if yours is None else float(yours),
+                None if theirs is None else float(theirs),
+            )
 
 
 class ClaimsCheck(NamedTuple):
@@ -162,8 +163,7 @@ class ClaimsCheck(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data: the dataset and every verdict (the JSON of `releval claims check`)."""
         return {
-            "schema_version": SCHEMA_VERSION,
-            "kind": KIND,
+            **header(KIND),
             "dataset": self.dataset,
             "claims": [v.to_dict() for v in self.verdicts],
         }
@@ -171,11 +171,11 @@ class ClaimsCheck(NamedTuple):
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClaimsCheck:
         """The check `to_dict()` wrote (ValueError when `data` is not a saved claims check)."""
-        check_schema(data, "claims check")
-        if data.get("kind") != KIND:
-            raise ValueError(f"claims check: kind {data.get('kind')!r} is not {KIND!r}")
-        dataset = data.get("dataset")
-        return cls(None if dataset is None else str(dataset), [ClaimVerdict.from_dict(v) for v in data["claims"]])
+        what = "claims check"
+        check_schema(data, what, KIND)
+        with reading(what):
+            dataset = data.get("dataset")
+            return cls(None if dataset is None else str(dataset), [ClaimVerdict.from_dict(v) for v in data["claims"]])
 
 
 _CONLL04_LABELS = {"Live_In", "Kill", "Work_For", "OrgBased_In", "Located_In", "Loc", "Org", "Peop", "Other"}

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from releval.audit.claims import check_dataset, criterion_gaps
+from releval.core.schema import check_schema, header, known, reading
 from releval.core.signature import Signature, parse
 from releval.core.table import Column, Table
 from releval.data.decoding import parse_json, read_utf8
 from releval.data.io import PathLike
 from releval.errors import InputError
-from releval.result import SCHEMA_VERSION, check_schema
 
 NOT_COMPARABLE, CAVEATS, COMPARABLE = "not comparable", "comparable with caveats", "comparable"
 _BLOCKING = ("task", "view", "criterion", "negative", "weighted_classes", "beta", "labels", "n", "missing")
@@ -115,8 +115,7 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (each difference as a two-item list [A's value, B's value])."""
         return {
-            "schema_version": SCHEMA_VERSION,
-            "kind": KIND,
+            **header(KIND),
             "a": self.a,
             "b": self.b,
             "verdict": self.verdict,
@@ -127,19 +126,17 @@ class Comparison:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Comparison:
         """The comparison `to_dict()` wrote (ValueError when `data` is not one, or its verdict is unknown)."""
-        check_schema(data, "comparison")
-        if data.get("kind") != KIND:
-            raise ValueError(f"comparison: kind {data.get('kind')!r} is not {KIND!r}")
-        verdict = str(data["verdict"])
-        if verdict not in (NOT_COMPARABLE, CAVEATS, COMPARABLE):
-            raise ValueError(f"comparison: unknown verdict {verdict!r}")
-        differences: dict[str, tuple[str | None, str | None]] = {}
-        for key, pair in data.get("differences", {}).items():
-            if not isinstance(pair, list) or len(pair) != 2:
-                raise ValueError(f"comparison: difference {key!r} is not a pair [A, B]")
-            a, b = pair
-            differences[str(key)] = (None if a is None else str(a), None if b is None else str(b))
-        return cls(str(data["a"]), str(data["b"]), verdict, [str(r) for r in data["reasons"]], differences)
+        what = "comparison"
+        check_schema(data, what, KIND)
+        with reading(what):
+            verdict = known(data["verdict"], (NOT_COMPARABLE, CAVEATS, COMPARABLE), what, "verdict")
+            differences: dict[str, tuple[str | None, str | None]] = {}
+            for key, pair in data.get("differences", {}).items():
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise ValueError(f"{what}: difference {key!r} is not a pair [A, B]")
+                a, b = pair
+                differences[str(key)] = (None if a is None else str(a), None if b is None else str(b))
+            return cls(str(data["a"]), str(data["b"]), verdict, [str(r) for r in data["reasons"]], differences)
 
 
 def _criterion_name(value: str | None) -> str:

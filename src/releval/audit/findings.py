@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from releval.core.schema import check_schema, header, reading
 from releval.core.table import Column, Table
-from releval.result import SCHEMA_VERSION, check_schema
 
 SEVERITIES = ("error", "warning", "info")
 #: The `kind` of a saved audit report.
@@ -68,16 +68,17 @@ class Finding:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Finding:
-        """The finding `to_dict()` wrote (ValueError for an unknown severity, KeyError for a missing field)."""
-        count = data.get("count")
-        return cls(
-            str(data["code"]),
-            str(data["severity"]),
-            str(data["message"]),
-            None if count is None else int(count),
-            list(data.get("examples", [])),
-            dict(data.get("data", {})),
-        )
+        """The finding `to_dict()` wrote (ValueError for an unknown severity or a missing field)."""
+        with reading("audit finding"):
+            count = data.get("count")
+            return cls(
+                str(data["code"]),
+                str(data["severity"]),
+                str(data["message"]),
+                None if count is None else int(count),
+                list(data.get("examples", [])),
+                dict(data.get("data", {})),
+            )
 
 
 @dataclass
@@ -134,8 +135,7 @@ class AuditReport:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data: inputs, counts per severity, exit status and every finding (the CLI's JSON)."""
         return {
-            "schema_version": SCHEMA_VERSION,
-            "kind": KIND,
+            **header(KIND),
             "inputs": dict(self.inputs),
             "summary": self.summary(),
             "exit_status": self.exit_status,
@@ -148,11 +148,11 @@ class AuditReport:
 
         ValueError when `data` is not a saved audit report of this schema version.
         """
-        check_schema(data, "audit report")
-        if data.get("kind") != KIND:
-            raise ValueError(f"audit report: kind {data.get('kind')!r} is not {KIND!r}")
-        inputs = {str(k): None if v is None else str(v) for k, v in data.get("inputs", {}).items()}
-        return cls([Finding.from_dict(f) for f in data["findings"]], inputs)
+        what = "audit report"
+        check_schema(data, what, KIND)
+        with reading(what):
+            inputs = {str(k): None if v is None else str(v) for k, v in data.get("inputs", {}).items()}
+            return cls([Finding.from_dict(f) for f in data["findings"]], inputs)
 
 
 def findings_tables(report: AuditReport) -> list[Table]:

@@ -16,8 +16,8 @@ from typing import Any
 
 import orjson
 
+from releval.core.schema import check_schema, header, reading
 from releval.data.e2e import Document, E2EDataset
-from releval.result import SCHEMA_VERSION, check_schema
 
 #: The `kind` of saved end-to-end dataset statistics.
 KIND = "e2e-dataset-stats"
@@ -75,8 +75,7 @@ class DatasetStats:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data: every split, their total and the notes (the JSON of `releval stats` on one file)."""
         return {
-            "schema_version": SCHEMA_VERSION,
-            "kind": KIND,
+            **header(KIND),
             "path": self.path,
             "format": self.format,
             "splits": [s.to_dict() for s in self.splits],
@@ -87,16 +86,16 @@ class DatasetStats:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DatasetStats:
         """The statistics `to_dict()` wrote (ValueError when `data` is not saved end-to-end dataset statistics)."""
-        check_schema(data, "end-to-end dataset statistics")
-        if data.get("kind") != KIND:
-            raise ValueError(f"end-to-end dataset statistics: kind {data.get('kind')!r} is not {KIND!r}")
-        return cls(
-            str(data["path"]),
-            str(data["format"]),
-            [SplitStats.from_dict(s) for s in data["splits"]],
-            SplitStats.from_dict(data["total"]),
-            [str(n) for n in data.get("notes", [])],
-        )
+        what = "end-to-end dataset statistics"
+        check_schema(data, what, KIND)
+        with reading(what):
+            return cls(
+                str(data["path"]),
+                str(data["format"]),
+                [SplitStats.from_dict(s) for s in data["splits"]],
+                SplitStats.from_dict(data["total"]),
+                [str(n) for n in data.get("notes", [])],
+            )
 
 
 def canonical_document(doc: Document) -> tuple:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from releval.result import SCHEMA_VERSION, check_schema
+from releval.core.schema import check_schema, float_or_nan, header, reading, same
 
 #: The `kind` of saved label statistics.
 KIND = "label-stats"
@@ -41,8 +41,7 @@ class LabelStats:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (an undefined ratio as null; `negative_percent` for readers, not read back)."""
         return {
-            "schema_version": SCHEMA_VERSION,
-            "kind": KIND,
+            **header(KIND),
             "name": self.name,
             "relations": self.n_labels,
             "samples": self.n_samples,
@@ -57,29 +56,25 @@ class LabelStats:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LabelStats:
         """The statistics `to_dict()` wrote (ValueError when `data` is not saved label statistics)."""
-        check_schema(data, "label statistics")
-        if data.get("kind") != KIND:
-            raise ValueError(f"label statistics: kind {data.get('kind')!r} is not {KIND!r}")
-        ratio = data.get("ratio")
-        return cls(
-            name=str(data["name"]),
-            n_labels=int(data["relations"]),
-            n_samples=int(data["samples"]),
-            n_negative=int(data["negative"]),
-            perplexity=float(data["perplexity"]),
-            perplexity_positive=float(data["perplexity_without_negative"]),
-            ratio=math.nan if ratio is None else float(ratio),
-            counts={str(k): int(v) for k, v in data["counts"].items()},
-        )
+        what = "label statistics"
+        check_schema(data, what, KIND)
+        with reading(what):
+            return cls(
+                name=str(data["name"]),
+                n_labels=int(data["relations"]),
+                n_samples=int(data["samples"]),
+                n_negative=int(data["negative"]),
+                perplexity=float(data["perplexity"]),
+                perplexity_positive=float(data["perplexity_without_negative"]),
+                ratio=float_or_nan(data.get("ratio")),
+                counts={str(k): int(v) for k, v in data["counts"].items()},
+            )
 
     def __eq__(self, other: object) -> bool:
         """Field by field; an undefined (NaN) ratio equals an undefined ratio."""
         if not isinstance(other, LabelStats):
             return NotImplemented
-        same_ratio = self.ratio == other.ratio or (math.isnan(self.ratio) and math.isnan(other.ratio))
-        mine = {k: v for k, v in self.__dict__.items() if k != "ratio"}
-        theirs = {k: v for k, v in other.__dict__.items() if k != "ratio"}
-        return same_ratio and mine == theirs
+        return same(self, other)
 
     __hash__ = None  # type: ignore[assignment]  # a dict inside: not hashable
 

@@ -10,20 +10,20 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
 from releval.core.notices import Notice, as_notices
 from releval.core.options import MISSING_POLICIES
+from releval.core.schema import check_schema, header, reading, same
 from releval.core.signature import Signature, parse, short_hash
 from releval.data.alignment import align
 from releval.data.labels import LabelFile
 from releval.data.semeval_labels import DIRECTED_SET
 from releval.errors import InputError
 from releval.metrics.semeval import VIEW_TITLES, VIEWS, Prf, SemevalScores, SemevalView, semeval_scores
-from releval.result import SCHEMA_VERSION, check_schema
 from releval.tasks.classification import LabelsInput, as_label_file
 from releval.tasks.classification import system_name as _system_name
 from releval.validation import check_choice
@@ -76,8 +76,7 @@ class SemevalOfficialResult:
         """
         s = self.scores
         return {
-            "schema_version": SCHEMA_VERSION,
-            "kind": TASK,
+            **header(TASK),
             "system": self.system,
             "task": TASK,
             "official_score": s.official_score,
@@ -94,57 +93,34 @@ class SemevalOfficialResult:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SemevalOfficialResult:
         """The result `to_dict()` wrote (ValueError when `data` is not a saved SemEval official result)."""
-        check_schema(data, "SemEval official result")
-        if data.get("kind") != TASK:
-            raise ValueError(f"SemEval official result: kind {data.get('kind')!r} is not {TASK!r}")
-        views = data["views"]
-        missing = [name for name in VIEWS if name not in views]
-        if missing:
-            raise ValueError(f"SemEval official result: views {', '.join(missing)} missing")
-        directed, undirected, official = (_view_from_dict(name, views[name]) for name in VIEWS)
-        scores = SemevalScores(
-            directed,
-            undirected,
-            official,
-            {str(k): int(v) for k, v in data.get("absent_from_key", {}).items()},
-            int(data["skipped"]),
-        )
-        return cls(
-            str(data["system"]),
-            scores,
-            parse(data["signature"]),
-            [Notice.from_dict(w) for w in data.get("warnings", [])],
-            [str(n) for n in data.get("notes", [])],
-        )
+        what = "SemEval official result"
+        check_schema(data, what, TASK)
+        with reading(what):
+            views = data["views"]
+            directed, undirected, official = (_view_from_dict(name, views[name]) for name in VIEWS)
+            scores = SemevalScores(
+                directed,
+                undirected,
+                official,
+                {str(k): int(v) for k, v in data.get("absent_from_key", {}).items()},
+                int(data["skipped"]),
+            )
+            return cls(
+                str(data["system"]),
+                scores,
+                parse(data["signature"]),
+                [Notice.from_dict(w) for w in data.get("warnings", [])],
+                [str(n) for n in data.get("notes", [])],
+            )
 
     def __eq__(self, other: object) -> bool:
-        """Field by field, the views' count and percentage arrays by value (numpy arrays have no truth value)."""
+        """Field by field: the views' arrays by dtype, shape and value (they have no truth value), warnings with
+        their codes."""
         if not isinstance(other, SemevalOfficialResult):
             return NotImplemented
-        return (
-            self.system == other.system
-            and self.signature == other.signature
-            and self.warnings == other.warnings
-            and [w.code for w in self.warnings] == [w.code for w in other.warnings]
-            and self.notes == other.notes
-            and self.scores.absent_from_key == other.scores.absent_from_key
-            and self.scores.n_skipped == other.scores.n_skipped
-            and all(_same_view(a, b) for a, b in zip(self.scores.views, other.scores.views))
-        )
+        return same(self, other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable lists inside: not hashable
-
-
-def _same_view(a: SemevalView, b: SemevalView) -> bool:
-    """Every field equal; arrays compared by shape and value."""
-    for f in fields(SemevalView):
-        x, y = getattr(a, f.name), getattr(b, f.name)
-        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
-            if not np.array_equal(x, y):
-                return False
-        elif x != y:
-            return False
-    return True
 
 
 def _view_dict(view: SemevalView) -> dict[str, Any]:
