@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from releval.core.options import ALTERNATIVES, DEFAULT_RESAMPLES, DEFAULT_SEED, MCNEMAR_VARIANTS
+from releval.core.options import ALTERNATIVES, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, MCNEMAR_VARIANTS
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.core.signature import Signature, parse
 from releval.metrics.averages import MICRO, AveragingSpec
@@ -209,7 +209,7 @@ def _check_alternative(alternative: str) -> None:
     check_choice(alternative, ALTERNATIVES, "--alternative")
 
 
-def check_resampling(resamples: int, seed: int | None, confidence: float = 0.95) -> None:
+def check_resampling(resamples: int, seed: int | None, confidence: float = DEFAULT_CONFIDENCE) -> None:
     """The settings of the resampling tests: resamples >= 1, seed None or >= 0, 0 < confidence < 1 (OptionError)."""
     check_resamples(resamples)
     check_seed(seed)
@@ -415,7 +415,7 @@ def paired_bootstrap_scores(
     alternative: str = "two-sided",
     resamples: int = DEFAULT_RESAMPLES,
     seed: int | None = DEFAULT_SEED,
-    confidence: float = 0.95,
+    confidence: float = DEFAULT_CONFIDENCE,
 ) -> MetricComparison:
     """Paired bootstrap of mean(a) − mean(b) for additive per-item scores (same p-value rules as for F)."""
     _check_alternative(alternative)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from releval.core.options import ALTERNATIVES
+from releval.core.options import ALTERNATIVES, DEFAULT_CONFIDENCE
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 
 #: The tests of this module, as their results name them.
@@ -88,7 +88,7 @@ def _check_alternative(alternative: str) -> None:
 
 
 def paired_t(
-    a: Sequence[float], b: Sequence[float], alternative: str = "two-sided", confidence: float = 0.95
+    a: Sequence[float], b: Sequence[float], alternative: str = "two-sided", confidence: float = DEFAULT_CONFIDENCE
 ) -> ClassicResult:
     """Student's paired t-test of mean(A − B) (scipy.stats.ttest_rel), with the CI of the mean difference."""
     from scipy import stats
