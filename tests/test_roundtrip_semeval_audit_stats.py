@@ -414,3 +414,22 @@ def test_from_dict_refuses_another_kind(kind: str) -> None:
         if other != kind:
             with pytest.raises(ValueError, match=f"kind '{other}' is not '{kind}'"):
                 cls.from_dict(data)
+
+
+REQUIRED = {
+    "semeval-official": ("views", "SemEval official result"),
+    "audit": ("findings", "audit report"),
+    "comparison": ("verdict", "comparison"),
+    "claims-check": ("claims", "claims check"),
+    "label-stats": ("counts", "label statistics"),
+    "e2e-dataset-stats": ("splits", "end-to-end dataset statistics"),
+}
+
+
+@pytest.mark.parametrize("kind", EXAMPLE_KINDS)
+def test_from_dict_names_a_missing_key(kind: str) -> None:
+    """A damaged file is a ValueError that says what was being read, not a bare KeyError."""
+    cls, data = _examples()[kind]
+    key, what = REQUIRED[kind]
+    with pytest.raises(ValueError, match=f"^{what}: missing key '{key}'"):
+        cls.from_dict({k: v for k, v in data.items() if k != key})
