@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 from tests.conftest import SEMEVAL_KEY, semeval_predictions
@@ -445,11 +445,19 @@ runs = st.lists(st.floats(min_value=0.0, max_value=1.0, allow_nan=False), min_si
 
 @settings(max_examples=60, deadline=None)
 @given(a=runs, b=runs, alternative=st.sampled_from(("two-sided", "greater", "less")))
+@example(a=[0.0, 0.0], b=[0.0, 3.1349310580278698e-102], alternative="two-sided")  # squared SDs underflowed
+@example(a=[0.0, 1e-170], b=[2e-170, 5e-170], alternative="less")  # so did the squared deviations
 def test_any_seed_comparison_roundtrips(a: list[float], b: list[float], alternative: str) -> None:
-    """Any runs that can be compared (constant runs with different means are refused) load back equal."""
+    """Any runs that can be compared (constant runs with different means are refused) load back equal; runs of
+    tiny scores give the statistics of the same runs scaled up (t, df, p and d do not depend on the scale)."""
     try:
         result = compare_seeds(a, b, alternative)
     except InputError:
         assume(False)
         return
     roundtrip(result)
+    scale = max(max(map(abs, a)), max(map(abs, b)))
+    if result.note is None and 0 < scale < 1e-100:
+        big = compare_seeds([x / scale for x in a], [x / scale for x in b], alternative)
+        assert (result.t, result.df, result.p_value) == pytest.approx((big.t, big.df, big.p_value), rel=1e-9)
+        assert result.cohen_d == pytest.approx(big.cohen_d, rel=1e-9)

@@ -64,9 +64,16 @@ def sawilowsky_label(d: float) -> str:
 
 
 def welch_df(s1: ArrayLike, n1: int, s2: ArrayLike, n2: int) -> Any:
-    """Welch–Satterthwaite degrees of freedom from sample SDs and sizes (scalars or arrays; nan if both SDs are 0)."""
-    v1 = np.asarray(s1, dtype=np.float64) ** 2 / n1
-    v2 = np.asarray(s2, dtype=np.float64) ** 2 / n2
+    """Welch–Satterthwaite degrees of freedom from sample SDs and sizes (scalars or arrays; nan if both SDs are 0).
+
+    The df does not change when both SDs are scaled, so they are divided by the larger first: squared twice, SDs
+    of 1e-100 would underflow to a 0/0 and a NaN df for well-defined runs.
+    """
+    a1, a2 = np.asarray(s1, dtype=np.float64), np.asarray(s2, dtype=np.float64)
+    scale = np.maximum(np.abs(a1), np.abs(a2))
+    safe = np.where(scale > 0, scale, 1.0)
+    v1 = (a1 / safe) ** 2 / n1
+    v2 = (a2 / safe) ** 2 / n2
     den = v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         df = np.where(den > 0, (v1 + v2) ** 2 / np.where(den > 0, den, 1.0), np.nan)
@@ -82,8 +89,9 @@ def welch_from_stats(
 
 
 def cohen_d_harbecke(m1: float, s1: float, m2: float, s2: float) -> float:
-    """Harbecke et al. (2022) Eq. 4: d = √2 (μ₁ − μ₂)/√(σ₁² + σ₂²)."""
-    den = math.sqrt(s1 * s1 + s2 * s2)
+    """Harbecke et al. (2022) Eq. 4: d = √2 (μ₁ − μ₂)/√(σ₁² + σ₂²) (the root by `math.hypot`, which does not
+    underflow for tiny SDs)."""
+    den = math.hypot(s1, s2)
     diff = m1 - m2
     if den == 0:
         return 0.0 if diff == 0 else math.copysign(math.inf, diff)
@@ -91,8 +99,8 @@ def cohen_d_harbecke(m1: float, s1: float, m2: float, s2: float) -> float:
 
 
 def cohen_d_pooled(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> float:
-    """Cohen's d with the pooled SD √(((n₁−1)s₁² + (n₂−1)s₂²)/(n₁+n₂−2))."""
-    pooled = math.sqrt(((n1 - 1) * s1 * s1 + (n2 - 1) * s2 * s2) / (n1 + n2 - 2))
+    """Cohen's d with the pooled SD √(((n₁−1)s₁² + (n₂−1)s₂²)/(n₁+n₂−2)) (as a hypot, which does not underflow)."""
+    pooled = math.hypot(math.sqrt(n1 - 1) * s1, math.sqrt(n2 - 1) * s2) / math.sqrt(n1 + n2 - 2)
     diff = m1 - m2
     if pooled == 0:
         return 0.0 if diff == 0 else math.copysign(math.inf, diff)
@@ -176,13 +184,20 @@ def _as_runs(values: ArrayLike, name: str) -> np.ndarray:
     return arr
 
 
+def _sample_sd(runs: np.ndarray) -> float:
+    """The sample SD (ddof = 1), computed on the runs divided by their largest magnitude: squared deviations of
+    scores near 1e-170 underflow to 0, which would call runs that differ constant."""
+    scale = float(np.max(np.abs(runs)))
+    return scale * float((runs / scale).std(ddof=1)) if scale > 0 else 0.0
+
+
 def essentially_constant(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> bool:
     """R's t.test criterion: the standard error √(s₁²/n₁ + s₂²/n₂) is 0 or below 10·ε·max(|m₁|, |m₂|).
 
     Scores computed from the same predictions are equal, but their mean over 3 runs need not be (0.1+0.1+0.1 ≠ 0.3),
     leaving a sample SD of ~1e-17 instead of 0; the tolerance treats that as the zero it is.
     """
-    se = math.sqrt(s1 * s1 / n1 + s2 * s2 / n2)
+    se = math.hypot(s1 / math.sqrt(n1), s2 / math.sqrt(n2))
     return se == 0.0 or se < 10 * sys.float_info.epsilon * max(abs(m1), abs(m2))
 
 
@@ -202,14 +217,15 @@ def compare_seeds(
     check_choice(alternative, ALTERNATIVES, "--alternative")
     x, y = _as_runs(a, names[0]), _as_runs(b, names[1])
     m1, m2 = float(x.mean()), float(y.mean())
-    s1, s2 = float(x.std(ddof=1)), float(y.std(ddof=1))
+    s1, s2 = _sample_sd(x), _sample_sd(y)
     n1, n2 = int(x.size), int(y.size)
     if essentially_constant(m1, s1, n1, m2, s2, n2):
         return _constant_runs(x, y, names, metric, alternative)
-    with warnings.catch_warnings():
+    scale = max(s1, s2)  # > 0: runs that are not essentially constant vary. t, df and p do not change with the
+    with warnings.catch_warnings():  # scale, and SciPy squares the SDs, which would underflow for SDs of 1e-170
         if np.ptp(x) == 0 or np.ptp(y) == 0:  # one side constant is fine, but SciPy warns of "catastrophic
             warnings.simplefilter("ignore", RuntimeWarning)  # cancellation" computing its zero variance
-        res = stats.ttest_ind(x, y, equal_var=False, alternative=alternative)
+        res = stats.ttest_ind(x / scale, y / scale, equal_var=False, alternative=alternative)
     t, p, df = float(res.statistic), float(res.pvalue), welch_df(s1, n1, s2, n2)
     if not math.isclose(df, float(res.df), rel_tol=1e-9):  # our formula must agree with SciPy's
         raise AssertionError(f"Welch df mismatch: {df} vs SciPy {float(res.df)}")
