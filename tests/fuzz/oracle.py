@@ -128,7 +128,7 @@ def load_with_releval(seed: Seed, path: Path, detect: bool = False) -> Any:
     if seed.loader == "e2e":
         return load_e2e(path, role=seed.role)
     if seed.loader == "pvalues":
-        return load_pvalues(path, fmt=seed.format)
+        return load_pvalues(path, format=seed.format)
     if seed.loader == "types":
         return load_types(path)
     return load_labels(
