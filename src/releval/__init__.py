@@ -52,6 +52,16 @@ _LAZY = {
     "partial_conjunction_pvalues": ("releval.replicability.analysis", "partial_conjunction_pvalues"),
     "pvalues_from_predictions": ("releval.replicability.analysis", "pvalues_from_predictions"),
     "simulate_replicability": ("releval.replicability.simulation", "simulate"),
+    "ReplicabilityResult": ("releval.replicability.analysis", "ReplicabilityResult"),
+    "Identification": ("releval.replicability.analysis", "Identification"),
+    "DatasetTests": ("releval.replicability.analysis", "DatasetTests"),
+    "SimulationResult": ("releval.replicability.simulation", "SimulationResult"),
+    "MetricComparison": ("releval.significance.paired", "MetricComparison"),
+    "DiscordantTest": ("releval.significance.paired", "DiscordantTest"),
+    "ClassicResult": ("releval.significance.paired_classic", "ClassicResult"),
+    "PairedTable": ("releval.significance.compare", "PairedTable"),
+    "SeedTable": ("releval.significance.compare", "SeedTable"),
+    "StatsCheck": ("releval.audit.published", "StatsCheck"),
 }
 
 

@@ -13,22 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from releval.core.notices import Notice, as_notices
+from releval.core.schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported for older importers
+from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, parse
 from releval.core.table import Column, Table
 from releval.metrics.averages import PRF
 from releval.metrics.classification import ClassificationScores
-
-#: The version of every result's JSON layout; a reader refuses a newer one instead of misreading it.
-SCHEMA_VERSION = 1
-
-
-def check_schema(data: dict[str, Any], what: str) -> None:
-    """Refuse data that is not a releval result of this schema version (ValueError naming what is wrong)."""
-    if not isinstance(data, dict):
-        raise ValueError(f"{what}: expected a JSON object")
-    version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
-        raise ValueError(f"{what}: schema_version {version!r} is not {SCHEMA_VERSION}")
 
 
 @dataclass(frozen=True)
@@ -132,7 +122,7 @@ class ScoreResult:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (real numbers as fractions in [0, 1]); `from_dict` reads it back."""
         out = {
-            "schema_version": SCHEMA_VERSION,
+            **header("score"),
             "task": self.task,
             "system": self.system,
             "signature": str(self.signature),
@@ -156,7 +146,7 @@ class ScoreResult:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScoreResult:
         """The result `to_dict()` wrote (ValueError when it is not one)."""
-        check_schema(data, "score result")
+        check_schema(data, "score result", "score")
         accuracy = data.get("accuracy")
         return cls(
             str(data["system"]),

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from releval.core.options import OUTPUT_FORMATS
+from releval.core.schema import SCHEMA_VERSION
 from releval.report.render import render
 from releval.report.strict_json import dumps_strict
-from releval.result import SCHEMA_VERSION
 from releval.validation import check_choice, check_width
 
 

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from releval.core.notices import Notice
 from releval.core.options import RE_CRITERIA
+from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, short_hash
 from releval.core.table import Table
 from releval.data.e2e import Document, E2EDataset, TypeInventory, align_documents, load_any, load_types
@@ -29,7 +30,7 @@ from releval.errors import OptionError
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, document_counts
-from releval.result import SCHEMA_VERSION, Average, ClassRow, ScoreResult, check_schema, score_tables
+from releval.result import Average, ClassRow, ScoreResult, score_tables
 from releval.tasks.base import ScoringConfig, build_signature
 
 E2EInput = str | os.PathLike[str] | E2EDataset | Sequence[Document]
@@ -150,7 +151,7 @@ class E2EResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: every criterion's result (accuracy is undefined without a negative class: null)."""
         return {
-            "schema_version": SCHEMA_VERSION,
+            **header("e2e-score"),
             "task": "e2e",
             "system": self.system,
             "documents": self.n_documents,
@@ -187,7 +188,7 @@ class E2EResult:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> E2EResult:
         """The result `to_dict()` wrote (per-document counts are not saved: `counts` is empty)."""
-        check_schema(data, "end-to-end result")
+        check_schema(data, "end-to-end result", "e2e-score")
         return cls(
             str(data["system"]),
             {name: ScoreResult.from_dict(r) for name, r in data["criteria"].items()},
