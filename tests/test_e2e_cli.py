@@ -30,7 +30,7 @@ def _score(gold, preds, capsys, *, fmt="text", output=None, types=None, relaxed=
 
 
 def test_stats_conll04_all_splits_text(capsys):
-    rc = run_stats_e2e([CONLL04_ALL_SPLITS], compare=False, fmt="text", output=None)
+    rc = run_stats_e2e([CONLL04_ALL_SPLITS], compare=False, format="text", output=None)
     out = capsys.readouterr().out
     assert rc == 0
     lines = {ln.split()[0]: ln.split() for ln in out.splitlines() if ln.split()}
@@ -44,19 +44,19 @@ def test_stats_conll04_all_splits_text(capsys):
 
 def test_stats_json_csv_and_output_file(tmp_path, capsys):
     path = CONLL04_ALL_SPLITS
-    run_stats_e2e([path], compare=False, fmt="json", output=None)
+    run_stats_e2e([path], compare=False, format="json", output=None)
     data = json.loads(capsys.readouterr().out)
     assert (data["total"]["sentences"], data["total"]["entities"], data["total"]["relations"]) == (1441, 5349, 2048)
     assert data["total"]["bijective"] is True
     assert [s["name"] for s in data["splits"]] == ["train", "dev", "test"]
     out = tmp_path / "stats.csv"
-    assert run_stats_e2e([path], compare=False, fmt="csv", output=out) == 0
+    assert run_stats_e2e([path], compare=False, format="csv", output=out) == 0
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
     got = {(r["split"], r["key"]): r["value"] for r in rows if r["kind"] == "count"}
     assert got[("test", "relations")] == "422"
     assert got[("total", "bijective")] == "True"
     for fmt, marker in (("markdown", "| total | 1,441 | 41,854 | 5,349 | 2,048 |"), ("latex", r"total & 1,441")):
-        run_stats_e2e([path], compare=False, fmt=fmt, output=None)
+        run_stats_e2e([path], compare=False, format=fmt, output=None)
         assert marker in capsys.readouterr().out
 
 
@@ -66,13 +66,13 @@ def test_stats_compare(conll04_test, tmp_path, capsys):
     altered = [docs[0], Document(docs[1].id, docs[1].tokens, docs[1].entities, ()), *docs[3:]]
     other = tmp_path / "other.json"
     other.write_text(json.dumps(to_spert(altered)))
-    assert run_stats_e2e([test, other], compare=True, fmt="json", output=None) == 1  # they differ, as in diff(1)
+    assert run_stats_e2e([test, other], compare=True, format="json", output=None) == 1  # they differ, as in diff(1)
     data = json.loads(capsys.readouterr().out)
     assert data["identical"] is False
     removed = len(docs[1].relations) + len(docs[2].relations)
     assert f"total relations: 422 vs {422 - removed} ({-removed:+,})" in data["differences"]
     assert f"1 sentence(s) only in the first file, e.g. {docs[2].id}" in data["differences"]
-    assert run_stats_e2e([test, test], compare=True, fmt="text", output=None) == 0
+    assert run_stats_e2e([test, test], compare=True, format="text", output=None) == 0
     assert "identical content" in capsys.readouterr().out
 
 

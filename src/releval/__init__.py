@@ -22,7 +22,8 @@ from releval.result import Average, ClassRow, ScoreResult
 _LAZY = {
     "AuditReport": ("releval.audit.findings", "AuditReport"),
     "Finding": ("releval.audit.findings", "Finding"),
-    "audit": ("releval.audit.checks", "audit"),
+    # `releval.audit` is the subpackage (importing any of its modules binds it), so the function is `run_audit`.
+    "run_audit": ("releval.audit.checks", "audit"),
     "E2EResult": ("releval.tasks.e2e", "E2EResult"),
     "E2EConfig": ("releval.tasks.e2e", "E2EConfig"),
     "score_e2e": ("releval.api", "score_e2e"),
@@ -62,6 +63,11 @@ _LAZY = {
     "PairedTable": ("releval.significance.compare", "PairedTable"),
     "SeedTable": ("releval.significance.compare", "SeedTable"),
     "StatsCheck": ("releval.audit.published", "StatsCheck"),
+    "Comparison": ("releval.audit.comparability", "Comparison"),
+    "ClaimsCheck": ("releval.audit.claims", "ClaimsCheck"),
+    "ClaimVerdict": ("releval.audit.claims", "ClaimVerdict"),
+    "DatasetStats": ("releval.stats.e2e_dataset", "DatasetStats"),
+    "SplitStats": ("releval.stats.e2e_dataset", "SplitStats"),
 }
 
 

@@ -18,8 +18,8 @@ from releval.stats.e2e_dataset import DatasetStats, compare_datasets, dataset_st
 from releval.validation import check_choice
 
 
-def _check_format(fmt: str) -> None:
-    check_choice(fmt, OUTPUT_FORMATS, "--format")
+def _check_format(format: str) -> None:
+    check_choice(format, OUTPUT_FORMATS, "--format")
 
 
 # ----------------------------------------------------------------------------------------------- stats
@@ -40,20 +40,20 @@ _STAT_COLUMNS = (
 )
 
 
-def run_stats_e2e(files: list[Path], *, compare: bool, fmt: str, output: Path | None) -> int:
+def run_stats_e2e(files: list[Path], *, compare: bool, format: str, output: Path | None) -> int:
     """Statistics and integrity checks of e2e files, or (compare) the differences between two versions.
 
     Exit status: 0, except with `compare` when the two versions differ (1, as `diff` does).
     """
-    _check_format(fmt)
+    _check_format(format)
     datasets = [load_e2e(f) for f in files]
     if compare:
         if len(datasets) != 2:
             raise OptionError(f"--compare needs exactly two files, got {len(files)}", option="--compare")
         differences = compare_datasets(datasets[0], datasets[1])
-        emit(render_compare(datasets[0].path, datasets[1].path, differences, fmt), output)
+        emit(render_compare(datasets[0].path, datasets[1].path, differences, format), output)
         return 1 if differences else 0
-    emit(render_stats_e2e([dataset_stats(d) for d in datasets], fmt), output)
+    emit(render_stats_e2e([dataset_stats(d) for d in datasets], format), output)
     return 0
 
 
@@ -114,13 +114,13 @@ def e2e_stats_tables(stats: Sequence[DatasetStats]) -> list[Table]:
     return [*tables, Table("", columns, data, show="data")]
 
 
-def render_stats_e2e(stats: Sequence[DatasetStats], fmt: str = "text") -> str:
+def render_stats_e2e(stats: Sequence[DatasetStats], format: str = "text") -> str:
     """Per-split and total counts, per-type counts and the relation → argument-type mapping."""
 
     def data() -> object:
         return stats[0].to_dict() if len(stats) == 1 else {"files": [s.to_dict() for s in stats]}
 
-    return render_as(fmt, lambda: e2e_stats_tables(stats), data)
+    return render_as(format, lambda: e2e_stats_tables(stats), data)
 
 
 def dataset_compare_tables(first: str, second: str, differences: list[str]) -> list[Table]:
@@ -134,13 +134,13 @@ def dataset_compare_tables(first: str, second: str, differences: list[str]) -> l
     ]
 
 
-def render_compare(first: str, second: str, differences: list[str], fmt: str = "text") -> str:
+def render_compare(first: str, second: str, differences: list[str], format: str = "text") -> str:
     """The list of differences between two dataset versions (empty: same content fingerprint)."""
 
     def data() -> object:
         return {"first": first, "second": second, "identical": not differences, "differences": differences}
 
-    return render_as(fmt, lambda: dataset_compare_tables(first, second, differences), data)
+    return render_as(format, lambda: dataset_compare_tables(first, second, differences), data)
 
 
 def register(app: typer.Typer) -> None:

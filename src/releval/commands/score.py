@@ -64,7 +64,7 @@ def score_command(
     criterion: str = typer.Option("strict,boundaries", "--criterion", help="e2e: strict,boundaries."),
     types: Path | None = typer.Option(None, "--types", help="e2e: SpERT types file (symmetric relations)."),
     relaxed: bool = typer.Option(False, "--relaxed", help="e2e: also the experimental Relaxed criterion."),
-    fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
+    format: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
     width: int = typer.Option(2, "--width", help="Decimals of percentages in text/markdown/latex."),
     output: Path | None = output_option(),
 ) -> None:
@@ -99,7 +99,7 @@ def score_command(
     if unused:  # named in groups of the same tasks: "--relaxed, --types: apply to --task e2e only"
         tasks = TASK_OPTIONS[unused[0]]
         refuse_options({o: TASK_OPTIONS[o] == tasks for o in unused}, f"apply to --task {' or '.join(tasks)} only")
-    check_choice(fmt, ("text", "json") if task == "semeval-official" else OUTPUT_FORMATS, "--format")
+    check_choice(format, ("text", "json") if task == "semeval-official" else OUTPUT_FORMATS, "--format")
     check_choice(on_missing, MISSING_POLICIES, "--on-missing")
     check_choice(view, ("directed", "undirected"), "--view")
     check_beta(beta)
@@ -113,7 +113,9 @@ def score_command(
     if task == "semeval-official":
         from releval.commands.semeval import run_semeval_official
 
-        raise typer.Exit(run_semeval_official(gold, preds, allow_skipped=on_missing != "error", fmt=fmt, output=output))
+        raise typer.Exit(
+            run_semeval_official(gold, preds, allow_skipped=on_missing != "error", format=format, output=output)
+        )
     if task == "e2e":
         from releval.tasks.e2e import E2EConfig, score
 
@@ -126,7 +128,7 @@ def score_command(
             types=types,
             by_position=by_position,
         )
-        emit_result([score(gold, pred, e2e_config) for pred in preds], fmt, width, output)
+        emit_result([score(gold, pred, e2e_config) for pred in preds], format, width, output)
         return
     from releval.tasks.classification import (
         ClassificationConfig,
@@ -158,7 +160,7 @@ def score_command(
     for pred in preds:
         pred_file = load_pred(pred, config)
         results.append(score_prepared(prepare(gold_file, pred_file, config, digest), config, system_name(pred_file)))
-    emit_result(results, fmt, width, output)
+    emit_result(results, format, width, output)
 
 
 def register(app: typer.Typer) -> None:

@@ -102,7 +102,7 @@ def stats_command(
 
             given = {"--negative": negative != "auto", "--view": view != "both"}
             refuse_options(given, "not used with end-to-end RE files (they have no negative class or direction)")
-            raise typer.Exit(run_stats_e2e(files, compare=compare, fmt=format, output=output))
+            raise typer.Exit(run_stats_e2e(files, compare=compare, format=format, output=output))
         loaded.append(parse_labels(data, str(f), found.name))
     refuse_options({"--compare": compare}, "works on end-to-end RE dataset files only")
     emit(render_stats(collect(loaded, negative, view), format), output)
