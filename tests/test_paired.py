@@ -219,3 +219,19 @@ def test_swapping_systems_mirrors_the_test(items: list[tuple[str, str, str]]) ->
         one_sided = row.p_values["greater"] if row.effect >= 0 else row.p_values["less"]
         assert row.p_values["two-sided"] >= one_sided, name
         assert 0 < row.p_value <= 1
+
+
+def test_every_paired_test_name_is_registered() -> None:
+    """The command line's list of test names (core.options, read without importing the tests) names exactly the
+    resampling tests and the registered correctness tests, so no name falls through to another test."""
+    from releval.core.options import PAIRED_TESTS, RESAMPLING_TESTS
+    from releval.significance.config import SignificanceConfig
+    from releval.significance.paired import CORRECTNESS_TESTS, correctness_test
+
+    assert sorted(PAIRED_TESTS) == sorted([*RESAMPLING_TESTS, *CORRECTNESS_TESTS])
+    gold, a, b = ["r"] * 6, ["r", "r", "r", "x", "x", "r"], ["x", "x", "x", "r", "x", "r"]
+    config = SignificanceConfig(("sign",))
+    # only A right on 3 items, only B on 1: two-sided exact binomial p = 2 * P(X >= 3 | n = 4) = 2 * 5/16
+    assert correctness_test("sign", gold, a, b, config).p_value == pytest.approx(10 / 16)
+    with pytest.raises(KeyError, match="not a correctness test"):
+        correctness_test("bootstrap", gold, a, b, config)

@@ -644,10 +644,7 @@ def pvalues_from_predictions(
             p, eff = res.p_value, res.effect
             detail: dict[str, object] = {"score_a": res.score_a, "score_b": res.score_b}
         else:
-            run_d: Callable[..., Any] = paired.sign_test
-            if test == "mcnemar":
-                run_d = paired.mcnemar
-            disc = run_d(gold, pred_a, pred_b, alternative="greater")
+            disc = paired.correctness_test(test, gold, pred_a, pred_b, significance)
             p, eff = disc.p_value, disc.effect
             detail = {"score_a": disc.score_a, "score_b": disc.score_b, "b": disc.b, "c": disc.c}
         names.append(name)

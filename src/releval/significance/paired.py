@@ -20,7 +20,7 @@ with `from_dict()`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -40,8 +40,8 @@ from releval.validation import check_choice, check_confidence, check_resamples, 
 TIE_TOLERANCE = 1e-12
 #: The names of the resampling tests in results and signatures.
 _RESAMPLING_NAMES = ("paired-bootstrap", "approximate-randomization")
-#: The names of the discordant-pair tests in results.
-_DISCORDANT_NAMES = (*(f"mcnemar-{v}" for v in MCNEMAR_VARIANTS), "sign")
+#: The names of the discordant-pair tests in results (derived from CORRECTNESS_TESTS at the end of the module).
+_DISCORDANT_NAMES: tuple[str, ...] = ()
 
 
 def _interval(value: Any) -> tuple[float, float] | None:
@@ -560,3 +560,39 @@ def sign_test(
     res = sign_test_counts(pos, pos + neg, alternative=alternative)
     acc_a, acc_b = float(ra.mean()) if ra.size else 0.0, float(rb.mean()) if rb.size else 0.0
     return DiscordantTest("sign", pos, neg, res.statistic, res.p_value, alternative, acc_a - acc_b, acc_a, acc_b)
+
+
+@dataclass(frozen=True)
+class CorrectnessTest:
+    """A paired test on per-item correctness, as `compare` and `replicability from-predictions` run it.
+
+    `run(gold, pred_a, pred_b, config)` takes the alternative (and any variant) from a `SignificanceConfig`;
+    `result_names` are the `DiscordantTest.test` names its results carry, so that a saved result loads back.
+    """
+
+    run: Callable[[Sequence[str], Sequence[str], Sequence[str], SignificanceConfig], DiscordantTest]
+    result_names: tuple[str, ...]
+
+
+#: The registry of correctness tests, by the name `--test` takes (core.options.PAIRED_TESTS lists every paired
+#: test's name for the command line; a test checks that the two agree). Adding a test on per-item correctness is
+#: its function above and one line here (docs/contributing.md).
+CORRECTNESS_TESTS: dict[str, CorrectnessTest] = {
+    "mcnemar": CorrectnessTest(
+        lambda g, a, b, t: mcnemar(g, a, b, alternative=t.alternative, variant=t.mcnemar_variant),
+        tuple(f"mcnemar-{v}" for v in MCNEMAR_VARIANTS),
+    ),
+    "sign": CorrectnessTest(lambda g, a, b, t: sign_test(g, a, b, alternative=t.alternative), ("sign",)),
+}
+_DISCORDANT_NAMES = tuple(name for spec in CORRECTNESS_TESTS.values() for name in spec.result_names)
+
+
+def correctness_test(
+    name: str, gold: Sequence[str], pred_a: Sequence[str], pred_b: Sequence[str], config: SignificanceConfig
+) -> DiscordantTest:
+    """Run the registered correctness test `name` under `config` (KeyError names the known tests)."""
+    try:
+        spec = CORRECTNESS_TESTS[name]
+    except KeyError:
+        raise KeyError(f"{name!r} is not a correctness test ({', '.join(CORRECTNESS_TESTS)})") from None
+    return spec.run(gold, pred_a, pred_b, config)
