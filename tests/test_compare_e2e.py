@@ -15,7 +15,7 @@ from scipy import stats
 from tests.conftest import REPO, one_result
 
 from releval.cli import main
-from releval.significance.compare import compare_paired, compare_seed_runs
+from releval.significance.compare import SeedTable, compare_paired, compare_seed_runs
 from releval.tasks.e2e import E2EConfig
 
 GOLD_PATH = REPO / "examples" / "conll04" / "conll04_test_first30.json"
@@ -167,6 +167,10 @@ def test_seed_runs_use_welch_over_run_scores(tmp_path: Path) -> None:
     row = next(r for r in table.rows if r.metric == "strict:macro")
     assert row.result.p_value == pytest.approx(stats.ttest_ind(fa, fb, equal_var=False).pvalue, rel=1e-9)
     assert table.unit == "documents" and "task:e2e" in str(table.signature)
+    saved = json.loads(json.dumps(table.to_dict()))
+    assert SeedTable.from_dict(saved) == table  # a saved seed table loads back (its rows hold seed comparisons)
+    loaded = next(r for r in SeedTable.from_dict(saved).rows if r.metric == "strict:macro")
+    assert loaded.result.p_value == pytest.approx(stats.ttest_ind(fa, fb, equal_var=False).pvalue, rel=1e-9)
 
 
 def test_cli_e2e_compare_json_and_refusals(paths: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,6 +18,7 @@ import numpy as np
 
 from releval.core.notices import Notice, as_notices
 from releval.core.options import CORRECTIONS, RESAMPLING_TESTS
+from releval.core.schema import header
 from releval.core.signature import Signature, parse
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.classification import score_labels
@@ -143,13 +144,15 @@ class SeedRow:
     p_adjusted: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {"a": self.a, "b": self.b, "metric": self.metric, "p_adjusted": self.p_adjusted, **self.result.to_dict()}
+        row = {k: v for k, v in self.result.to_dict().items() if k not in ("schema_version", "kind")}
+        return {"a": self.a, "b": self.b, "metric": self.metric, "p_adjusted": self.p_adjusted, **row}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SeedRow:
-        values = {k: v for k, v in data.items() if k not in ("a", "b", "metric", "p_adjusted", "effect")}
-        values = {k: (float("nan") if v is None and k in ("t", "df", "p_value") else v) for k, v in values.items()}
-        return cls(data["a"], data["b"], data["metric"], SeedComparison(**values), data["p_adjusted"])
+        """The row `to_dict` wrote: its pair and adjusted p, and the seed comparison read by its own from_dict."""
+        fields = {k: v for k, v in data.items() if k not in ("a", "b", "metric", "p_adjusted")}
+        comparison = SeedComparison.from_dict({**fields, **header("seed-comparison")})
+        return cls(data["a"], data["b"], data["metric"], comparison, data["p_adjusted"])
 
 
 @dataclass(frozen=True)
