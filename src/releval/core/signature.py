@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ FIELDS: dict[str, str] = {
     "gold": "gold",
     "n": "n",
     "test": "test",
+    "scenario": "sc",
     "resamples": "R",
     "seed": "seed",
     "confidence": "ci",
@@ -96,7 +98,10 @@ def _stringify(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return f"{value:g}"
+        # %g (six significant digits) when it reads back as the same float, so every signature written so far
+        # keeps its text; else the shortest exact form: beta 1.0000001 must not sign as 1 (its F values differ).
+        short = f"{value:g}"
+        return short if math.isnan(value) or float(short) == value else repr(value)
     if isinstance(value, (list, tuple)):
         return ",".join(_stringify(v) for v in value)
     return str(value)
