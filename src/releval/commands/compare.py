@@ -144,7 +144,8 @@ def compare_command(
     negative_label = check_label_options(
         negative, no_negative, id_field, label_field, {"--input-format": input_format, "--gold-format": gold_format}
     )
-    from releval.tasks.classification import ClassificationConfig, DataFacts, Prepared, load_gold, load_pred, prepare
+    from releval.significance.compare import PairedTable, SeedTable, align_systems, paired_table, seed_runs_table
+    from releval.tasks.classification import ClassificationConfig
 
     config = ClassificationConfig(
         weightings=tuple(weighting),
@@ -156,27 +157,11 @@ def compare_command(
         id_field=id_field,
         label_field=label_field,
     )
-    gold_file, digest = load_gold(gold, config)
-    runs: dict[str, list[list[str]]] = {}
-    prepared: list[tuple[str, Prepared]] = []
-    errors: list[InputError] = []
-    for name, paths in specs:
-        for path in paths:
-            try:
-                one = prepare(gold_file, load_pred(path, config), config, digest)
-                prepared.append((name, one))
-                runs.setdefault(name, []).append(one.alignment.pred)
-            except InputError as exc:
-                errors.append(exc)
-    raise_all(errors)
-    from releval.significance.compare import PairedTable, SeedTable, compare_paired, compare_seed_runs
-
-    facts = DataFacts.of(prepared)
+    gold_labels, runs, facts = align_systems(gold, dict(specs), config)
     counts = {len(v) for v in runs.values()}
-    gold_labels = list(gold_file.labels)
     table: PairedTable | SeedTable
     if counts == {1}:
-        table = compare_paired(
+        table = paired_table(
             gold_labels,
             {k: v[0] for k, v in runs.items()},
             config,
@@ -187,7 +172,7 @@ def compare_command(
         )
     else:
         _check_not_mixed({k: len(v) for k, v in runs.items()})
-        table = compare_seed_runs(gold_labels, runs, config, test_config, baseline=baseline, facts=facts)
+        table = seed_runs_table(gold_labels, runs, config, test_config, baseline=baseline, facts=facts)
     emit_result(table, fmt, width, output)
 
 
@@ -213,16 +198,16 @@ def _compare_e2e(
     output: Path | None,
 ) -> None:
     """`compare --task e2e`: paired tests over documents (one file per system) or seeds (several)."""
-    from releval.significance.compare import compare_paired, compare_seed_runs
+    from releval.significance.compare import paired_table, seed_runs_table
 
     run_counts = {name: len(paths) for name, paths in specs}
     if set(run_counts.values()) == {1}:
-        table: Any = compare_paired(
+        table: Any = paired_table(
             gold, {name: paths[0] for name, paths in specs}, config, test, baseline=baseline, progress=progress
         )
     else:
         _check_not_mixed(run_counts)
-        table = compare_seed_runs(gold, dict(specs), config, test, baseline=baseline)
+        table = seed_runs_table(gold, dict(specs), config, test, baseline=baseline)
     emit_result(table, fmt, width, output)
 
 

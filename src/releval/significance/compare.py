@@ -9,6 +9,7 @@ system) use Welch's t and Cohen's d (releval.significance.seeds). The family for
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from releval.core.notices import Notice, as_notices
+from releval.core.notices import Notice, as_notices, warn_all
 from releval.core.options import CORRECTIONS, RESAMPLING_TESTS
 from releval.core.schema import header
 from releval.core.signature import Signature, parse
@@ -24,7 +25,7 @@ from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.classification import score_labels
 from releval.metrics.weightings import get_weightings
 from releval.result import SCHEMA_VERSION, check_schema
-from releval.significance.config import SignificanceConfig, split_settings
+from releval.significance.config import SignificanceConfig, correction_field, split_settings
 from releval.significance.paired import mcnemar, resampling_rows, sign_test
 from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
@@ -301,21 +302,43 @@ def compare_paired(
     Parameters
     ----------
     gold, systems
-        Classification: gold labels and {name: predicted labels}, aligned item by item. End-to-end RE (an
-        `E2EConfig`): the gold file or documents and {name: prediction file or documents}.
+        Classification: gold labels and {name: predicted labels}, aligned item by item; or gold and predictions
+        as files, {id: label} mappings or LabelFiles, aligned by id as `releval compare` aligns them (a missing
+        prediction is an error unless the Config's `on_missing` fills it, and a fill is signed and warned).
+        End-to-end RE (an `E2EConfig`): the gold file or documents and {name: prediction file or documents}.
     config
         The task's Config (default: classification with its defaults); every setting goes into the signature.
     test
         The tests and their settings (`SignificanceConfig`). McNemar and the sign test compare per-item
         correctness, which end-to-end RE does not have: they are refused there.
     facts
-        How the classification systems were aligned (missing-prediction policy, fills): signed and warned.
+        How aligned classification label lists were aligned (missing-prediction policy, fills): signed and warned.
 
     Returns
     -------
     PairedTable
         Scores of every system, one row per (pair, test, average) with Δ, CI, p and adjusted p; the signature.
+        Its warnings (a fill of missing predictions, duplicated relations) are repeated through `warnings.warn`
+        as `RelevalWarning`.
     """
+    table = paired_table(gold, systems, config, test, baseline=baseline, progress=progress, facts=facts, **settings)
+    warn_all(table.warnings)
+    return table
+
+
+def paired_table(
+    gold: Any,
+    systems: Mapping[str, Any],
+    config: rc.ClassificationConfig | e2e.E2EConfig | None = None,
+    test: SignificanceConfig | None = None,
+    *,
+    baseline: str | None = None,
+    progress: bool = False,
+    facts: rc.DataFacts | None = None,
+    **settings: Any,
+) -> PairedTable:
+    """`compare_paired` without repeating the warnings through `warnings.warn` (the command line shows them on
+    stderr and in the document)."""
     config, test = _configs(config, test, settings)
     if baseline is not None and baseline not in systems:
         raise OptionError(
@@ -323,7 +346,45 @@ def compare_paired(
         )
     if isinstance(config, e2e.E2EConfig):
         return _paired_e2e(gold, systems, config, test, baseline, progress)
+    if not _label_lists(gold):
+        labels, runs, facts = align_systems(gold, {name: [pred] for name, pred in systems.items()}, config)
+        return _paired_rc(
+            labels, {name: preds[0] for name, preds in runs.items()}, config, test, baseline, progress, facts
+        )
     return _paired_rc(list(gold), systems, config, test, baseline, progress, facts)
+
+
+def _label_lists(gold: Any) -> bool:
+    """Whether classification gold is given as aligned labels (a list) rather than a file, mapping or LabelFile."""
+    from releval.data.labels import LabelFile
+
+    return not isinstance(gold, (str, bytes, os.PathLike, Mapping, LabelFile))
+
+
+def align_systems(
+    gold: Any, systems: Mapping[str, Sequence[Any]], config: rc.ClassificationConfig
+) -> tuple[list[str], dict[str, list[list[str]]], rc.DataFacts]:
+    """Gold and every run of every system (files, {id: label} mappings or LabelFiles) read and aligned under the
+    Config, as `releval compare` does: (gold labels, {name: [aligned predictions per run]}, the alignment facts).
+
+    Every system's input problems are reported together (InputErrors); a fill of missing predictions is in the
+    facts' warnings and signature field.
+    """
+    gold_file, digest = rc.load_gold(gold, config)
+    runs: dict[str, list[list[str]]] = {}
+    prepared: list[tuple[str, rc.Prepared]] = []
+    errors: list[InputError] = []
+    for name, preds in systems.items():
+        for pred in preds:
+            try:
+                one = rc.prepare(gold_file, rc.load_pred(pred, config), config, digest)
+            except InputError as exc:
+                errors.append(exc)
+                continue
+            prepared.append((name, one))
+            runs.setdefault(name, []).append(list(one.alignment.pred))
+    raise_all(errors)
+    return list(gold_file.labels), runs, rc.DataFacts.of(prepared)
 
 
 def _configs(
@@ -374,7 +435,7 @@ def _paired_rc(
         missing=facts.missing,
         by_position=facts.by_position,
         patch_digest=facts.patch_digest,
-        extra=test.signature_fields(),
+        extra=test.signature_fields(baseline=baseline),
     )
     notes = []
     if "mcnemar" in test.tests or "sign" in test.tests:
@@ -546,7 +607,7 @@ def _paired_e2e(
         test.alternative,
         test.correction,
         first.n_documents,
-        _e2e_signature(config, first, test.signature_fields(unit="documents")),
+        _e2e_signature(config, first, test.signature_fields(unit="documents", baseline=baseline)),
         test.confidence,
         ["end-to-end RE: documents are resampled (per-document TP/FP/FN per relation type)"],
         unit="documents",
@@ -571,8 +632,24 @@ def compare_seed_runs(
     """Several runs per system: mean ± sample SD per average, Welch's t and Cohen's d per pair, corrected.
 
     Parameters as for `compare_paired`; `systems` maps each name to its runs (two or more). Only the
-    alternative and the correction of `test` apply.
+    alternative and the correction of `test` apply. The table's warnings are repeated through `warnings.warn`.
     """
+    table = seed_runs_table(gold, systems, config, test, baseline=baseline, facts=facts, **settings)
+    warn_all(table.warnings)
+    return table
+
+
+def seed_runs_table(
+    gold: Any,
+    systems: Mapping[str, Sequence[Any]],
+    config: rc.ClassificationConfig | e2e.E2EConfig | None = None,
+    test: SignificanceConfig | None = None,
+    *,
+    baseline: str | None = None,
+    facts: rc.DataFacts | None = None,
+    **settings: Any,
+) -> SeedTable:
+    """`compare_seed_runs` without repeating the warnings through `warnings.warn`."""
     config, test = _configs(config, test, settings)
     if baseline is not None and baseline not in systems:
         raise OptionError(
@@ -585,7 +662,7 @@ def compare_seed_runs(
             )
     seed_fields: dict[str, object] = {
         "test": f"welch:{test.alternative},cohen-d:harbecke-eq4",
-        "methods": test.correction,
+        "methods": correction_field(test.correction, baseline),
     }
     if isinstance(config, e2e.E2EConfig):
         scored = _score_e2e_systems(gold, systems, config)
@@ -599,6 +676,8 @@ def compare_seed_runs(
         return seed_table(
             e2e_runs, metrics, sig, first.n_documents, baseline, test, unit="documents", warnings=_e2e_warnings(scored)
         )
+    if not _label_lists(gold):
+        gold, systems, facts = align_systems(gold, systems, config)
     gold = list(gold)
     _check_systems(systems)
     for name, preds in systems.items():

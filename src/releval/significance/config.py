@@ -65,13 +65,17 @@ class SignificanceConfig:
             return f"mcnemar-{self.mcnemar_variant}"
         return test
 
-    def signature_fields(self, unit: str | None = None) -> dict[str, object]:
+    def signature_fields(self, unit: str | None = None, baseline: str | None = None) -> dict[str, object]:
         """The tests (with direction and, for end-to-end RE, the resampled unit), resamples, seed, CI level and
-        correction; resampling fields only when a resampling test runs."""
+        correction; resampling fields only when a resampling test runs.
+
+        `baseline`: the system every other one was compared with, which decides the pairs and so the family the
+        correction runs over (and each pair's direction): recorded with the correction, `holm,baseline=NAME`.
+        """
         suffix = f":{unit}" if unit else ""
         fields: dict[str, object] = {
             "test": ",".join(f"{self.test_name(t)}:{self.alternative}{suffix}" for t in self.tests),
-            "methods": self.correction,
+            "methods": correction_field(self.correction, baseline),
         }
         if self.resampling:
             fields["resamples"] = self.resamples
@@ -79,6 +83,16 @@ class SignificanceConfig:
         if "bootstrap" in self.tests:
             fields["confidence"] = float(self.confidence)
         return fields
+
+
+def correction_field(correction: str, baseline: str | None = None) -> str:
+    """The signature's `methods` of a comparison of many systems: the correction across pairs, and the baseline
+    when the pairs are every system against it rather than all pairs (another family, other adjusted p-values).
+
+    >>> correction_field("holm"), correction_field("holm", "lstm")
+    ('holm', 'holm,baseline=lstm')
+    """
+    return correction if baseline is None else f"{correction},baseline={baseline}"
 
 
 def split_settings(
