@@ -8,8 +8,8 @@ One function per format, all reading the same `Table`s:
 * Markdown: the title in bold with a footnote marker per warning, a pipe table (`|` escaped; the rows below a
   rule get a bold first cell), notes as a list, the signature in backticks, the warnings as footnotes.
 * LaTeX: a booktabs tabular in pure ASCII (specials escaped, every non-ASCII character as a LaTeX command or an
-  accent, anything unknown as `[U+XXXX]`); title, lead, notes and signature as `%` comments; each warning as a
-  `% warning:` comment and a visible footnote-size line under the tabular.
+  accent, anything unknown as its code point, e.g. `[U+2603]`); title, lead, notes and signature as `%`
+  comments; each warning as a `% warning:` comment and a visible footnote-size line under the tabular.
 * CSV: one header and one line per row with the raw values (fractions, not percentages; a pair as two columns),
   a `signature` column on every line, `# warning: …` and `# note: …` lines first (pandas: `comment="#"`). Tables
   with different columns share the union of their columns, after a `table` column naming each line's table.
@@ -420,7 +420,7 @@ def _latex_char(ch: str) -> str:
 
 
 def latex_escape(text: str) -> str:
-    """`text` as pure-ASCII LaTeX: specials escaped, non-ASCII characters as commands, accents or [U+XXXX]."""
+    """`text` as pure-ASCII LaTeX: specials escaped, non-ASCII as commands, accents or code points ([U+2603])."""
     clusters = list(_clusters(_one_line(text)))
     out = []
     for i, (base, marks) in enumerate(clusters):

@@ -19,12 +19,11 @@ import numpy as np
 
 from releval.core.notices import Notice, as_notices, warn_all
 from releval.core.options import CORRECTIONS, RESAMPLING_TESTS
-from releval.core.schema import header
+from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, parse
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.classification import score_labels
 from releval.metrics.weightings import get_weightings
-from releval.result import SCHEMA_VERSION, check_schema
 from releval.significance.config import SignificanceConfig, correction_field, split_settings
 from releval.significance.paired import mcnemar, resampling_rows, sign_test
 from releval.significance.seeds import SeedComparison, compare_seeds
@@ -95,28 +94,19 @@ class PairedTable:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "schema_version": SCHEMA_VERSION,
-            "kind": "paired",
-            "task": self.task,
-            "n": self.n,
-            "unit": self.unit,
-            "baseline": self.baseline,
+            **_table_head(self, "paired"),
             "tests": list(self.tests),
             "metrics": list(self.metrics),
             "alternative": self.alternative,
             "correction": self.correction,
             "confidence": self.confidence,
             "scores": self.scores,
-            "pairs": [r.to_dict() for r in self.rows],
-            "signature": str(self.signature),
-            "signature_short": self.signature.format(short=True),
-            "notes": list(self.notes),
-            "warnings": [w.to_dict() for w in self.warnings],
+            **_table_tail(self),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PairedTable:
-        check_schema(data, "paired comparison")
+        check_schema(data, "paired comparison", "paired")
         return cls(
             {k: dict(v) for k, v in data["scores"].items()},
             [PairRow.from_dict(r) for r in data["pairs"]],
@@ -186,12 +176,7 @@ class SeedTable:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "schema_version": SCHEMA_VERSION,
-            "kind": "seeds",
-            "task": self.task,
-            "n": self.n,
-            "unit": self.unit,
-            "baseline": self.baseline,
+            **_table_head(self, "seeds"),
             "metrics": list(self.metrics),
             "alternative": self.alternative,
             "correction": self.correction,
@@ -199,16 +184,12 @@ class SeedTable:
             "summary": {
                 s: {m: dict(zip(("mean", "sd", "runs"), self.summary(s, m))) for m in self.metrics} for s in self.runs
             },
-            "pairs": [r.to_dict() for r in self.rows],
-            "signature": str(self.signature),
-            "signature_short": self.signature.format(short=True),
-            "notes": list(self.notes),
-            "warnings": [w.to_dict() for w in self.warnings],
+            **_table_tail(self),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SeedTable:
-        check_schema(data, "seed comparison")
+        check_schema(data, "seed comparison", "seeds")
         return cls(
             {k: {m: list(v) for m, v in runs.items()} for k, runs in data["runs"].items()},
             [SeedRow.from_dict(r) for r in data["pairs"]],
@@ -222,6 +203,22 @@ class SeedTable:
             data.get("unit", "items"),
             [Notice.from_dict(w) for w in data.get("warnings", [])],
         )
+
+
+def _table_head(table: PairedTable | SeedTable, kind: str) -> dict[str, Any]:
+    """The keys a paired and a seed table's JSON open with: header, task, size and baseline."""
+    return {**header(kind), "task": table.task, "n": table.n, "unit": table.unit, "baseline": table.baseline}
+
+
+def _table_tail(table: PairedTable | SeedTable) -> dict[str, Any]:
+    """The keys both tables' JSON close with: the pair rows, signature (long and short), notes and warnings."""
+    return {
+        "pairs": [r.to_dict() for r in table.rows],
+        "signature": str(table.signature),
+        "signature_short": table.signature.format(short=True),
+        "notes": list(table.notes),
+        "warnings": [w.to_dict() for w in table.warnings],
+    }
 
 
 def system_pairs(names: Sequence[str], baseline: str | None = None) -> list[tuple[str, str]]:

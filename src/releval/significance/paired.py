@@ -216,28 +216,25 @@ def check_resampling(resamples: int, seed: int | None, confidence: float = DEFAU
     check_confidence(confidence)
 
 
+def _tail_p_values(draws: NDArray[np.float64], observed: float) -> dict[str, float]:
+    """(c+1)/(n+1) per alternative, c the draws at least as extreme as `observed` (ties count as extreme)."""
+    ds = np.asarray(draws)
+    count = {
+        "greater": int(np.count_nonzero(ds >= observed - TIE_TOLERANCE)),
+        "less": int(np.count_nonzero(ds <= observed + TIE_TOLERANCE)),
+        "two-sided": int(np.count_nonzero(np.abs(ds) >= abs(observed) - TIE_TOLERANCE)),
+    }
+    return {k: (c + 1) / (ds.shape[0] + 1) for k, c in count.items()}
+
+
 def bootstrap_p_values(delta_star: NDArray[np.float64], delta: float) -> dict[str, float]:
     """Shifted paired-bootstrap p-values, ties extreme: (#{δ*−δ ≥ δ}+1)/(B+1) etc. (statistics notes §2.1)."""
-    shifted = np.asarray(delta_star) - delta
-    b = shifted.shape[0]
-    count = {
-        "greater": int(np.count_nonzero(shifted >= delta - TIE_TOLERANCE)),
-        "less": int(np.count_nonzero(shifted <= delta + TIE_TOLERANCE)),
-        "two-sided": int(np.count_nonzero(np.abs(shifted) >= abs(delta) - TIE_TOLERANCE)),
-    }
-    return {k: (c + 1) / (b + 1) for k, c in count.items()}
+    return _tail_p_values(np.asarray(delta_star) - delta, delta)
 
 
 def randomization_p_values(delta_star: NDArray[np.float64], delta: float) -> dict[str, float]:
     """Approximate-randomization p-values (c+1)/(R+1), ties extreme (statistics notes §2.2)."""
-    ds = np.asarray(delta_star)
-    r = ds.shape[0]
-    count = {
-        "greater": int(np.count_nonzero(ds >= delta - TIE_TOLERANCE)),
-        "less": int(np.count_nonzero(ds <= delta + TIE_TOLERANCE)),
-        "two-sided": int(np.count_nonzero(np.abs(ds) >= abs(delta) - TIE_TOLERANCE)),
-    }
-    return {k: (c + 1) / (r + 1) for k, c in count.items()}
+    return _tail_p_values(delta_star, delta)
 
 
 def _percentile(x: NDArray[np.float64], confidence: float) -> tuple[float, float]:
