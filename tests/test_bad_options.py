@@ -13,6 +13,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -187,7 +188,7 @@ CASES: list[Case] = [
     c("replicability", "analyze", "{pvalues}", "--estimators", "bogus", names="--estimators"),
     c("replicability", "analyze", "{pvalues}", "--per-u=yes", names="--per-u"),
     c("replicability", "analyze", "{pvalues}", "--table-format", "xml", names="--table-format"),
-    c("replicability", "analyze", "{pvalues}", "--format", "csv", names="--format"),
+    c("replicability", "analyze", "{pvalues}", "--format", "xml", names="--format"),
     c("replicability", "analyze", "{pvalues}", "-o", "{dir}", names="--output"),
     # replicability from-predictions
     c("replicability", "from-predictions", "-d", f"x={KEY},{RBERT}", names="--dataset"),
@@ -208,7 +209,7 @@ CASES: list[Case] = [
     c(*FROM_PREDICTIONS, "--method", "tukey", names="--method"),
     c(*FROM_PREDICTIONS, "--estimators", "bogus", names="--estimators"),
     c(*FROM_PREDICTIONS, "--per-u=yes", names="--per-u"),
-    c(*FROM_PREDICTIONS, "--format", "csv", names="--format"),
+    c(*FROM_PREDICTIONS, "--format", "xml", names="--format"),
     c(*FROM_PREDICTIONS, "-o", "{dir}", names="--output"),
     # replicability simulate
     c("replicability", "simulate", "--reps", "0", names="--reps"),
@@ -220,7 +221,7 @@ CASES: list[Case] = [
     c(*SIMULATE, "--estimators", "bogus", names="--estimators"),
     c(*SIMULATE, "--figure", "{missing}.gif", names="--figure"),
     c(*SIMULATE, "--figure", "{dir}", names="--figure"),
-    c(*SIMULATE, "--format", "csv", names="--format"),
+    c(*SIMULATE, "--format", "xml", names="--format"),
     c(*SIMULATE, "-o", "{dir}", names="--output"),
     # audit run (and its short form) and audit compare
     c("audit", "{missing}", RBERT, names="{missing}"),
@@ -406,22 +407,24 @@ def test_write_atomic_raises_output_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "options, match",
     [
-        ({"beta": -1}, "--beta"),
-        ({"beta": float("nan")}, "--beta"),
-        ({"beta": float("inf")}, "--beta"),
-        ({"zero_division": float("nan")}, "--zero-division"),
-        ({"zero_division": 2.0}, "--zero-division"),
-        ({"weightings": ["micro"]}, "--weighting"),
-        ({"weightings": ["power:inf"]}, "--weighting"),
-        ({"entropy_n": "some"}, "--entropy-n"),
-        ({"on_missing": "maybe"}, "--on-missing"),
-        ({"view": "sideways"}, "--view"),
+        ({"beta": -1}, "beta"),
+        ({"beta": float("nan")}, "beta"),
+        ({"beta": float("inf")}, "beta"),
+        ({"zero_division": float("nan")}, "zero_division"),
+        ({"zero_division": 2.0}, "zero_division"),
+        ({"weightings": ["micro"]}, "weightings"),
+        ({"weightings": ["power:inf"]}, "weightings"),
+        ({"entropy_n": "some"}, "entropy_n"),
+        ({"on_missing": "maybe"}, "on_missing"),
+        ({"view": "sideways"}, "view"),
     ],
 )
 def test_library_score_refuses_bad_settings(options: dict[str, object], match: str) -> None:
-    with pytest.raises(ValueError, match=match) as info:
+    """The library names the parameter as the caller wrote it (the command line names the flag instead)."""
+    with pytest.raises(ValueError, match=f"^{match}[ :]") as info:
         releval.score(KEY, RBERT, **options)  # type: ignore[arg-type]
     assert isinstance(info.value, RelevalError) and isinstance(info.value, OptionError)
+    assert info.value.option == match
 
 
 def test_beta_zero_is_precision() -> None:
@@ -439,23 +442,69 @@ def test_library_statistics_refuse_bad_settings() -> None:
     from releval.significance.paired import paired_bootstrap
 
     gold, a, b = ["x", "y", "x", "O"], ["x", "x", "x", "O"], ["y", "y", "x", "O"]
-    with pytest.raises(ValueError, match="--confidence must lie strictly between 0 and 1, got 1.5"):
+    with pytest.raises(ValueError, match="^confidence must lie strictly between 0 and 1, got 1.5"):
         paired_bootstrap(gold, a, b, confidence=1.5, resamples=10)
-    with pytest.raises(ValueError, match="--seed"):
+    with pytest.raises(ValueError, match="^seed "):
         paired_bootstrap(gold, a, b, seed=-1, resamples=10)
-    with pytest.raises(ValueError, match="--resamples"):
+    with pytest.raises(ValueError, match="^resamples "):
         paired_bootstrap(gold, a, b, resamples=0)
-    with pytest.raises(ValueError, match="--metric"):
+    with pytest.raises(ValueError, match="^metric: "):
         paired_bootstrap(gold, a, b, metric="bogus", resamples=10)
-    with pytest.raises(ValueError, match="--alternative"):
+    with pytest.raises(ValueError, match="^alternative: "):
         compare_paired(gold, {"a": a, "b": b}, alternative="bigger")
-    with pytest.raises(ValueError, match="--test"):
+    with pytest.raises(ValueError, match="^tests: "):
         compare_paired(gold, {"a": a, "b": b}, tests=["t-test"])
-    with pytest.raises(ValueError, match="--metric"):
+    with pytest.raises(ValueError, match="^metric: "):
         pvalues_from_predictions([("d", gold, a, b)], metric="foo", resamples=10)
-    with pytest.raises(InputError, match="--alpha"):  # an OptionError is an InputError too: old handlers still work
+    with pytest.raises(InputError, match="^alpha "):  # an OptionError is an InputError too: old handlers still work
         analyze([0.01, 0.2], alpha=1.5)
-    with pytest.raises(ValueError, match="--n"):
+    with pytest.raises(ValueError, match="^n "):
         check_stats("72.5±0.3", "71.5±0.4", 1)
-    with pytest.raises(ValueError, match="--reps"):
+    with pytest.raises(ValueError, match="^reps "):
         simulate(0)
+
+
+def test_every_mapped_flag_exists() -> None:
+    """commands/flags.FLAGS spells parameters whose flag is not their name with dashes: each flag it names is an
+    option of some command (a renamed option fails here, not in a user's error message)."""
+    from releval.commands.flags import FLAGS
+
+    spellings = {s for plist in _parameters().values() for _, names in plist for s in names}
+    for parameter, flags in FLAGS.items():
+        for flag in flags.split("/"):
+            assert flag in spellings, f"{parameter}: {flag} is no option of any command"
+
+
+@pytest.mark.parametrize(
+    "argv, python, flag, parameter",
+    [
+        (
+            ["score", KEY, RBERT, "--on-missing", "x"],
+            lambda: releval.score(KEY, RBERT, on_missing="x"),
+            "--on-missing",
+            "on_missing",
+        ),
+        (
+            ["score", KEY, RBERT, "-w", "power:inf"],
+            lambda: releval.score(KEY, RBERT, weightings=["power:inf"]),
+            "--weighting",
+            "weightings",
+        ),
+        (
+            ["compare", KEY, "-s", f"a={RBERT}", "-s", f"b={CNN}", "--mcnemar", "x", "-t", "mcnemar"],
+            lambda: releval.compare_paired(KEY, {"a": RBERT, "b": CNN}, tests=("mcnemar",), mcnemar_variant="x"),
+            "--mcnemar",
+            "mcnemar_variant",
+        ),
+    ],
+)  # fmt: skip
+def test_the_same_mistake_names_the_flag_on_the_command_line_and_the_parameter_in_python(
+    argv: list[str], python: Any, flag: str, parameter: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(OptionError) as info:
+        python()
+    assert info.value.option == parameter and str(info.value).startswith(parameter)
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {flag}") and err.count("\n") == 1
+    assert err[len(f"error: {flag}") :] == str(info.value)[len(parameter) :] + "\n"

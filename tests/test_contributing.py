@@ -19,12 +19,13 @@ import numpy as np
 import pytest
 from tests.conftest import REPO
 
+from releval.core import options
 from releval.core.options import DEFAULT_WEIGHTING_NAMES
 from releval.data import formats
 from releval.data.formats import LABEL_FORMATS
 from releval.metrics import weightings
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, FAMILIES, WEIGHTINGS, get_weighting, weighting_names
-from releval.significance import paired
+from releval.significance import compare, config, paired
 
 PAGE = REPO / "docs" / "contributing.md"
 
@@ -146,15 +147,18 @@ def test_the_format_examples_table_entries_hold(scored_tsv: types.ModuleType) ->
 def test_the_paired_test_example_gives_the_hand_worked_p_values(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    code, tests = _blocks("## Adding a paired significance test")
+    code, line, tests = _blocks("## Adding a paired significance test")
     namespace = dict(vars(paired))  # the function goes into significance/paired.py
     exec(compile(code, "docs/contributing.md (paired test)", "exec"), namespace)
     midp: Callable[..., paired.DiscordantTest] = namespace["mcnemar_midp"]
     monkeypatch.setattr(paired, "mcnemar_midp", midp, raising=False)
-    # Running it through compare_paired needs the edits the page lists in files beyond paired.py: left out here.
-    head, through_compare = tests.split("    table = compare_paired", 1)
-    assert 'tests=("midp",)' in through_compare
-    assert _run_tests(head, "test_paired_midp", tmp_path) == ["test_midp_by_hand"]
+    # the two registry lines: the name in PAIRED_TESTS (read by name where settings are checked) and the page's
+    # line in CORRECTNESS_TESTS (the same dict object wherever it was imported)
+    name, spec = next(iter(eval("{" + line.strip().rstrip(",") + "}", namespace).items()))
+    monkeypatch.setitem(paired.CORRECTNESS_TESTS, name, spec)
+    for module in (options, config, paired, compare):
+        monkeypatch.setattr(module, "PAIRED_TESTS", (*options.PAIRED_TESTS, name), raising=False)
+    assert _run_tests(tests, "test_paired_midp", tmp_path) == ["test_midp_by_hand"]
     gold, a, b = ["r"] * 15, ["r"] * 2 + ["x"] * 8 + ["r"] * 5, ["x"] * 2 + ["r"] * 8 + ["r"] * 5
     assert midp(gold, a, b, alternative="greater").p_value == pytest.approx(1 - 33.5 / 1024)
     assert midp(gold, gold, gold).p_value == 1.0

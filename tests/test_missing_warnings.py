@@ -24,21 +24,6 @@ FILLED = 2717 - KEPT  # 217
 MESSAGE = "217 missing prediction(s) filled with 'Other'; 18.4 % of them are gold-negative"
 CODE = "missing-filled-negative"
 
-_CSV_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="BUG: compare -f csv drops the fill warning: core.table.attach puts a result's warnings on its first "
-    "table (the F-per-average table, not shown in CSV) and render_csv writes '# warning' lines only for the tables "
-    "shown in CSV; fix in src/releval/core/table.py attach (warnings on the first table shown in every format, as "
-    "notes go to the last such table)",
-)
-_NO_CSV = pytest.mark.xfail(
-    strict=True,
-    reason="BUG: replicability from-predictions refuses -f csv (report/replicability_report.FORMATS has no csv), "
-    "so the fill warning has no CSV document to reach; fix in src/releval/report/replicability_report.py FORMATS "
-    "(render_as already writes tables as CSV with '# warning' lines) and the --format help of "
-    "src/releval/commands/replicability.py",
-)
-
 
 @pytest.fixture(scope="module")
 def part(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -90,7 +75,7 @@ COMPARE_SYSTEMS = {
 
 
 @pytest.mark.parametrize("kind", ["paired", "seeds"])
-@pytest.mark.parametrize("fmt", ["text", "json", pytest.param("csv", marks=_CSV_BUG), "markdown", "latex"])
+@pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown", "latex"])
 def test_compare_warns_in_every_format(
     kind: str, fmt: str, part: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -104,7 +89,7 @@ def test_compare_warns_in_every_format(
         assert releval.signature.parse(one_result(json.loads(text))["signature"])["missing"] == "negative"
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", pytest.param("csv", marks=_NO_CSV), "markdown", "latex"])
+@pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown", "latex"])
 def test_replicability_from_predictions_warns_in_every_format(
     fmt: str, part: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -148,16 +133,39 @@ def test_compare_seed_runs_warns_in_python(part: Path) -> None:
     assert [w.code for w in table.warnings] == [CODE] and table.signature["missing"] == "negative"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: pvalues_from_predictions takes aligned label lists only (a Path is a TypeError, 'PosixPath' object "
-    "is not iterable; a str path's characters and a mapping's keys are read as labels), so on_missing='negative' "
-    "can neither fill nor warn; fix in src/releval/replicability/analysis.py pvalues_from_predictions: align each "
-    "dataset as the command does (releval.significance.compare.align_systems(gold, {'A': [a], 'B': [b]}, config) "
-    "gives the aligned labels and the DataFacts), warn_all the facts' warnings and sign facts.missing",
-)
 def test_pvalues_from_predictions_warns_in_python(part: Path) -> None:
     config = ClassificationConfig(on_missing="negative")
     with pytest.warns(releval.RelevalWarning, match=r"217 missing prediction\(s\) filled with 'Other'; 18\.4 %"):
         tests = releval.pvalues_from_predictions([("x", SEMEVAL_KEY, part, CNN)], config=config, resamples=200)
     assert tests.settings["missing"] == "negative"
+
+
+@pytest.mark.parametrize("seeds", [False, True], ids=["paired", "seeds"])
+def test_compare_under_wrong_tests_micro_only(part: Path, seeds: bool) -> None:
+    """Under on_missing='wrong' a class-weighted F of the filled system is only an interval (Olek's correction is
+    exact for micro alone), so compare leaves the class-weighted averages out, says so, and signs avg:micro."""
+    if seeds:
+        table: object = releval.compare_seed_runs(
+            SEMEVAL_KEY, {"part": [part, RBERT], "cnn": [CNN, ATTCNN]}, on_missing="wrong"
+        )
+    else:
+        table = releval.compare_paired(SEMEVAL_KEY, {"part": part, "cnn": CNN}, on_missing="wrong", resamples=100)
+    codes = [w.code for w in table.warnings]  # type: ignore[attr-defined]
+    assert codes == ["missing-filled-wrong", "averages-dropped"]
+    assert "weighted, dodrans, entropy, macro" in table.warnings[1]  # type: ignore[attr-defined]
+    assert {row.metric for row in table.rows} == {"micro"}  # type: ignore[attr-defined]
+    assert table.signature["average"] == "micro"  # type: ignore[attr-defined]
+    assert table.signature["missing"] == "wrong"  # type: ignore[attr-defined]
+
+
+def test_compare_under_wrong_micro_is_olek_by_hand(part: Path) -> None:
+    """The micro F compared is Olek's: the 217 filled items are false negatives of their gold class (and false
+    positives of a class no gold item has), computed here by hand from the key and the 2500 kept predictions."""
+    key = dict(line.split("\t") for line in SEMEVAL_KEY.read_text(encoding="utf-8").splitlines())
+    pred = dict(line.split("\t") for line in part.read_text(encoding="utf-8").splitlines())
+    tp = sum(1 for i, g in key.items() if i in pred and pred[i] == g and g != "Other")
+    predicted_positive = sum(1 for i in key if pred.get(i, "<missing>") != "Other")
+    gold_positive = sum(1 for g in key.values() if g != "Other")
+    expected = 2 * tp / (predicted_positive + gold_positive)
+    table = releval.compare_paired(SEMEVAL_KEY, {"part": part, "cnn": CNN}, on_missing="wrong", resamples=100)
+    assert table.scores["part"]["micro"] == pytest.approx(expected, abs=1e-15)

@@ -74,5 +74,5 @@ def test_method_aliases(alias: str, name: str) -> None:
 
 
 def test_unknown_method() -> None:
-    with pytest.raises(InputError, match="--method: unknown identification method 'hs'"):
+    with pytest.raises(InputError, match="method: unknown identification method 'hs'"):
         identify([0.01, 0.2], method="hs")  # statsmodels' default Holm-Sidak shorthand is deliberately not accepted

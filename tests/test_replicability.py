@@ -260,7 +260,7 @@ def test_bad_arguments() -> None:
         k_count([0.1], 1.0)
     with pytest.raises(InputError, match="unknown identification method 'tukey'"):
         identify([0.1], method="tukey")
-    with pytest.raises(InputError, match="unknown dependence assumption"):
+    with pytest.raises(InputError, match="dependence: unknown assumption"):
         analyze([0.1], dependence="weird")
     with pytest.raises(InputError, match="2 dataset names for 3 p-values"):
         analyze([0.1, 0.2, 0.3], names=["a", "b"])

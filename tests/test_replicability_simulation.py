@@ -105,5 +105,5 @@ def test_bad_arguments() -> None:
         simulate_scenario("mixed", 10)
     with pytest.raises(InputError, match="dependent groups sum to 100, not n = 50"):
         simulate_scenario("dependent", 10, n=50)
-    with pytest.raises(InputError, match="--reps must be an integer >= 1, got 0"):
+    with pytest.raises(InputError, match="reps must be an integer >= 1, got 0"):
         simulate_scenario("independent", 0)

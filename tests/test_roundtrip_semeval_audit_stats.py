@@ -336,7 +336,9 @@ def test_stats_cli_json_rows_load_back(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["stats", str(SEMEVAL_KEY), "--view", "directed", "-f", "json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert row["view"] == "directed"
-    assert LabelStats.from_dict(row) == label_stats(str(SEMEVAL_KEY), [label for _, label in _key_items()], OTHER)
+    assert LabelStats.from_dict(row) == label_stats(
+        str(SEMEVAL_KEY), [label for _, label in _key_items()], OTHER, "directed"
+    )
 
 
 @settings(max_examples=150, deadline=None)

@@ -11,6 +11,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Iterator
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -18,7 +19,7 @@ from rich.markup import escape
 
 from releval._version import __version__
 from releval.data.io import recording_inputs
-from releval.errors import RelevalError
+from releval.errors import OptionError, RelevalError
 
 #: Exit codes (docs/exit-codes-and-limits.md); a signal ends the run with 128 + its number (SIGINT 130, SIGTERM 143).
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_FAILED = 0, 1, 2, 3
@@ -146,6 +147,17 @@ def _stdout_closed() -> int:
     return 128 + getattr(signal, "SIGPIPE", 13)
 
 
+def _leaf_command(argv: list[str] | None) -> Any:
+    """The click command that `argv` ran (the deepest group member its leading words name), or None."""
+    command: Any = typer.main.get_command(app)
+    for word in sys.argv[1:] if argv is None else argv:
+        children = getattr(command, "commands", None)
+        if not children or word not in children:
+            break
+        command = children[word]
+    return None if getattr(command, "commands", None) else command
+
+
 def _command_words(argv: list[str] | None) -> str:
     words = sys.argv[1:] if argv is None else argv
     first = next((w for w in words if not w.startswith("-")), None)
@@ -205,6 +217,11 @@ def _run_app(argv: list[str] | None) -> int:
     """The app run in-process: releval's and click's errors as one line and exit 2; others propagate to `main`."""
     try:
         result = app(args=argv, prog_name="releval", standalone_mode=False)
+    except OptionError as exc:  # the library names a parameter; the user typed its flag
+        from releval.commands.flags import flag_message
+
+        _print_error(flag_message(exc, _leaf_command(argv)))
+        return EXIT_BAD_INPUT
     except RelevalError as exc:
         _print_error(str(exc))
         return EXIT_BAD_INPUT

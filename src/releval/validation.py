@@ -108,7 +108,7 @@ def check_beta(beta: float) -> float:
     precision, with the same 0/0 rule. A negative β would square to a valid weight and hide a typo; NaN or ∞ would
     make every F NaN or 0, so both are refused.
     """
-    return check_number(beta, "--beta", low=0.0)
+    return check_number(beta, "beta", low=0.0)
 
 
 def check_zero_division(value: float, *, allow_nan: bool = False) -> float:
@@ -120,7 +120,7 @@ def check_zero_division(value: float, *, allow_nan: bool = False) -> float:
     """
     if allow_nan and isinstance(value, (int, float)) and math.isnan(value):
         return math.nan
-    return check_number(value, "--zero-division", low=0.0, high=1.0)
+    return check_number(value, "zero_division", low=0.0, high=1.0)
 
 
 def check_probability(value: float, option: str) -> float:
@@ -130,27 +130,27 @@ def check_probability(value: float, option: str) -> float:
 
 def check_confidence(confidence: float) -> float:
     """Level of the bootstrap percentile intervals, strictly between 0 and 1."""
-    return check_probability(confidence, "--confidence")
+    return check_probability(confidence, "confidence")
 
 
 def check_alpha(alpha: float) -> float:
     """Significance level / bound on the error rate, strictly between 0 and 1."""
-    return check_probability(alpha, "--alpha")
+    return check_probability(alpha, "alpha")
 
 
 def check_resamples(resamples: int) -> int:
     """Bootstrap resamples or randomization trials: at least 1 (the p-value is (c + 1)/(R + 1))."""
-    return check_int(resamples, "--resamples", low=1)
+    return check_int(resamples, "resamples", low=1)
 
 
 def check_seed(seed: int | None) -> int | None:
     """A seed for numpy's `default_rng`: None (fresh entropy) or an integer >= 0 (numpy refuses negative seeds)."""
-    return None if seed is None else check_int(seed, "--seed", low=0)
+    return None if seed is None else check_int(seed, "seed", low=0)
 
 
 def check_width(width: int) -> int:
     """Decimals of the percentages in text, Markdown and LaTeX tables: 0 to MAX_WIDTH."""
-    return check_int(width, "--width", low=0, high=MAX_WIDTH)
+    return check_int(width, "width", low=0, high=MAX_WIDTH)
 
 
 def refuse_options(given: Mapping[str, bool], why: str) -> None:

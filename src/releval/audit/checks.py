@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
+from releval.core.signature import Signature, short_hash
 from releval.data.alignment import Alignment, align
 from releval.data.labels import FORMATS, LabelFile
 from releval.result import ScoreResult
@@ -55,9 +56,9 @@ def audit(
     A format name that does not exist is an OptionError (a settings mistake, not a finding about the data).
     """
     for option, name in (
-        ("--gold-format", gold_format),
-        ("--pred-format", pred_format),
-        ("--train-format", train_format),
+        ("gold_format", gold_format),
+        ("pred_format", pred_format),
+        ("train_format", train_format),
     ):
         if name is not None:
             check_choice(name, FORMATS, option)
@@ -75,6 +76,7 @@ def audit(
     if g.file is None or p.file is None:
         return report
     neg, notes = resolve_negative(negative, g.file.labels)
+    report.signature = _signature(g.file, neg, t.file if t is not None else None)
     report.add(_negative_finding(g.file, neg, notes))
     known_pred, cover = coverage_findings(g.file, p.file)
     report.extend(cover)
@@ -87,6 +89,19 @@ def audit(
     if train_file is not None:
         report.extend(type_constraint_findings(g.file, alignment, train_file, neg))
     return report
+
+
+def _signature(gold: LabelFile, negative: str | None, train: LabelFile | None) -> Signature:
+    """What the audit's numbers depend on: the negative class, the gold labels (set and sequence), the training
+    labels and n."""
+    return Signature.build(
+        task="audit",
+        negative=negative if negative is not None else "none",
+        labels=short_hash(sorted(set(gold.labels))),
+        gold=short_hash(gold.labels),
+        train=short_hash(train.labels) if train is not None else None,
+        n=len(gold.labels),
+    )
 
 
 def _load(data: LabelsInput, role: str, format: str | None, id_field: str, label_field: str | None) -> Loaded:

@@ -38,7 +38,7 @@ def claims(dataset: str | None = None, criterion: str | None = None, source: str
     if dataset is not None:
         check_dataset(dataset)
     if criterion is not None:
-        check_choice(criterion.lower(), criteria(), "--criterion")
+        check_choice(criterion.lower(), criteria(), "criterion")
     out = []
     for c in registry()["claims"]:
         if dataset is not None and c["dataset"] != dataset.lower():

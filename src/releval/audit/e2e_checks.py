@@ -15,10 +15,12 @@ from typing import Any
 
 from releval.api import score_e2e
 from releval.audit.findings import AuditReport, Finding
+from releval.core.signature import Signature
 from releval.data.decoding import read_utf8
 from releval.data.e2e import Document, E2EDataset, align_documents, load_e2e
 from releval.data.formats import e2e_format_of
 from releval.errors import InputError, InputErrors
+from releval.stats.e2e_dataset import fingerprint
 
 N_EXAMPLES = 5
 E2EInput = str | os.PathLike[str] | E2EDataset
@@ -43,7 +45,17 @@ def audit_e2e(
     for role, dataset in loaded.items():
         if dataset is not None:
             report.extend(duplicate_findings(dataset, role))
-    if g is None or p is None:
+    if g is None:
+        return report
+    train_data = loaded.get("train")
+    report.signature = Signature.build(
+        task="audit",
+        alignment="position" if by_position else "id",
+        gold=fingerprint(g.documents),
+        train=fingerprint(train_data.documents) if train_data is not None else None,
+        n=len(g.documents),
+    )
+    if p is None:
         return report
     try:
         aligned = align_documents(g, p, by_position=by_position)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from releval.core.schema import check_schema, header, reading
+from releval.core.signature import Signature, parse
 from releval.core.table import Column, Table
 
 SEVERITIES = ("error", "warning", "info")
@@ -87,6 +88,9 @@ class AuditReport:
 
     findings: list[Finding] = field(default_factory=list)
     inputs: dict[str, str | None] = field(default_factory=dict)
+    #: What the findings' numbers were computed from: the negative class, the gold (and training) labels and n.
+    #: None when the files could not be read far enough to know.
+    signature: Signature | None = None
 
     def add(self, finding: Finding) -> Finding:
         self.findings.append(finding)
@@ -100,10 +104,6 @@ class AuditReport:
 
     def __len__(self) -> int:
         return len(self.findings)
-
-    def by_code(self, code: str) -> list[Finding]:
-        """All findings with this code (several when, e.g., both files have duplicated ids)."""
-        return [f for f in self.findings if f.code == code]
 
     def get(self, code: str) -> Finding | None:
         """The first finding with this code, or None."""
@@ -140,6 +140,7 @@ class AuditReport:
             "summary": self.summary(),
             "exit_status": self.exit_status,
             "findings": [f.to_dict() for f in self.findings],
+            **(self.signature.to_json() if self.signature is not None else {}),
         }
 
     @classmethod
@@ -152,7 +153,8 @@ class AuditReport:
         check_schema(data, what, KIND)
         with reading(what):
             inputs = {str(k): None if v is None else str(v) for k, v in data.get("inputs", {}).items()}
-            return cls([Finding.from_dict(f) for f in data["findings"]], inputs)
+            signature = parse(data["signature"]) if "signature" in data else None
+            return cls([Finding.from_dict(f) for f in data["findings"]], inputs, signature)
 
 
 def findings_tables(report: AuditReport) -> list[Table]:

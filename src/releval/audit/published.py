@@ -352,10 +352,10 @@ def check_stats(
 
     Claims are strings as printed ("3·10^-3", "0.005", "-2.4") so their own rounding is taken into account.
     """
-    n1 = check_int(n, "--n", low=2)  # a sample SD needs two runs
-    n2 = n1 if n_b is None else check_int(n_b, "--n-b", low=2)
-    check_choices(readings, READINGS, "--reading")
-    check_choice(alternative, ALTERNATIVES, "--alternative")
+    n1 = check_int(n, "n", low=2)  # a sample SD needs two runs
+    n2 = n1 if n_b is None else check_int(n_b, "n_b", low=2)
+    check_choices(readings, READINGS, "readings")
+    check_choice(alternative, ALTERNATIVES, "alternative")
     try:
         mean_a, sd_a = parse_mean_sd(a)
     except ValueError as exc:

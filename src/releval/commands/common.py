@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from releval.core.options import OUTPUT_FORMATS
 from releval.data.io import inputs_read
 from releval.report.output import check_target, write_atomic
 from releval.validation import check_choice as _check_choice
@@ -57,6 +58,11 @@ def click_context() -> Any:
     """
     package = typer.Context.__mro__[1].__module__.rsplit(".", 1)[0]
     return importlib.import_module(f"{package}.globals").get_current_context(silent=True)
+
+
+def format_option(formats: Sequence[str] = OUTPUT_FORMATS) -> Any:
+    """The `-f/--format` option of a command writing `formats` (default: every output format)."""
+    return typer.Option("text", "--format", "-f", help=f"Output: {', '.join(formats)}.")
 
 
 def output_option() -> Any:

@@ -8,12 +8,13 @@ from typing import Any, TypeVar
 
 import typer
 
-from releval.commands.common import check_choice, check_label_options, emit, emit_result, output_option
+from releval.commands.common import check_choice, check_label_options, emit, emit_result, format_option, output_option
 from releval.core.options import (
     ALTERNATIVES,
     CORRECTIONS,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    DEFAULT_WEIGHTING_NAMES,
     MCNEMAR_VARIANTS,
     MISSING_POLICIES,
     OUTPUT_FORMATS,
@@ -23,7 +24,7 @@ from releval.core.options import (
 )
 from releval.data.claim_tables import load_check_table
 from releval.errors import InputError, OptionError, raise_all
-from releval.metrics.weightings import get_weightings
+from releval.metrics.weightings import get_weightings, weighting_names
 from releval.validation import (
     check_choices,
     check_confidence,
@@ -55,7 +56,9 @@ def compare_command(
         ..., "--system", "-s", help="NAME=PRED[,PRED…]; several files = runs over seeds (repeatable)."
     ),
     task: str = typer.Option("rc", "--task", help="rc (labels per item) or e2e (entities and relations)."),
-    test: str = typer.Option("bootstrap", "--test", "-t", help="Paired tests: bootstrap,randomization,mcnemar,sign."),
+    test: str = typer.Option(
+        "bootstrap", "--test", "-t", help=f"Paired tests, comma-separated: {', '.join(PAIRED_TESTS)}."
+    ),
     mcnemar_variant: str = typer.Option(
         "exact", "--mcnemar", help="McNemar: exact (binomial), chi2, or chi2-corrected (Edwards)."
     ),
@@ -63,7 +66,10 @@ def compare_command(
     ner: bool = typer.Option(False, "--ner", help="e2e: also compare NER strict."),
     types: Path | None = typer.Option(None, "--types", help="e2e: SpERT types file (symmetric relations)."),
     weighting: list[str] = typer.Option(
-        ["weighted", "dodrans", "entropy", "macro"], "--weighting", "-w", help="Weightings besides micro (repeatable)."
+        list(DEFAULT_WEIGHTING_NAMES),
+        "--weighting",
+        "-w",
+        help=f"Weightings besides micro: {', '.join(weighting_names())} (repeatable).",
     ),
     resamples: int = typer.Option(DEFAULT_RESAMPLES, "--resamples", "-R", help="Bootstrap resamples / AR trials."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", help="Random seed (recorded in the signature)."),
@@ -80,7 +86,7 @@ def compare_command(
     id_field: str = typer.Option("id", "--id-field", help="Id field of JSONL/CSV/TSV files."),
     label_field: str | None = typer.Option(None, "--label-field", help="Label field of JSONL/CSV/TSV files."),
     progress: bool | None = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr."),
-    fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
+    format: str = format_option(),
     width: int = typer.Option(2, "--width", help="Decimals of percentages."),
     output: Path | None = output_option(),
 ) -> None:
@@ -90,7 +96,7 @@ def compare_command(
     adjusted across pairs (Holm by default). Resampling tests use a fixed seed, recorded in the signature.
     With --task e2e, end-to-end RE systems are compared per criterion, resampling sentences.
     """
-    check_choice(fmt, OUTPUT_FORMATS, "--format")
+    check_choice(format, OUTPUT_FORMATS, "--format")
     check_choice(task, COMPARE_TASKS, "--task")
     check_choice(on_missing, MISSING_POLICIES, "--on-missing")
     check_choice(alternative, ALTERNATIVES, "--alternative")
@@ -137,7 +143,7 @@ def compare_command(
             types=types,
             by_position=by_position,
         )
-        _compare_e2e(gold, specs, e2e_config, test_config, baseline, show, fmt, width, output)
+        _compare_e2e(gold, specs, e2e_config, test_config, baseline, show, format, width, output)
         return
     e2e_only = {"--criterion": criterion != "strict,boundaries", "--ner": ner, "--types": types is not None}
     refuse_options(e2e_only, "apply to --task e2e only")
@@ -173,7 +179,7 @@ def compare_command(
     else:
         _check_not_mixed({k: len(v) for k, v in runs.items()})
         table = seed_runs_table(gold_labels, runs, config, test_config, baseline=baseline, facts=facts)
-    emit_result(table, fmt, width, output)
+    emit_result(table, format, width, output)
 
 
 def _check_not_mixed(run_counts: dict[str, int]) -> None:
@@ -193,7 +199,7 @@ def _compare_e2e(
     test: Any,
     baseline: str | None,
     progress: bool,
-    fmt: str,
+    format: str,
     width: int,
     output: Path | None,
 ) -> None:
@@ -208,7 +214,7 @@ def _compare_e2e(
     else:
         _check_not_mixed(run_counts)
         table = seed_runs_table(gold, dict(specs), config, test, baseline=baseline)
-    emit_result(table, fmt, width, output)
+    emit_result(table, format, width, output)
 
 
 #: check_stats names a bad value by its table column; on the command line it is this option.
@@ -225,7 +231,7 @@ def check_stats_command(
     table: Path | None = typer.Option(None, "--table", help="CSV/JSON of comparisons: name,a,b,n,claimed_p,claimed_d."),
     alternative: str = typer.Option("two-sided", "--alternative", help="two-sided, greater or less."),
     reading: list[str] = typer.Option(list(READINGS), "--reading", help="Readings of ±: sample, population."),
-    fmt: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
+    format: str = format_option(),
     output: Path | None = output_option(),
 ) -> None:
     """Check published mean ± sd comparisons: the Welch t, p and Cohen's d compatible with the rounding.
@@ -235,7 +241,7 @@ def check_stats_command(
     from releval.audit.published import StatsCheck, check_stats
     from releval.report.compare_report import render_checks
 
-    check_choice(fmt, OUTPUT_FORMATS, "--format")
+    check_choice(format, OUTPUT_FORMATS, "--format")
     check_choice(alternative, ALTERNATIVES, "--alternative")
     check_choices(reading, READINGS, "--reading")
     check_int(n, "--n", low=2)
@@ -287,7 +293,7 @@ def check_stats_command(
                 raise
             option = _FIELD_OPTIONS[exc.field]
             raise OptionError(f"{option}: {exc.message}", option=option) from None
-    emit(render_checks(checks, fmt), output)
+    emit(render_checks(checks, format), output)
     bad = any(c.p_consistent is False or c.d_consistent is False for c in checks)
     raise typer.Exit(1 if bad else 0)
 

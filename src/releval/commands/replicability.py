@@ -9,7 +9,14 @@ from pathlib import Path
 
 import typer
 
-from releval.commands.common import check_choice, check_output_target, emit, output_option, resolve_negative_option
+from releval.commands.common import (
+    check_choice,
+    check_output_target,
+    emit,
+    format_option,
+    output_option,
+    resolve_negative_option,
+)
 from releval.core.notices import as_notices
 from releval.core.options import (
     DEFAULT_ALPHA,
@@ -21,15 +28,16 @@ from releval.core.options import (
 )
 from releval.data.labels import FORMATS as LABEL_FORMATS
 from releval.data.pvalues import TABLE_FORMATS, load_pvalues
-from releval.errors import InputError, OptionError, raise_all
+from releval.errors import OptionError
+from releval.metrics.weightings import weighting_names
 from releval.replicability.analysis import (
     DEFAULT_PC_METHODS,
     PC_METHODS,
     analyze,
     check_alpha,
     check_metric,
+    dataset_tests,
     normalise_id_method,
-    pvalues_from_predictions,
 )
 from releval.replicability.simulation import SCENARIOS, simulate
 from releval.report.replicability_report import (
@@ -40,6 +48,7 @@ from releval.report.replicability_report import (
     simulation_figure,
     write_bytes_atomic,
 )
+from releval.significance.paired import CORRECTNESS_TITLES
 from releval.validation import check_resamples, check_seed, refuse_options
 
 replicability_app = typer.Typer(
@@ -127,7 +136,7 @@ def analyze_command(
     input_format: str | None = typer.Option(
         None, "--table-format", help=f"Input format ({', '.join(TABLE_FORMATS)}); default: from the extension."
     ),
-    format: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
+    format: str = format_option(FORMATS),
     output: Path | None = output_option(),
 ) -> None:
     """Count (k_hat) and identify the datasets on which system A is better than system B."""
@@ -157,7 +166,11 @@ def from_predictions_command(
         ..., "--dataset", "-d", help="NAME=GOLD,PRED_A,PRED_B (repeatable; one per dataset)."
     ),
     test: str = typer.Option("bootstrap", "--test", "-t", help=f"One-sided paired test: {', '.join(PAIRED_TESTS)}."),
-    metric: str = typer.Option("micro", "--metric", help="F average tested by bootstrap/randomization."),
+    metric: str = typer.Option(
+        "micro",
+        "--metric",
+        help=f"F average tested by {' or '.join(RESAMPLING_TESTS)}: micro, {', '.join(weighting_names())}.",
+    ),
     resamples: int = typer.Option(
         DEFAULT_RESAMPLES, "--resamples", "-R", min=1, help="Bootstrap resamples / AR trials."
     ),
@@ -180,7 +193,7 @@ def from_predictions_command(
     method: str = typer.Option("holm", "--method", "-m", help="Identification procedure (see `analyze`)."),
     estimators: str = typer.Option(",".join(DEFAULT_PC_METHODS), "--estimators", help="Estimators to report."),
     per_u: bool = typer.Option(False, "--per-u", help="Also show the partial-conjunction p-values for every u."),
-    format: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
+    format: str = format_option(FORMATS),
     output: Path | None = output_option(),
 ) -> None:
     """Run a one-sided paired test (A better than B) on every dataset, then the replicability analysis."""
@@ -188,7 +201,7 @@ def from_predictions_command(
     check_choice(test, PAIRED_TESTS, "--test")
     refuse_options(
         {"--metric": metric != "micro" and test not in RESAMPLING_TESTS},
-        "applies to --test bootstrap or randomization only (McNemar and the sign test use accuracy)",
+        f"applies to --test {' or '.join(RESAMPLING_TESTS)} only ({CORRECTNESS_TITLES} use accuracy)",
     )
     metric = check_metric(metric)
     check_resamples(resamples)
@@ -206,33 +219,12 @@ def from_predictions_command(
     if dupes:
         raise OptionError(f"--dataset: name(s) used twice: {', '.join(dupes)}", option="--dataset")
     check_choice(on_missing, MISSING_POLICIES, "--on-missing")
-    from releval.tasks.classification import ClassificationConfig, DataFacts, load_gold, load_pred, prepare
+    from releval.tasks.classification import ClassificationConfig
 
     config = ClassificationConfig(negative=negative_label, on_missing=on_missing, pred_format=input_format)
-    loaded = []
-    prepared = []
-    errors: list[InputError] = []
-    for name, gold_path, a_path, b_path in specs:
-        try:
-            gold, _ = load_gold(gold_path, config)
-            preds = []
-            for system, path in (("A", a_path), ("B", b_path)):
-                one = prepare(gold, load_pred(path, config), config)
-                prepared.append((f"{name} {system}", one))
-                preds.append(one.alignment.pred)
-            loaded.append((name, list(gold.labels), preds[0], preds[1], one.negative))
-        except InputError as exc:
-            errors.append(exc)
-    raise_all(errors)
-    negs = {x[4] for x in loaded}
-    if len(negs) == 1:
-        config = replace(config, negative=negs.pop())
-    tests = pvalues_from_predictions(
-        [x[:4] for x in loaded], test=test, metric=metric, config=config, resamples=resamples, seed=seed
-    )
-    facts = DataFacts.of(prepared)
-    notices = list(facts.warnings)
-    settings = {**tests.settings, "missing": facts.missing}
+    tests = dataset_tests(specs, test=test, metric=metric, config=config, resamples=resamples, seed=seed)
+    settings = dict(tests.settings)
+    notices = list(tests.warnings)
     _analyze_and_emit(
         tests.pvalues,
         tests.names,
@@ -266,7 +258,7 @@ def simulate_command(
         help="Write a k_hat histogram (PNG/PDF/SVG; needs matplotlib).",
         callback=_figure_callback,
     ),
-    format: str = typer.Option("text", "--format", "-f", help=f"Output format: {', '.join(FORMATS)}."),
+    format: str = format_option(FORMATS),
     output: Path | None = output_option(),
 ) -> None:
     """Dror et al. §5: how often each k_hat overclaims when all N nulls are true."""

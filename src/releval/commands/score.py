@@ -6,9 +6,9 @@ from pathlib import Path
 
 import typer
 
-from releval.commands.common import check_choice, check_label_options, emit_result, output_option
+from releval.commands.common import check_choice, check_label_options, emit_result, format_option, output_option
 from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N, MISSING_POLICIES, OUTPUT_FORMATS, TASKS
-from releval.metrics.weightings import get_weightings
+from releval.metrics.weightings import get_weightings, weighting_names
 from releval.validation import check_beta, check_width, check_zero_division, refuse_options
 
 #: The tasks that use each option that not every task uses: given with another task, it is refused, not ignored.
@@ -47,7 +47,7 @@ def score_command(
         list(DEFAULT_WEIGHTING_NAMES),
         "--weighting",
         "-w",
-        help="Weightings besides micro: weighted, dodrans, entropy, macro, power:A (repeatable).",
+        help=f"Weightings besides micro: {', '.join(weighting_names())} (repeatable).",
     ),
     beta: float = typer.Option(1.0, "--beta", help="F-beta's beta."),
     zero_division: float = typer.Option(0.0, "--zero-division", help="Value of P, R or F when 0/0."),
@@ -64,7 +64,7 @@ def score_command(
     criterion: str = typer.Option("strict,boundaries", "--criterion", help="e2e: strict,boundaries."),
     types: Path | None = typer.Option(None, "--types", help="e2e: SpERT types file (symmetric relations)."),
     relaxed: bool = typer.Option(False, "--relaxed", help="e2e: also the experimental Relaxed criterion."),
-    format: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
+    format: str = format_option(),
     width: int = typer.Option(2, "--width", help="Decimals of percentages in text/markdown/latex."),
     output: Path | None = output_option(),
 ) -> None:

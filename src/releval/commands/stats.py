@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from releval.commands.common import check_choice, emit, output_option
+from releval.commands.common import check_choice, emit, format_option, output_option
 from releval.core.options import OUTPUT_FORMATS
 from releval.core.table import Column, Table
 from releval.data.decoding import read_utf8
@@ -31,10 +31,11 @@ def collect(files: list[LabelFile], negative: str | None, view: str) -> list[tup
     for v in views if semeval else ["labels"]:
         mapped = [(f.path, [undirected(x) for x in f.labels] if v == "undirected" else list(f.labels)) for f in files]
         neg = negative if negative != "auto" else detect_negative([x for _, labels in mapped for x in labels])
+        signed_view = v if semeval else None
         for name, labels in mapped:
-            rows.append((v, label_stats(name, labels, neg)))
+            rows.append((v, label_stats(name, labels, neg, signed_view)))
         if len(files) > 1:
-            rows.append((v, label_stats("total", [x for _, labels in mapped for x in labels], neg)))
+            rows.append((v, label_stats("total", [x for _, labels in mapped for x in labels], neg, signed_view)))
     return rows
 
 
@@ -80,7 +81,7 @@ def stats_command(
     compare: bool = typer.Option(
         False, "--compare", help="e2e: list the differences between two dataset versions (exit 1 if any)."
     ),
-    format: str = typer.Option("text", "--format", "-f", help="Output: text, json, markdown, latex, csv."),
+    format: str = format_option(),
     output: Path | None = output_option(),
 ) -> None:
     """Dataset statistics: #relations, #samples, % negative, perplexity with/without negative, ratio.

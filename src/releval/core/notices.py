@@ -22,6 +22,7 @@ from typing import Any
 CODES = {
     "missing-filled-negative": "missing predictions were filled with the negative class (leaks gold labels)",
     "missing-filled-wrong": "missing predictions were counted as wrong (Olek's correction)",
+    "averages-dropped": "averages left out because they cannot be computed exactly for these data",
     "missing-skipped": "missing predictions were skipped (the SemEval scorer's behaviour)",
     "pred-only-labels": "predicted labels that never occur in gold, counted as false positives",
     "duplicates-dropped": "duplicated entities or relations counted once",

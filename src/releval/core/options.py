@@ -11,53 +11,40 @@ Importing this module costs nothing (no NumPy, no SciPy), so `releval --help` ca
 
 from __future__ import annotations
 
-from typing import Literal
-
 #: Kinds of evaluation (releval.tasks): relation classification, the SemEval-2010 Task 8 perl scorer, end-to-end RE.
 TASKS = ("rc", "semeval-official", "e2e")
-Task = Literal["rc", "semeval-official", "e2e"]
 
 #: Direction of a paired or seed test: A ≠ B, A > B, A < B.
 ALTERNATIVES = ("two-sided", "greater", "less")
-Alternative = Literal["two-sided", "greater", "less"]
 
 #: Paired tests of two systems on the same items; the resampling ones work on any task's per-item statistics.
 PAIRED_TESTS = ("bootstrap", "randomization", "mcnemar", "sign")
 RESAMPLING_TESTS = ("bootstrap", "randomization")
-PairedTest = Literal["bootstrap", "randomization", "mcnemar", "sign"]
 
 #: McNemar's test: exact binomial on the discordant pairs, χ², or χ² with Edwards' continuity correction.
 MCNEMAR_VARIANTS = ("exact", "chi2", "chi2-corrected")
-McNemarVariant = Literal["exact", "chi2", "chi2-corrected"]
 
 #: Multiple-testing corrections across the compared pairs (one family per test and average).
 CORRECTIONS = ("holm", "bonferroni", "none")
-Correction = Literal["holm", "bonferroni", "none"]
 
 #: What to do with a gold item that has no prediction (Olek: filling with the negative class leaks gold labels).
 MISSING_POLICIES = ("error", "negative", "wrong")
-MissingPolicy = Literal["error", "negative", "wrong"]
 
 #: Label views of SemEval-style directed labels.
 VIEWS = ("directed", "undirected")
-View = Literal["directed", "undirected"]
 
 #: Entropy weighting's N: all gold items, or positive gold items only (Harbecke et al. 2022, §3).
 ENTROPY_N = ("all", "positive")
-EntropyN = Literal["all", "positive"]
 
 #: End-to-end RE criteria (Taillé et al. 2020); Relaxed is experimental and only given on request.
 RE_CRITERIA = ("strict", "boundaries")
 CRITERIA = ("ner", "strict", "boundaries", "relaxed")
-Criterion = Literal["ner", "strict", "boundaries", "relaxed"]
 
 #: Readings of a printed "mean ± sd": the sample sd (ddof=1) or numpy's default population sd (ddof=0).
 READINGS = ("sample", "population")
-Reading = Literal["sample", "population"]
 
 #: Output formats of every table-producing command.
 OUTPUT_FORMATS = ("text", "json", "markdown", "latex", "csv")
-OutputFormat = Literal["text", "json", "markdown", "latex", "csv"]
 
 #: The weightings computed besides micro when none are named (Harbecke et al. 2022, Table 2).
 DEFAULT_WEIGHTING_NAMES = ("weighted", "dodrans", "entropy", "macro")

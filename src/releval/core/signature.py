@@ -26,6 +26,7 @@ FIELDS: dict[str, str] = {
     "missing": "miss",
     "alignment": "al",
     "patch": "patch",
+    "train": "tr",
     "labels": "lab",
     "gold": "gold",
     "n": "n",
@@ -82,6 +83,10 @@ class Signature:
     def __str__(self) -> str:
         return self.format()
 
+    def to_json(self) -> dict[str, str]:
+        """The two keys every saved result carries: `signature` (long form) and `signature_short`."""
+        return {"signature": self.format(), "signature_short": self.format(short=True)}
+
     def __getitem__(self, key: str) -> str:
         return self.fields[key]
 
@@ -94,14 +99,23 @@ class Signature:
         return {k: (self.get(k), other.get(k)) for k in keys if self.get(k) != other.get(k)}
 
 
+def format_number(value: float) -> str:
+    """A float as a signature writes it: %g (six significant digits) when that reads back as the same float, so
+    every signature written so far keeps its text; else the shortest exact form, because beta 1.0000001 must not
+    sign as 1 (its F values differ).
+
+    >>> format_number(0.5), format_number(1.0), format_number(0.5000001)
+    ('0.5', '1', '0.5000001')
+    """
+    short = f"{value:g}"
+    return short if math.isnan(value) or float(short) == value else repr(value)
+
+
 def _stringify(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        # %g (six significant digits) when it reads back as the same float, so every signature written so far
-        # keeps its text; else the shortest exact form: beta 1.0000001 must not sign as 1 (its F values differ).
-        short = f"{value:g}"
-        return short if math.isnan(value) or float(short) == value else repr(value)
+        return format_number(value)
     if isinstance(value, (list, tuple)):
         return ",".join(_stringify(v) for v in value)
     return str(value)

@@ -185,11 +185,16 @@ def attach(
     notes: Sequence[str] = (),
 ) -> list[Table]:
     """The tables of one result with its signature on every table (the renderers print a run of equal signatures
-    once, after the last table of the run), its warnings on the first table and `notes` added to the last table
-    shown in every format (else the last one shown in text), so that CSV carries them too."""
+    once, after the last table of the run), its warnings on the first table shown in every format (else on the first
+    shown in text and the first shown in CSV: a warning must reach every format once) and `notes` added to the last
+    table shown in every format (else the last one shown in text), so that CSV carries them too."""
     out = [replace(t, signature=signature) if signature is not None else t for t in tables]
     if out and warnings:
-        out[0] = replace(out[0], warnings=(*out[0].warnings, *warnings))
+        both = [i for i, t in enumerate(out) if t.show == "all"]
+        display = [i for i, t in enumerate(out) if t.shown_in(data=False)]
+        data = [i for i, t in enumerate(out) if t.shown_in(data=True)]
+        for i in sorted(set(both[:1] or display[:1] + data[:1]) or {0}):
+            out[i] = replace(out[i], warnings=(*out[i].warnings, *warnings))
     if out and notes:
         candidates = [i for i, t in enumerate(out) if t.show == "all"] or [
             i for i, t in enumerate(out) if t.shown_in(data=False)

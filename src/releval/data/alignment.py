@@ -67,7 +67,7 @@ def align(
     by_position: bool = False,
 ) -> Alignment:
     """Pair each gold item with its prediction; unknown ids are always an error, missing ones per policy."""
-    check_choice(on_missing, MISSING_POLICIES, "--on-missing")
+    check_choice(on_missing, MISSING_POLICIES, "on_missing")
     if by_position or gold.ids is None or pred.ids is None:
         if not by_position:
             side = gold if gold.ids is None else pred

@@ -297,7 +297,7 @@ def _refuse_repeated_keys(text: str, file: str) -> None:
 
 def _format_of(path: Path, format: str | None) -> str:
     if format:
-        return check_choice(format.lower(), TABLE_FORMATS, "--table-format")
+        return check_choice(format.lower(), TABLE_FORMATS, "table_format")
     suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
     ext = suffixes[-1] if suffixes else ""
     return {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"}.get(ext, "csv")

@@ -64,7 +64,7 @@ class AveragingSpec:
 
     def __post_init__(self) -> None:
         """Refuse settings that make no score (OptionError); NaN zero_division stays: scikit-learn's option."""
-        check_choice(self.entropy_n, ENTROPY_N, "--entropy-n")
+        check_choice(self.entropy_n, ENTROPY_N, "entropy_n")
         check_beta(self.beta)
         check_zero_division(self.zero_division, allow_nan=True)
 

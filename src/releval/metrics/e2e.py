@@ -281,7 +281,7 @@ def document_counts(
     unknown = [c for c in criteria if c not in CRITERIA]
     if unknown:
         raise OptionError(
-            f"--criterion: unknown criterion {unknown[0]!r} (known: {', '.join(CRITERIA)})", option="--criterion"
+            f"criteria: unknown criterion {unknown[0]!r} (known: {', '.join(CRITERIA)})", option="criteria"
         )
     vocab = TypeVocabulary(entity_types, relation_types)
     g_cols, p_cols = _columns(gold), _columns(pred)

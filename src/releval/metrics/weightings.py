@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from releval.core.options import DEFAULT_WEIGHTING_NAMES
+from releval.core.signature import format_number
 from releval.errors import OptionError
 from releval.validation import check_number
 
@@ -67,8 +68,9 @@ ENTROPY = Weighting("entropy", _entropy, "w_i ∝ −n_i·log2(n_i/N)")
 
 def power(a: float) -> Weighting:
     """The general power scheme w_i ∝ n_i^a (a = 0: macro, 0.75: dodrans, 1: weighted); `a` must be finite."""
-    a = check_number(a, "--weighting power:A exponent")
-    return Weighting(f"power:{a:g}", _power(float(a)), f"w_i ∝ n_i^{a:g}")
+    a = float(check_number(a, "weightings power:A exponent"))
+    text = format_number(a)  # exact: power:0.5000001 weighs otherwise than power:0.5, so it must not be named so
+    return Weighting(f"power:{text}", _power(a), f"w_i ∝ n_i^{text}")
 
 
 # ----------------------------------------------------------------------------------------------- the registry
@@ -110,7 +112,7 @@ def get_weighting(spec: str | Weighting) -> Weighting:
     known = ", ".join(weighting_names())
     if key == "micro":
         raise OptionError(
-            f"--weighting: 'micro' is always reported, not a weighting; choose from {known}", option="--weighting"
+            f"weightings: 'micro' is always reported, not a weighting; choose from {known}", option="weightings"
         )
     family, colon, number = key.partition(":")
     if colon and family in FAMILIES:
@@ -120,11 +122,11 @@ def get_weighting(spec: str | Weighting) -> Weighting:
             value = float("nan")
         if not np.isfinite(value):
             raise OptionError(
-                f"--weighting {spec}: the number A of {family}:A must be a finite number, got {number!r}",
-                option="--weighting",
+                f"weightings {spec}: the number A of {family}:A must be a finite number, got {number!r}",
+                option="weightings",
             )
         return FAMILIES[family](value)
-    raise OptionError(f"--weighting: {str(spec)!r} is not one of {known}", option="--weighting")
+    raise OptionError(f"weightings: {str(spec)!r} is not one of {known}", option="weightings")
 
 
 def get_weightings(specs: Sequence[str | Weighting]) -> tuple[Weighting, ...]:

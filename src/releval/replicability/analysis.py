@@ -27,28 +27,24 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from releval import validation
 from releval._version import __version__
-from releval.core.notices import Notice, as_notices
+from releval.core.notices import Notice, as_notices, warn_all
 from releval.core.options import (
     DEFAULT_ALPHA,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
-    DEFAULT_WEIGHTING_NAMES,
     PAIRED_TESTS,
     RESAMPLING_TESTS,
 )
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.core.signature import Signature, parse
-from releval.errors import InputError, OptionError
-
-PCMethod = Literal["bonferroni", "fisher", "simes", "stouffer"]
-Dependence = Literal["dependent", "positive", "independent"]
+from releval.errors import InputError, InputErrors, OptionError, raise_all
 
 #: Partial-conjunction combination methods, in reporting order.
 PC_METHODS: tuple[str, ...] = ("bonferroni", "fisher", "simes", "stouffer")
@@ -160,7 +156,7 @@ def partial_conjunction_sorted(sorted_p: NDArray[np.float64], method: str) -> ND
             s = _tail_sums(z)
         s = np.where(np.isnan(s), np.inf, s)  # a p = 0 together with a p = 1: the zero wins, as in Fisher
         return stats.norm.sf(s / np.sqrt(m))
-    raise OptionError(f"--estimators: {method!r} is not one of {', '.join(PC_METHODS)}", option="--estimators")
+    raise OptionError(f"method: {method!r} is not one of {', '.join(PC_METHODS)}", option="method")
 
 
 def partial_conjunction_pvalues(pvalues: ArrayLike, method: str = "bonferroni") -> NDArray[np.float64]:
@@ -199,9 +195,7 @@ def normalise_id_method(method: str) -> str:
     key = _ALIASES.get(key, key)
     if key not in _SM_METHOD:
         choices = ", ".join(dict.fromkeys(ID_METHODS + tuple(_SM_METHOD)))
-        raise OptionError(
-            f"--method: unknown identification method {method!r}; choose from {choices}", option="--method"
-        )
+        raise OptionError(f"method: unknown identification method {method!r}; choose from {choices}", option="method")
     return key
 
 
@@ -458,13 +452,12 @@ def analyze(
     a = check_alpha(alpha)
     if dependence not in DEPENDENCES:
         raise OptionError(
-            f"unknown dependence assumption {dependence!r} (--dependent, --independent, --positive-dependence); "
-            f"choose from {', '.join(DEPENDENCES)}",
-            option="--dependent/--independent",
+            f"dependence: unknown assumption {dependence!r}; choose from {', '.join(DEPENDENCES)}",
+            option="dependence",
         )
     methods = tuple(dict.fromkeys(pc_methods))
     for m in methods:
-        validation.check_choice(m, PC_METHODS, "--estimators")
+        validation.check_choice(m, PC_METHODS, "pc_methods")
     rec = RECOMMENDED_COUNT[dependence]
     if rec not in methods:
         methods = (*methods, rec)
@@ -532,7 +525,7 @@ def theory_independent_null(n: int, alpha: float) -> dict[str, float]:
     Fisher, Simes and Stouffer: exactly alpha, since k_hat > 0 iff the global-null test (u = 1) rejects
     and those global tests are exact under independence (Fisher 1932; Simes 1986; Stouffer 1949).
     """
-    validation.check_int(n, "--n", low=1)
+    validation.check_int(n, "n", low=1)
     return {
         "count": 1.0 - (1.0 - alpha) ** n,
         "bonferroni": -math.expm1(n * math.log1p(-alpha / n)),
@@ -552,9 +545,11 @@ class DatasetTests:
     test: str
     details: list[dict[str, object]]
     settings: dict[str, object] = field(default_factory=dict)  # signature fields of the tests' settings
+    #: Fills of missing predictions, per dataset and system ("x A: 217 missing prediction(s) filled …").
+    warnings: list[Notice] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the test, per dataset its name, p, effect and details, and the settings."""
+        """JSON-ready: the test, per dataset its name, p, effect and details, the settings and warnings."""
         return {
             **header("dataset-tests"),
             "test": self.test,
@@ -563,6 +558,7 @@ class DatasetTests:
             "effects": [float(x) for x in self.effects],
             "details": [dict(d) for d in self.details],
             "settings": dict(self.settings),
+            "warnings": [w.to_dict() for w in self.warnings],
         }
 
     @classmethod
@@ -578,6 +574,7 @@ class DatasetTests:
                 str(data["test"]),
                 [{k: math.nan if v is None else v for k, v in d.items()} for d in data["details"]],
                 dict(data.get("settings", {})),
+                [Notice.from_dict(w) for w in data.get("warnings", [])],
             )
 
     def __eq__(self, other: object) -> bool:
@@ -592,7 +589,7 @@ class DatasetTests:
 def check_metric(metric: str) -> str:
     """The F average a resampling test reports: 'micro' or a weighting (its canonical name, e.g. power:0.5)."""
     from releval.metrics.averages import MICRO
-    from releval.metrics.weightings import get_weighting
+    from releval.metrics.weightings import get_weighting, weighting_names
 
     key = metric.strip().lower()
     if key == MICRO:
@@ -600,12 +597,12 @@ def check_metric(metric: str) -> str:
     try:
         return get_weighting(key).name
     except OptionError:
-        known = ", ".join((MICRO, *DEFAULT_WEIGHTING_NAMES, "power:A"))
-        raise OptionError(f"--metric: {metric!r} is not one of {known}", option="--metric") from None
+        known = ", ".join((MICRO, *weighting_names()))
+        raise OptionError(f"metric: {metric!r} is not one of {known}", option="metric") from None
 
 
-def pvalues_from_predictions(
-    datasets: Sequence[tuple[str, Sequence[str], Sequence[str], Sequence[str]]],
+def dataset_tests(
+    datasets: Sequence[tuple[str, Any, Any, Any]],
     *,
     test: str = "bootstrap",
     metric: str = "micro",
@@ -616,6 +613,12 @@ def pvalues_from_predictions(
 ) -> DatasetTests:
     """Run the chosen paired test (alternative "greater") on each (name, gold, A, B) dataset.
 
+    Gold and predictions are files, {id: label} mappings, LabelFiles or aligned label lists, read and aligned
+    under `config` as `releval compare` reads them (`align_systems`): a fill of missing predictions under
+    `on_missing` is signed (`settings['missing']`), listed in `warnings` and repeated through `warnings.warn`.
+    Every dataset's input problems are reported together. The warnings are returned, not warned
+    (`pvalues_from_predictions` warns them too).
+
     bootstrap / randomization test F(A) - F(B) for `metric` (micro or a weighting name) on corpus-level sufficient
     statistics; mcnemar / sign test per-item correctness (accuracy).  The same seed is used for every dataset.
     `config` (a ClassificationConfig) holds the scoring settings; without one, `negative` is its negative class.
@@ -623,41 +626,78 @@ def pvalues_from_predictions(
     """
     from releval.metrics.averages import MICRO
     from releval.significance import paired
+    from releval.significance.compare import align_systems
     from releval.significance.config import SignificanceConfig
-    from releval.tasks.classification import ClassificationConfig
+    from releval.tasks.classification import ClassificationConfig, resolve_negative
 
-    validation.check_choice(test, PAIRED_TESTS, "--test")
+    validation.check_choice(test, PAIRED_TESTS, "test")
     metric = check_metric(metric)
     if config is None:
         config = ClassificationConfig(negative=negative)
-    config = replace(config, weightings=() if metric == MICRO else (metric,))
     significance = SignificanceConfig((test,), "greater", resamples, seed)
     if not datasets:
         raise InputError("no datasets given", field="dataset")
-    names, ps, effects, details = [], [], [], []
+    aligned: list[tuple[str, list[str], list[str], list[str]]] = []
+    warnings: list[Notice] = []
+    errors: list[InputError] = []
+    missing = "error"
     for name, gold, pred_a, pred_b in datasets:
+        try:
+            labels, runs, facts = align_systems(gold, {f"{name} A": [pred_a], f"{name} B": [pred_b]}, config)
+        except InputErrors as exc:
+            errors += exc.errors
+            continue
+        except InputError as exc:
+            errors.append(exc)
+            continue
+        aligned.append((name, labels, runs[f"{name} A"][0], runs[f"{name} B"][0]))
+        warnings += facts.warnings
+        missing = facts.missing if facts.missing != "error" else missing
+    raise_all(errors)
+    negatives = {resolve_negative(config.negative, labels)[0] for _, labels, _, _ in aligned}
+    # the labels are aligned and read (patch and view applied): the tests score them as they are
+    scoring = replace(
+        config,
+        negative=negatives.pop() if len(negatives) == 1 else config.negative,
+        weightings=() if metric == MICRO else (metric,),
+        patch=None,
+        view="directed",
+    )
+    names, ps, effects, details = [], [], [], []
+    for name, gold_labels, a, b in aligned:
         if test in RESAMPLING_TESTS:
             run: Callable[..., Any] = paired.approximate_randomization
             if test == "bootstrap":
                 run = paired.paired_bootstrap
-            res = run(gold, pred_a, pred_b, config, significance, metric=metric)
+            res = run(gold_labels, a, b, scoring, significance, metric=metric)
             p, eff = res.p_value, res.effect
             detail: dict[str, object] = {"score_a": res.score_a, "score_b": res.score_b}
         else:
-            disc = paired.correctness_test(test, gold, pred_a, pred_b, significance)
+            disc = paired.correctness_test(test, gold_labels, a, b, significance)
             p, eff = disc.p_value, disc.effect
             detail = {"score_a": disc.score_a, "score_b": disc.score_b, "b": disc.b, "c": disc.c}
         names.append(name)
         ps.append(float(p))
         effects.append(float(eff))
-        details.append({"dataset": name, "n": len(gold), "p": float(p), "effect": float(eff), **detail})
+        details.append({"dataset": name, "n": len(gold_labels), "p": float(p), "effect": float(eff), **detail})
     label = f"{test}:greater" + (f":{metric}" if test in RESAMPLING_TESTS else ":accuracy")
     settings = {k: v for k, v in significance.signature_fields().items() if k in ("resamples", "seed", "confidence")}
     settings |= {
-        "negative": config.negative if config.negative is not None else "none",
+        "negative": scoring.negative if scoring.negative is not None else "none",
         "beta": float(config.beta),
         "zero_division": float(config.zero_division),
         "entropy_n": config.entropy_n,
         "view": config.view,
+        "missing": missing,
     }
-    return DatasetTests(names, np.asarray(ps, dtype=float), np.asarray(effects, dtype=float), label, details, settings)
+    return DatasetTests(
+        names, np.asarray(ps, dtype=float), np.asarray(effects, dtype=float), label, details, settings, warnings
+    )
+
+
+def pvalues_from_predictions(datasets: Sequence[tuple[str, Any, Any, Any]], **settings: Any) -> DatasetTests:
+    """`dataset_tests` (the same parameters) for Python callers: each warning is also repeated through
+    `warnings.warn` (`releval.RelevalWarning`), so a fill cannot pass unseen."""
+    tests = dataset_tests(datasets, **settings)
+    warn_all(tests.warnings)
+    return tests

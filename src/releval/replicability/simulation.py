@@ -15,7 +15,7 @@ every repetition's k_hat, so its JSON (`to_dict()`) loads back equal with `from_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,8 +53,8 @@ def _check_dependent_n(n: int, groups: Sequence[tuple[int, float]] = DEPENDENT_G
     total = sum(size for size, _ in groups)
     if total != n:
         raise OptionError(
-            f"--n: dependent groups sum to {total}, not n = {n} (the dependent scenario needs --n {total})",
-            option="--n",
+            f"n: dependent groups sum to {total}, not n = {n} (the dependent scenario has {total} datasets)",
+            option="n",
         )
 
 
@@ -79,7 +79,7 @@ def null_pvalues(
 
         return stats.norm.sf(np.concatenate(blocks, axis=1))
     raise OptionError(
-        f"--scenario: unknown scenario {scenario!r}; choose from {', '.join(SCENARIOS)}", option="--scenario"
+        f"scenarios: unknown scenario {scenario!r}; choose from {', '.join(SCENARIOS)}", option="scenarios"
     )
 
 
@@ -176,9 +176,18 @@ class SimulationResult:
 
     @property
     def signature(self) -> Signature:
-        """alpha, seed, estimators and version."""
+        """Every setting that changes a number: the scenarios, N datasets, repetitions (as resamples), alpha,
+        seed, estimators and version."""
+        runs = self.scenarios.values()
         return Signature.build(
-            task=self.task, alpha=self.alpha, seed=self.seed, methods=self.methods, version=self.version
+            task=self.task,
+            scenario=tuple(self.scenarios),
+            n=_one_or_all(sc.n for sc in runs),
+            resamples=_one_or_all(sc.reps for sc in runs),
+            alpha=self.alpha,
+            seed=self.seed,
+            methods=self.methods,
+            version=self.version,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -190,7 +199,7 @@ class SimulationResult:
             "seed": self.seed,
             "methods": list(self.methods),
             "scenarios": {name: sc.to_dict() for name, sc in self.scenarios.items()},
-            "signature": str(self.signature),
+            **self.signature.to_json(),
         }
 
     @classmethod
@@ -217,6 +226,12 @@ class SimulationResult:
     __hash__ = None  # type: ignore[assignment]  # arrays inside: not hashable
 
 
+def _one_or_all(values: Iterable[int]) -> int | tuple[int, ...]:
+    """The value all scenarios share, or each distinct value in order."""
+    distinct = tuple(sorted(set(values)))
+    return distinct[0] if len(distinct) == 1 else distinct
+
+
 def simulate_scenario(
     scenario: str = "independent",
     reps: int = 1000,
@@ -229,10 +244,10 @@ def simulate_scenario(
 ) -> ScenarioResult:
     """Simulate one scenario; k_hat arrays for 'count' and each partial-conjunction method."""
     a = check_alpha(alpha)
-    check_int(reps, "--reps", low=1)
-    check_int(n, "--n", low=1)
+    check_int(reps, "reps", low=1)
+    check_int(n, "n", low=1)
     for m in methods:
-        check_choice(m, PC_METHODS, "--estimators")
+        check_choice(m, PC_METHODS, "methods")
     gen = rng if rng is not None else np.random.default_rng()
     names = ("count", *methods)
     parts: dict[str, list[NDArray[np.int64]]] = {m: [] for m in names}
@@ -262,12 +277,12 @@ def simulate(
     Every setting is checked before the first scenario runs (OptionError naming the option).
     """
     check_alpha(alpha)
-    check_int(reps, "--reps", low=1)
-    check_int(n, "--n", low=1)
+    check_int(reps, "reps", low=1)
+    check_int(n, "n", low=1)
     check_seed(seed)
     for m in methods:
-        check_choice(m, PC_METHODS, "--estimators")
-    for s in check_choices(scenarios, SCENARIOS, "--scenario"):
+        check_choice(m, PC_METHODS, "methods")
+    for s in check_choices(scenarios, SCENARIOS, "scenarios"):
         if s == "dependent":
             _check_dependent_n(n)
     rng = np.random.default_rng(seed)

@@ -13,12 +13,8 @@ from collections.abc import Sequence
 from releval.audit.published import StatsCheck
 from releval.core.signature import Signature
 from releval.core.table import Column, Table, attach
-from releval.report.render import format_p, render_as
+from releval.report.render import render_as
 from releval.significance.compare import PairedTable, SeedTable
-from releval.validation import check_width
-
-#: p with 4 decimals, scientific below 0.001 (kept under its old name).
-fmt_p = format_p
 
 _ADJUSTED = {"holm": "p (Holm)", "bonferroni": "p (Bonf.)", "none": "p (unadj.)"}
 
@@ -134,18 +130,6 @@ def seed_tables(table: SeedTable) -> list[Table]:
         warnings=getattr(table, "warnings", ()),
         notes=table.notes,
     )
-
-
-def render_paired(table: PairedTable, format: str = "text", width: int = 2) -> str:
-    """`paired_tables` in text, Markdown, LaTeX or CSV, or the table's JSON."""
-    check_width(width)
-    return render_as(format, lambda: paired_tables(table), table.to_dict, width)
-
-
-def render_seeds(table: SeedTable, format: str = "text", width: int = 2) -> str:
-    """`seed_tables` in text, Markdown, LaTeX or CSV, or the table's JSON."""
-    check_width(width)
-    return render_as(format, lambda: seed_tables(table), table.to_dict, width)
 
 
 def _verdict(value: bool) -> str:

@@ -552,7 +552,7 @@ _RENDERERS: dict[str, Callable[[Sequence[Table], int], str]] = {
 
 def render(tables: Sequence[Table], format: str = "text", width: int = 2) -> str:
     """The tables in one of FORMATS, percentages with `width` decimals (0 to 15)."""
-    check_choice(format, FORMATS, "--format")
+    check_choice(format, FORMATS, "format")
     check_width(width)
     return _RENDERERS[format](list(tables), width)
 

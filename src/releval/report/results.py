@@ -29,7 +29,7 @@ def envelope(results: Sequence[Any], kind: str) -> dict[str, Any]:
 
 def render_results(results: Sequence[Any], format: str = "text", width: int = 2) -> str:
     """Text, Markdown, LaTeX, CSV or JSON of one kind of result (score, e2e score, paired or seed comparison)."""
-    check_choice(format, OUTPUT_FORMATS, "--format")
+    check_choice(format, OUTPUT_FORMATS, "format")
     check_width(width)
     kind = type(results[0]).__name__  # by name: importing the comparison types would load SciPy for a score
     if format == "json":

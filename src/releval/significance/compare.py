@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.classification import score_labels
 from releval.metrics.weightings import get_weightings
 from releval.significance.config import SignificanceConfig, correction_field, split_settings
-from releval.significance.paired import mcnemar, resampling_rows, sign_test
+from releval.significance.paired import CORRECTNESS_TESTS, CORRECTNESS_TITLES, correctness_test, resampling_rows
 from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
 from releval.tasks import e2e
@@ -214,8 +214,7 @@ def _table_tail(table: PairedTable | SeedTable) -> dict[str, Any]:
     """The keys both tables' JSON close with: the pair rows, signature (long and short), notes and warnings."""
     return {
         "pairs": [r.to_dict() for r in table.rows],
-        "signature": str(table.signature),
-        "signature_short": table.signature.format(short=True),
+        **table.signature.to_json(),
         "notes": list(table.notes),
         "warnings": [w.to_dict() for w in table.warnings],
     }
@@ -225,16 +224,14 @@ def system_pairs(names: Sequence[str], baseline: str | None = None) -> list[tupl
     """(system, baseline) for every other system, or every (earlier, later) pair when no baseline is given."""
     if baseline is not None:
         if baseline not in names:
-            raise OptionError(
-                f"--baseline {baseline!r} is not among the systems: {', '.join(names)}", option="--baseline"
-            )
+            raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(names)}", option="baseline")
         return [(name, baseline) for name in names if name != baseline]
     return [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
 
 
 def adjust(p_values: Sequence[float], correction: str = "holm") -> list[float]:
     """Adjusted p-values across one family of pairs (statsmodels ``multipletests``; 'none' returns them as is)."""
-    check_choice(correction, CORRECTIONS, "--correction")
+    check_choice(correction, CORRECTIONS, "correction")
     if correction == "none" or len(p_values) == 0:
         return [float(p) for p in p_values]
     from statsmodels.stats.multitest import multipletests  # statsmodels loads pandas: only when a correction runs
@@ -338,9 +335,7 @@ def paired_table(
     stderr and in the document)."""
     config, test = _configs(config, test, settings)
     if baseline is not None and baseline not in systems:
-        raise OptionError(
-            f"--baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="--baseline"
-        )
+        raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
     if isinstance(config, e2e.E2EConfig):
         return _paired_e2e(gold, systems, config, test, baseline, progress)
     if not _label_lists(gold):
@@ -407,6 +402,7 @@ def _paired_rc(
         if len(pred) != len(gold):
             raise InputError(f"system '{name}' has {len(pred)} predictions for {len(gold)} gold items", field="system")
     facts = facts or rc.DataFacts()
+    config, facts = micro_only_when_wrong(config, facts)
     negative, _ = rc.resolve_negative(config.negative, gold)
     schemes = get_weightings(config.weightings)
     metrics = tuple(config.average_names)
@@ -417,11 +413,7 @@ def _paired_rc(
         return [("", c, spec)]
 
     def discordant(t: str, a: str, b: str) -> dict[str, Any]:
-        res = (
-            mcnemar(gold, systems[a], systems[b], alternative=test.alternative, variant=test.mcnemar_variant)
-            if t == "mcnemar"
-            else sign_test(gold, systems[a], systems[b], alternative=test.alternative)
-        )
+        res = correctness_test(t, gold, systems[a], systems[b], test)
         return {"score_a": res.score_a, "score_b": res.score_b, "effect": res.effect, "p_value": res.p_value}
 
     raw = _run_tests(system_pairs(names, baseline), test, progress, cells, discordant)
@@ -435,8 +427,8 @@ def _paired_rc(
         extra=test.signature_fields(baseline=baseline),
     )
     notes = []
-    if "mcnemar" in test.tests or "sign" in test.tests:
-        notes.append("McNemar and the sign test compare per-item correctness (accuracy), the same for every average")
+    if any(t in CORRECTNESS_TESTS for t in test.tests):
+        notes.append(f"{CORRECTNESS_TITLES} compare per-item correctness (accuracy), the same for every average")
     return PairedTable(
         scores,
         pair_rows(raw, test.correction),
@@ -451,6 +443,26 @@ def _paired_rc(
         notes,
         warnings=list(facts.warnings),
     )
+
+
+def micro_only_when_wrong(
+    config: rc.ClassificationConfig, facts: rc.DataFacts
+) -> tuple[rc.ClassificationConfig, rc.DataFacts]:
+    """Under `on_missing="wrong"` with predictions filled, only micro is compared: Olek's correction makes micro
+    exact, but a class-weighted F is then known only as an interval (the filled items' false positives belong to
+    no known class; `releval score` shows the intervals), and a test on one point of it would be a test of a
+    number nobody can compute. The class-weighted averages leave the Config (so the signature says `avg:micro`)
+    and a warning says why."""
+    if facts.missing != "wrong" or not config.weightings:
+        return config, facts
+    dropped = ", ".join(w.name for w in get_weightings(config.weightings))
+    notice = Notice(
+        f"only micro is compared: with missing predictions counted as wrong, the "
+        f"class-weighted averages ({dropped}) are known only as intervals over the filled items' classes "
+        "(`releval score` shows them)",
+        "averages-dropped",
+    )
+    return replace(config, weightings=()), replace(facts, warnings=(*facts.warnings, notice))
 
 
 def _f_scores(
@@ -556,9 +568,7 @@ def _e2e_signature(config: e2e.E2EConfig, first: e2e.E2EResult, extra: dict[str,
     from releval.metrics.e2e import NER
 
     criterion = next(c for c in config.all_criteria if c != NER)
-    inventory = config.inventory()
-    symmetric = sorted(inventory.symmetric) if inventory else []
-    sig = e2e.signature(config, first.counts[criterion], first.n_documents, symmetric, extra)
+    sig = e2e.signature(config, first.counts[criterion], first.n_documents, config.inventory(), extra)
     fields = dict(sig.fields)
     fields["criterion"] = ",".join(config.all_criteria)
     return Signature(fields)
@@ -575,9 +585,9 @@ def _paired_e2e(
     bad = [t for t in test.tests if t not in RESAMPLING_TESTS]
     if bad:
         raise OptionError(
-            f"--test: {', '.join(bad)} not available for end-to-end RE: McNemar and the sign test need "
+            f"tests: {', '.join(bad)} not available for end-to-end RE: {CORRECTNESS_TITLES} need "
             "per-item correctness, which relation sets do not have (use bootstrap or randomization)",
-            option="--test",
+            option="tests",
         )
     scored = _score_e2e_systems(gold, {k: [v] for k, v in systems.items()}, config)
     results = {name: runs[0] for name, runs in scored.items()}
@@ -649,9 +659,7 @@ def seed_runs_table(
     """`compare_seed_runs` without repeating the warnings through `warnings.warn`."""
     config, test = _configs(config, test, settings)
     if baseline is not None and baseline not in systems:
-        raise OptionError(
-            f"--baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="--baseline"
-        )
+        raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
     for name, runs in systems.items():
         if len(runs) < 2:
             raise InputError(
@@ -684,6 +692,7 @@ def seed_runs_table(
                     f"system '{name}' run {i} has {len(pred)} predictions for {len(gold)} gold items", field="system"
                 )
     facts = facts or rc.DataFacts()
+    config, facts = micro_only_when_wrong(config, facts)
     negative, _ = rc.resolve_negative(config.negative, gold)
     schemes = get_weightings(config.weightings)
     metrics = tuple(config.average_names)

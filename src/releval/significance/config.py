@@ -46,13 +46,13 @@ class SignificanceConfig:
 
     def __post_init__(self) -> None:
         tests = tuple(dict.fromkeys(t.strip() for t in ([self.tests] if isinstance(self.tests, str) else self.tests)))
-        object.__setattr__(self, "tests", tuple(check_choices(tests, PAIRED_TESTS, "--test")))
-        check_choice(self.alternative, ALTERNATIVES, "--alternative")
+        object.__setattr__(self, "tests", tuple(check_choices(tests, PAIRED_TESTS, "tests")))
+        check_choice(self.alternative, ALTERNATIVES, "alternative")
         object.__setattr__(self, "resamples", check_resamples(self.resamples))
         object.__setattr__(self, "seed", check_seed(self.seed))
         object.__setattr__(self, "confidence", check_confidence(self.confidence))
-        check_choice(self.correction, CORRECTIONS, "--correction")
-        check_choice(self.mcnemar_variant, MCNEMAR_VARIANTS, "--mcnemar")
+        check_choice(self.correction, CORRECTIONS, "correction")
+        check_choice(self.mcnemar_variant, MCNEMAR_VARIANTS, "mcnemar_variant")
 
     @property
     def resampling(self) -> bool:

@@ -175,8 +175,7 @@ class PairedResult:
             "seed": self.seed,
             "confidence": self.confidence,
             "rows": {k: v.to_dict() for k, v in self.rows.items()},
-            "signature": str(self.signature),
-            "signature_short": self.signature.format(short=True),
+            **self.signature.to_json(),
             "extra": dict(self.extra),
         }
 
@@ -206,7 +205,7 @@ class PairedResult:
 
 
 def _check_alternative(alternative: str) -> None:
-    check_choice(alternative, ALTERNATIVES, "--alternative")
+    check_choice(alternative, ALTERNATIVES, "alternative")
 
 
 def check_resampling(resamples: int, seed: int | None, confidence: float = DEFAULT_CONFIDENCE) -> None:
@@ -286,7 +285,7 @@ def _labels_test(
     """One resampling test of two aligned label sequences, signed by the classification task."""
     cells, spec, negative = paired_cells(gold, pred_a, pred_b, config)
     metric = metric.strip().lower()
-    check_choice(metric, tuple(config.average_names), "--metric")
+    check_choice(metric, tuple(config.average_names), "metric")
     rows = resampling_rows(cells, spec, method, test)
     sig = signature(
         config,
@@ -491,7 +490,7 @@ class DiscordantTest:
 def mcnemar_counts(b: int, c: int, *, alternative: str = "two-sided", variant: str = "exact") -> DiscordantTest:
     """McNemar from discordant counts: exact binomial (default), χ² = (b−c)²/(b+c), or Edwards' (|b−c|−1)²/(b+c)."""
     _check_alternative(alternative)
-    check_choice(variant, MCNEMAR_VARIANTS, "--mcnemar")
+    check_choice(variant, MCNEMAR_VARIANTS, "mcnemar_variant")
     b, c = int(b), int(c)
     if b < 0 or c < 0:
         raise ValueError("discordant counts must be non-negative")
@@ -564,11 +563,13 @@ class CorrectnessTest:
     """A paired test on per-item correctness, as `compare` and `replicability from-predictions` run it.
 
     `run(gold, pred_a, pred_b, config)` takes the alternative (and any variant) from a `SignificanceConfig`;
-    `result_names` are the `DiscordantTest.test` names its results carry, so that a saved result loads back.
+    `result_names` are the `DiscordantTest.test` names its results carry, so that a saved result loads back;
+    `title` names the test in notes and messages.
     """
 
     run: Callable[[Sequence[str], Sequence[str], Sequence[str], SignificanceConfig], DiscordantTest]
     result_names: tuple[str, ...]
+    title: str
 
 
 #: The registry of correctness tests, by the name `--test` takes (core.options.PAIRED_TESTS lists every paired
@@ -578,9 +579,14 @@ CORRECTNESS_TESTS: dict[str, CorrectnessTest] = {
     "mcnemar": CorrectnessTest(
         lambda g, a, b, t: mcnemar(g, a, b, alternative=t.alternative, variant=t.mcnemar_variant),
         tuple(f"mcnemar-{v}" for v in MCNEMAR_VARIANTS),
+        "McNemar",
     ),
-    "sign": CorrectnessTest(lambda g, a, b, t: sign_test(g, a, b, alternative=t.alternative), ("sign",)),
+    "sign": CorrectnessTest(
+        lambda g, a, b, t: sign_test(g, a, b, alternative=t.alternative), ("sign",), "the sign test"
+    ),
 }
+#: "McNemar and the sign test": every correctness test by its title, for notes and messages.
+CORRECTNESS_TITLES = " and ".join(", ".join(spec.title for spec in CORRECTNESS_TESTS.values()).rsplit(", ", 1))
 _DISCORDANT_NAMES = tuple(name for spec in CORRECTNESS_TESTS.values() for name in spec.result_names)
 
 

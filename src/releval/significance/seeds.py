@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 import sys
 import warnings
-from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -78,14 +77,6 @@ def welch_df(s1: ArrayLike, n1: int, s2: ArrayLike, n2: int) -> Any:
     with np.errstate(divide="ignore", invalid="ignore"):
         df = np.where(den > 0, (v1 + v2) ** 2 / np.where(den > 0, den, 1.0), np.nan)
     return float(df) if df.ndim == 0 else df
-
-
-def welch_from_stats(
-    m1: float, s1: float, n1: int, m2: float, s2: float, n2: int, alternative: str = "two-sided"
-) -> tuple[float, float, float]:
-    """(t, df, p) of Welch's test from means, sample SDs and sizes (``scipy.stats.ttest_ind_from_stats``)."""
-    res = stats.ttest_ind_from_stats(m1, s1, n1, m2, s2, n2, equal_var=False, alternative=alternative)
-    return float(res.statistic), welch_df(s1, n1, s2, n2), float(res.pvalue)
 
 
 def cohen_d_harbecke(m1: float, s1: float, m2: float, s2: float) -> float:
@@ -214,7 +205,7 @@ def compare_seeds(
     Both sides constant over their runs (see the module notes): equal means give p = 1, t = df = NaN, d = 0 and a
     `note`; different means are refused with an InputError that names `names` and `metric` (the average).
     """
-    check_choice(alternative, ALTERNATIVES, "--alternative")
+    check_choice(alternative, ALTERNATIVES, "alternative")
     x, y = _as_runs(a, names[0]), _as_runs(b, names[1])
     m1, m2 = float(x.mean()), float(y.mean())
     s1, s2 = _sample_sd(x), _sample_sd(y)
@@ -285,15 +276,3 @@ def _constant_runs(
         label=sawilowsky_label(0.0),
         note=note,
     )
-
-
-def compare_seed_tables(
-    scores_a: Mapping[str, Sequence[float]],
-    scores_b: Mapping[str, Sequence[float]],
-    alternative: str = "two-sided",
-) -> dict[str, SeedComparison]:
-    """Per average (micro, weighted, …): `compare_seeds` of the runs of A and B under that average."""
-    missing = [k for k in scores_a if k not in scores_b]
-    if missing:
-        raise InputError(f"averages missing for system B: {', '.join(missing)}")
-    return {name: compare_seeds(scores_a[name], scores_b[name], alternative, metric=name) for name in scores_a}

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from releval.core.schema import check_schema, header, reading
+from releval.core.signature import Signature, parse
 from releval.data.e2e import Document, E2EDataset
 
 #: The `kind` of saved end-to-end dataset statistics.
@@ -71,6 +72,13 @@ class DatasetStats:
     splits: list[SplitStats]
     total: SplitStats
     notes: list[str] = field(default_factory=list)
+    #: What the numbers were computed from: the content fingerprint and size of all splits (set when not given).
+    signature: Signature = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.signature is None:
+            fields_ = {"task": "stats", "gold": self.total.fingerprint, "n": self.total.sentences}
+            object.__setattr__(self, "signature", Signature.build(**fields_))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data: every split, their total and the notes (the JSON of `releval stats` on one file)."""
@@ -81,6 +89,7 @@ class DatasetStats:
             "splits": [s.to_dict() for s in self.splits],
             "total": self.total.to_dict(),
             "notes": list(self.notes),
+            **self.signature.to_json(),
         }
 
     @classmethod
@@ -95,6 +104,7 @@ class DatasetStats:
                 [SplitStats.from_dict(s) for s in data["splits"]],
                 SplitStats.from_dict(data["total"]),
                 [str(n) for n in data.get("notes", [])],
+                parse(data["signature"]),
             )
 
 

@@ -2,7 +2,8 @@
 
 Perplexity = 2^H with H the Shannon entropy in bits of the label distribution (equal to #labels when balanced);
 ratio = count of the most over the least frequent positive class (undefined, NaN, without a positive class).
-`LabelStats` saves to JSON (`to_dict`, NaN as null) and loads back equal (`from_dict`).
+`LabelStats` saves to JSON (`to_dict`, NaN as null) and loads back equal (`from_dict`); its signature names what
+changes its numbers: the view, the negative class and the labels (set and sequence).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from releval.core.schema import check_schema, float_or_nan, header, reading, same
+from releval.core.signature import Signature, parse, short_hash
 
 #: The `kind` of saved label statistics.
 KIND = "label-stats"
@@ -33,6 +35,7 @@ class LabelStats:
     perplexity_positive: float
     ratio: float
     counts: dict[str, int]
+    signature: Signature
 
     @property
     def negative_percent(self) -> float:
@@ -51,6 +54,7 @@ class LabelStats:
             "perplexity_without_negative": self.perplexity_positive,
             "ratio": None if math.isnan(self.ratio) else self.ratio,
             "counts": dict(self.counts),
+            **self.signature.to_json(),
         }
 
     @classmethod
@@ -68,6 +72,7 @@ class LabelStats:
                 perplexity_positive=float(data["perplexity_without_negative"]),
                 ratio=float_or_nan(data.get("ratio")),
                 counts={str(k): int(v) for k, v in data["counts"].items()},
+                signature=parse(data["signature"]),
             )
 
     def __eq__(self, other: object) -> bool:
@@ -88,11 +93,27 @@ def perplexity(counts: Sequence[int]) -> float:
     return float(2.0 ** (-(p * np.log2(p)).sum()))
 
 
-def label_stats(name: str, labels: Sequence[str], negative: str | None) -> LabelStats:
-    """#labels (incl. the negative class), #samples, negatives, perplexity with/without negative, ratio."""
+def label_stats(name: str, labels: Sequence[str], negative: str | None, view: str | None = None) -> LabelStats:
+    """#labels (incl. the negative class), #samples, negatives, perplexity with/without negative, ratio.
+
+    `view` names how SemEval labels were read (directed or undirected), for the signature only: the labels are
+    given as read.
+
+    >>> s = label_stats("x", ["a", "a", "b", "no_relation"], "no_relation")
+    >>> (s.n_labels, s.n_negative, s.ratio, s.signature["negative"], s.signature["n"])
+    (3, 1, 2.0, 'no_relation', '4')
+    """
     counts = Counter(labels)
     positive = [c for label, c in counts.items() if label != negative]
     ratio = max(positive) / min(positive) if positive else float("nan")
+    signature = Signature.build(
+        task="stats",
+        view=view,
+        negative=negative if negative is not None else "none",
+        labels=short_hash(sorted(counts)),
+        gold=short_hash(labels),
+        n=len(labels),
+    )
     return LabelStats(
         name=name,
         n_labels=len(counts),
@@ -102,4 +123,5 @@ def label_stats(name: str, labels: Sequence[str], negative: str | None) -> Label
         perplexity_positive=perplexity(positive),
         ratio=float(ratio),
         counts=dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
+        signature=signature,
     )

@@ -73,16 +73,16 @@ class ClassificationConfig(ScoringConfig):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.negative is not None:
-            check_nonempty(self.negative, "--negative")
-        check_choice(self.entropy_n, ENTROPY_N, "--entropy-n")
-        check_choice(self.on_missing, MISSING_POLICIES, "--on-missing")
-        check_choice(self.view, VIEWS, "--view")
-        for option, name in (("--gold-format", self.gold_format), ("--input-format", self.pred_format)):
+            check_nonempty(self.negative, "negative")
+        check_choice(self.entropy_n, ENTROPY_N, "entropy_n")
+        check_choice(self.on_missing, MISSING_POLICIES, "on_missing")
+        check_choice(self.view, VIEWS, "view")
+        for option, name in (("gold_format", self.gold_format), ("pred_format", self.pred_format)):
             if name is not None:
                 check_choice(name, FORMATS, option)
-        check_nonempty(self.id_field, "--id-field")
+        check_nonempty(self.id_field, "id_field")
         if self.label_field is not None:
-            check_nonempty(self.label_field, "--label-field")
+            check_nonempty(self.label_field, "label_field")
         if self.patch is not None:
             object.__setattr__(self, "patch", os.fspath(self.patch))
 

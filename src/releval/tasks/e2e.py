@@ -59,13 +59,14 @@ class E2EConfig(ScoringConfig):
         bad = [c for c in chosen if c not in RE_CRITERIA]
         if RELAXED in bad:
             raise OptionError(
-                "--criterion: the Relaxed criterion is experimental: ask for it with relaxed=True (--relaxed)",
-                option="--criterion",
+                "criteria: the Relaxed criterion is experimental: ask for it by itself "
+                "(relaxed=True; --relaxed on the command line)",
+                option="criteria",
             )
         if bad or not chosen:
             raise OptionError(
-                f"--criterion: unknown criterion {bad[0] if bad else '(none)'!r} (known: {', '.join(RE_CRITERIA)})",
-                option="--criterion",
+                f"criteria: unknown criterion {bad[0] if bad else '(none)'!r} (known: {', '.join(RE_CRITERIA)})",
+                option="criteria",
             )
         object.__setattr__(self, "criteria", chosen)
         if self.types is not None and not isinstance(self.types, TypeInventory):
@@ -93,14 +94,21 @@ def signature(
     config: E2EConfig,
     counts: DocumentCounts,
     n_documents: int,
-    symmetric: Sequence[str],
+    inventory: TypeInventory | None,
     extra: dict[str, object] | None = None,
 ) -> Signature:
     """THE end-to-end signature of one criterion: the Config's settings plus the gold's facts.
 
-    The label set is the types with gold support (what the weightings weight), plus the symmetric types.
+    The label set is the types with gold support (what the weightings weight); a types file adds the digest of
+    its inventory (`+types:`; its declared types get rows and set the order of the paired cells, so the same seed
+    draws other resamples) and its symmetric types by name (`+sym:`).
     """
     gold_types = sorted(label for label, tp, fn in zip(counts.labels, counts.tp.sum(0), counts.fn.sum(0)) if tp + fn)
+    labels = short_hash(gold_types)
+    if inventory is not None:
+        labels += f"+types:{inventory_digest(inventory)}"
+        if inventory.symmetric:
+            labels += f"+sym:{','.join(sorted(inventory.symmetric))}"
     return build_signature(
         {
             **config.signature_fields(),
@@ -108,12 +116,23 @@ def signature(
             "negative": "none",
             "weighted_classes": "support>0",
             "alignment": "position" if config.by_position else "id",
-            "labels": short_hash(gold_types) + (f"+sym:{','.join(symmetric)}" if symmetric else ""),
+            "labels": labels,
             "gold": counts.gold_digest,
             "n": n_documents,
             **(extra or {}),
         }
     )
+
+
+def inventory_digest(inventory: TypeInventory) -> str:
+    """A digest of a types file's inventory: entity types, relation types (in declared order) and symmetric types.
+
+    >>> inventory_digest(TypeInventory(("Peop",), ("Kill",), frozenset())) == inventory_digest(
+    ...     TypeInventory(("Peop",), ("Kill",), frozenset({"Kill"})))
+    False
+    """
+    parts = ["entities", *inventory.entities, "relations", *inventory.relations, "symmetric"]
+    return short_hash([*parts, *sorted(inventory.symmetric)])
 
 
 #: How the tables name each criterion: a column prefix and a title.
@@ -221,14 +240,13 @@ def score(gold: E2EInput, pred: E2EInput, config: E2EConfig, system: str | None 
     elif inventory is None:
         notes.append("no types file: every relation type is directed")
     warnings = _duplicate_warnings(counts)
-    symmetric = sorted(inventory.symmetric) if inventory else []
     name = system or _system_name(p)
     results = {}
     for criterion, dc in counts.items():
         crit_warnings = [w for w in warnings if w.startswith(f"{criterion}:")]
         if criterion == RELAXED:
             crit_warnings.insert(0, Notice(RELAXED_CAVEAT, "experimental-criterion"))
-        sig = signature(config, dc, len(aligned.gold), symmetric)
+        sig = signature(config, dc, len(aligned.gold), inventory)
         results[criterion] = criterion_result(name, dc, config, sig, list(notes), crit_warnings)
     if RELAXED in counts:
         warnings.insert(0, Notice(RELAXED_CAVEAT, "experimental-criterion"))

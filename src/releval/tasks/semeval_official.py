@@ -39,7 +39,7 @@ class SemevalOfficialConfig:
     on_missing: str = "error"
 
     def __post_init__(self) -> None:
-        check_choice(self.on_missing, MISSING_POLICIES, "--on-missing")
+        check_choice(self.on_missing, MISSING_POLICIES, "on_missing")
 
     @property
     def allow_skipped(self) -> bool:
@@ -86,8 +86,7 @@ class SemevalOfficialResult:
             "skipped": s.n_skipped,
             "warnings": [w.to_dict() for w in self.warnings],
             "notes": list(self.notes),
-            "signature": self.signature.format(),
-            "signature_short": self.signature.format(short=True),
+            **self.signature.to_json(),
         }
 
     @classmethod
