@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -51,13 +52,28 @@ def _decode(value: str) -> str:
     return value.replace("%7C", "|").replace("%25", "%")
 
 
+#: Items hashed per chunk by `short_hash`: large enough that the per-chunk cost vanishes, small enough that the
+#: chunk's text stays small next to the items themselves.
+_HASH_CHUNK = 1 << 16
+
+
 def short_hash(items: Iterable[str] | bytes, length: int = 8) -> str:
-    """A stable hex digest prefix of a byte string or of an ordered sequence of strings (sha256)."""
+    """A stable hex digest prefix of a byte string or of an ordered sequence of strings (sha256).
+
+    A sequence is hashed as its items' UTF-8 text, each followed by NUL, fed to sha256 in chunks: the digest is
+    that of the whole text, without building one string per item or the whole text at once (10^7 gold labels hash
+    in a fraction of a second).
+
+    >>> short_hash(["a", "b"]) == short_hash("a|b|".replace("|", chr(0)).encode())
+    True
+    """
     if isinstance(items, bytes):
-        data = items
-    else:
-        data = "".join(f"{item}\0" for item in items).encode("utf-8")  # each item NUL-terminated
-    return hashlib.sha256(data).hexdigest()[:length]
+        return hashlib.sha256(items).hexdigest()[:length]
+    digest = hashlib.sha256()
+    rest = iter(items)
+    while chunk := list(itertools.islice(rest, _HASH_CHUNK)):
+        digest.update(("\0".join(chunk) + "\0").encode("utf-8"))
+    return digest.hexdigest()[:length]
 
 
 @dataclass(frozen=True)

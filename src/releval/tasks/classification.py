@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -143,12 +143,23 @@ def as_label_file(
         # predictions' repeated ids are found by `align` (cheaper for large files)
         return load_labels(data, format=format, role=role, check_unique=role == "gold", **dict(fields or {}))
     if isinstance(data, Mapping):
-        ids = [str(k) for k in data]
-        return LabelFile(
-            f"<{role} mapping>", "mapping", ids, [str(v) for v in data.values()], list(range(1, len(ids) + 1))
-        )
-    labels = [x if type(x) is str else str(x) for x in data]
-    return LabelFile(f"<{role} list>", "list", None, labels, list(range(1, len(labels) + 1)))
+        ids = _as_strings(data)
+        return LabelFile(f"<{role} mapping>", "mapping", ids, _as_strings(data.values()), range(1, len(ids) + 1))
+    labels = _as_strings(data)
+    return LabelFile(f"<{role} list>", "list", None, labels, range(1, len(labels) + 1))
+
+
+def _as_strings(items: Iterable[Any]) -> list[str]:
+    """The items as a new list of str: copied as they are when every distinct item is a str (the usual case;
+    checking the distinct items costs a set, not a str() call per item), else each converted by str()."""
+    out = list(items)
+    try:
+        distinct = set(out)
+    except TypeError:  # an unhashable label (a list): str() of each
+        distinct = None
+    if distinct is not None and all(type(x) is str for x in distinct):
+        return out
+    return [x if type(x) is str else str(x) for x in out]
 
 
 def load_gold(gold: LabelsInput, config: ClassificationConfig) -> tuple[LabelFile, str | None]:
