@@ -1,25 +1,48 @@
 """releval: honest, comparable evaluation of relation extraction and relation classification.
 
-The names below are the public API. Everything beyond classification scoring is resolved on first use
-(PEP 562), so `import releval` — and with it every command-line run — stays fast.
+The names below are the public API. All but the version and the exception classes are resolved on first use
+(PEP 562), so `import releval` loads no NumPy and every command-line run pays only for what its command uses.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from releval._version import __version__
-from releval.api import score
-from releval.core import signature
-from releval.data.alignment import align
-from releval.data.labels import LabelFile, apply_patch, load_labels
 from releval.errors import InputError, InputErrors, OptionError, OutputError, RelevalError
-from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weighting, power
-from releval.result import Average, ClassRow, ScoreResult
 
-# name -> (module, attribute), imported on first access.
-_LAZY = {
+if TYPE_CHECKING:  # what type checkers and editors see; at run time these names are resolved by `__getattr__`
+    from releval.api import score as score
+    from releval.core import signature as signature
+    from releval.data.alignment import align as align
+    from releval.data.labels import LabelFile as LabelFile
+    from releval.data.labels import apply_patch as apply_patch
+    from releval.data.labels import load_labels as load_labels
+    from releval.metrics.weightings import DEFAULT_WEIGHTINGS as DEFAULT_WEIGHTINGS
+    from releval.metrics.weightings import Weighting as Weighting
+    from releval.metrics.weightings import get_weighting as get_weighting
+    from releval.metrics.weightings import power as power
+    from releval.result import Average as Average
+    from releval.result import ClassRow as ClassRow
+    from releval.result import ScoreResult as ScoreResult
+
+# name -> (module, attribute), imported on first access; attribute None is the module itself. Even classification
+# scoring is here: it loads NumPy, and `import releval` (so `releval --version` and `releval score --help`) must not.
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "score": ("releval.api", "score"),
+    "signature": ("releval.core.signature", None),
+    "align": ("releval.data.alignment", "align"),
+    "LabelFile": ("releval.data.labels", "LabelFile"),
+    "apply_patch": ("releval.data.labels", "apply_patch"),
+    "load_labels": ("releval.data.labels", "load_labels"),
+    "DEFAULT_WEIGHTINGS": ("releval.metrics.weightings", "DEFAULT_WEIGHTINGS"),
+    "Weighting": ("releval.metrics.weightings", "Weighting"),
+    "get_weighting": ("releval.metrics.weightings", "get_weighting"),
+    "power": ("releval.metrics.weightings", "power"),
+    "Average": ("releval.result", "Average"),
+    "ClassRow": ("releval.result", "ClassRow"),
+    "ScoreResult": ("releval.result", "ScoreResult"),
     "AuditReport": ("releval.audit.findings", "AuditReport"),
     "Finding": ("releval.audit.findings", "Finding"),
     # `releval.audit` is the subpackage (importing any of its modules binds it), so the function is `run_audit`.
@@ -76,7 +99,8 @@ def __getattr__(name: str) -> Any:
         module, attribute = _LAZY[name]
     except KeyError:
         raise AttributeError(f"module 'releval' has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module), attribute)
+    imported = importlib.import_module(module)
+    value = imported if attribute is None else getattr(imported, attribute)
     globals()[name] = value
     return value
 
@@ -86,24 +110,11 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "DEFAULT_WEIGHTINGS",
-    "Average",
-    "ClassRow",
     "InputError",
     "InputErrors",
-    "LabelFile",
     "OptionError",
     "OutputError",
     "RelevalError",
-    "ScoreResult",
-    "Weighting",
     "__version__",
-    "align",
-    "apply_patch",
-    "get_weighting",
-    "load_labels",
-    "power",
-    "score",
-    "signature",
     *_LAZY,
 ]

@@ -1,4 +1,8 @@
-"""The `releval` command line: a thin typer layer over the public API; bad input exits 2 with one clear message."""
+"""The `releval` command line: a thin typer layer over the public API; bad input exits 2 with one clear message.
+
+Start-up is part of every run, so this module imports neither typer nor rich: the typer app is built on first use
+(`app`, resolved by the module's `__getattr__`), and `releval --version` prints without it.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +15,13 @@ import sys
 import threading
 import traceback
 from collections.abc import Iterator
-from typing import Any
-
-import typer
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING, Any
 
 from releval._version import __version__
-from releval.data.io import recording_inputs
 from releval.errors import OptionError, RelevalError
+
+if TYPE_CHECKING:
+    import typer
 
 #: Exit codes (docs/exit-codes-and-limits.md); a signal ends the run with 128 + its number (SIGINT 130, SIGTERM 143).
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_FAILED = 0, 1, 2, 3
@@ -28,14 +30,8 @@ DEBUG_VARIABLE = "RELEVAL_DEBUG"
 #: The signals a run turns into a clean exit (temporary output files removed, one line on stderr).
 HANDLED_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
 
-app = typer.Typer(
-    name="releval",
-    help="Honest, comparable evaluation of relation extraction and classification.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+#: What `releval --version` prints, with or without the typer app.
+VERSION_LINE = f"releval {__version__}"
 
 # Each module in releval.commands exposes `register(app)`; it is listed with the command names it adds, so a
 # run imports only the module of the command it invokes (start-up time is part of every scoring run).
@@ -47,6 +43,46 @@ _COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "releval.commands.compare": ("compare", "check-stats"),
 }
 _registered: set[str] = set()
+_built: list[typer.Typer] = []  # the app, once built
+
+
+def _app() -> typer.Typer:
+    """The typer app with its root callback (`--version`), built on first use; commands join it by
+    `register_commands`."""
+    if not _built:
+        import typer
+
+        app = typer.Typer(
+            name="releval",
+            help="Honest, comparable evaluation of relation extraction and classification.",
+            no_args_is_help=True,
+            add_completion=False,
+            pretty_exceptions_enable=False,
+            context_settings={"help_option_names": ["-h", "--help"]},
+        )
+
+        def _version(value: bool) -> None:
+            if value:
+                typer.echo(VERSION_LINE)
+                raise typer.Exit()
+
+        @app.callback()
+        def _root(
+            version: bool = typer.Option(
+                False, "--version", callback=_version, is_eager=True, help="Print the version."
+            ),
+        ) -> None:
+            """Honest, comparable evaluation of relation extraction and classification."""
+
+        _built.append(app)
+    return _built[0]
+
+
+def __getattr__(name: str) -> Any:
+    """`releval.cli.app`: the typer app, built on first access (PEP 562)."""
+    if name == "app":
+        return _app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def register_commands(argv: list[str] | None = None) -> None:
@@ -56,26 +92,17 @@ def register_commands(argv: list[str] | None = None) -> None:
     wanted = [m for m, names in _COMMAND_MODULES.items() if first in names] or list(_COMMAND_MODULES)
     for module in wanted:
         if module not in _registered:
-            importlib.import_module(module).register(app)
+            importlib.import_module(module).register(_app())
             _registered.add(module)
 
 
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"releval {__version__}")
-        raise typer.Exit()
+def _click_exception() -> type[Exception]:
+    """click's base exception (of every usage error and typer.BadParameter), taken from typer: recent typer versions
+    vendor click instead of depending on it, so `import click` is not available and would not be the class typer
+    raises."""
+    import typer
 
-
-@app.callback()
-def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
-) -> None:
-    """Honest, comparable evaluation of relation extraction and classification."""
-
-
-# click's base exception (of every usage error and typer.BadParameter), taken from typer: recent typer versions vendor
-# click instead of depending on it, so `import click` is not available and would not be the class typer raises.
-_CLICK_EXCEPTION: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 
 def _print_error(message: str) -> None:
@@ -84,6 +111,9 @@ def _print_error(message: str) -> None:
     A stderr that cannot be written (its terminal hung up, a closed pipe) loses the message, not the exit code.
     """
     with contextlib.suppress(OSError, ValueError):
+        from rich.console import Console
+        from rich.markup import escape
+
         console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
         console.print(f"[bold red]error:[/] {escape(message)}")
 
@@ -149,7 +179,9 @@ def _stdout_closed() -> int:
 
 def _leaf_command(argv: list[str] | None) -> Any:
     """The click command that `argv` ran (the deepest group member its leading words name), or None."""
-    command: Any = typer.main.get_command(app)
+    import typer
+
+    command: Any = typer.main.get_command(_app())
     for word in sys.argv[1:] if argv is None else argv:
         children = getattr(command, "commands", None)
         if not children or word not in children:
@@ -193,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
     128 + the signal's number (130, 143, 129); a closed stdout (`| head -1`) ends it quietly with 141.
     """
     try:
+        if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+            return _print_version()
+        from releval.data.io import recording_inputs
+
         with _signals_raise(), recording_inputs():
             register_commands(argv)
             return _run_app(argv)
@@ -213,10 +249,21 @@ def main(argv: list[str] | None = None) -> int:
         return _internal_error(exc, argv)
 
 
+def _print_version() -> int:
+    """`releval --version` alone: the line the app's `--version` prints (and flushes, as click's echo does), without
+    importing typer or building the app; any other use of `--version` goes through the app."""
+    sys.stdout.write(VERSION_LINE + "\n")
+    sys.stdout.flush()
+    return EXIT_OK
+
+
 def _run_app(argv: list[str] | None) -> int:
     """The app run in-process: releval's and click's errors as one line and exit 2; others propagate to `main`."""
+    import typer
+
+    click_exception = _click_exception()
     try:
-        result = app(args=argv, prog_name="releval", standalone_mode=False)
+        result = _app()(args=argv, prog_name="releval", standalone_mode=False)
     except OptionError as exc:  # the library names a parameter; the user typed its flag
         from releval.commands.flags import flag_message
 
@@ -225,7 +272,7 @@ def _run_app(argv: list[str] | None) -> int:
     except RelevalError as exc:
         _print_error(str(exc))
         return EXIT_BAD_INPUT
-    except _CLICK_EXCEPTION as exc:
+    except click_exception as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a group called without a command (click >= 8.2): its help
             typer.echo(exc.format_message())  # type: ignore[attr-defined]  # as older click prints it, exit 0
             return EXIT_OK
