@@ -12,18 +12,22 @@ line there (docs/contributing.md, "Adding a class weighting"). The schemes compu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING
 
 from releval.core.options import DEFAULT_WEIGHTING_NAMES
 from releval.core.signature import format_number
 from releval.errors import OptionError
 from releval.validation import check_number
 
-WeightFn = Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]
+if TYPE_CHECKING:  # NumPy is imported where weights are computed: naming the schemes (--help) needs none of it
+    import numpy as np
+    from numpy.typing import NDArray
+
+#: w = fn(n, N) for arrays of supports n and instance counts N.
+WeightFn = Callable[["NDArray[np.float64]", "NDArray[np.float64]"], "NDArray[np.float64]"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,8 @@ class Weighting:
 
     def weights(self, support: NDArray, mask: NDArray[np.bool_], n_total: NDArray | float) -> NDArray[np.float64]:
         """Normalised weights over the classes in `mask` (rows with no such class get all zeros)."""
+        import numpy as np
+
         n = np.asarray(support, dtype=np.float64)
         big_n = np.asarray(n_total, dtype=np.float64)
         if big_n.ndim:
@@ -57,10 +63,16 @@ def _power(a: float) -> WeightFn:
 
 
 def _entropy(n: NDArray[np.float64], big_n: NDArray[np.float64]) -> NDArray[np.float64]:
+    import numpy as np
+
     return -n * np.log2(n / big_n)
 
 
-MACRO = Weighting("macro", lambda n, big_n: np.ones_like(n), "w_i ∝ 1")
+def _ones(n: NDArray[np.float64], big_n: NDArray[np.float64]) -> NDArray[np.float64]:
+    return n**0.0  # w_i = 1 for every class (n_i > 0 where weights are taken)
+
+
+MACRO = Weighting("macro", _ones, "w_i ∝ 1")
 WEIGHTED = Weighting("weighted", _power(1.0), "w_i ∝ n_i")
 DODRANS = Weighting("dodrans", _power(0.75), "w_i ∝ n_i^(3/4)")
 ENTROPY = Weighting("entropy", _entropy, "w_i ∝ −n_i·log2(n_i/N)")
@@ -120,7 +132,7 @@ def get_weighting(spec: str | Weighting) -> Weighting:
             value = float(number)
         except ValueError:
             value = float("nan")
-        if not np.isfinite(value):
+        if not math.isfinite(value):
             raise OptionError(
                 f"weightings {spec}: the number A of {family}:A must be a finite number, got {number!r}",
                 option="weightings",
