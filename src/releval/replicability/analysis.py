@@ -14,8 +14,8 @@ confidence bound k_hat = max{u : p*^{u/N} <= alpha} (0 if none) (Dror eq. 3).  k
 is the naive practice the paper criticises, reported only as a baseline.
 
 Identification (Dror §4.3): Holm's step-down procedure, whose rejections are exactly the k_Bonferroni
-smallest p-values; Bonferroni, Hochberg, Hommel and Benjamini-Hochberg (FDR) are offered through
-statsmodels' ``multipletests``.  A hypothesis is rejected when its adjusted p-value is <= alpha.
+smallest p-values; Bonferroni, Hochberg, Hommel and Benjamini-Hochberg (FDR) are offered too, all from
+releval.significance.corrections.  A hypothesis is rejected when its adjusted p-value is <= alpha.
 
 Every function takes plain p-values; the sorted-array helpers also accept a batch (..., N) so the
 simulation can evaluate thousands of repetitions at once.  The results (`ReplicabilityResult`, `Identification`,
@@ -45,6 +45,7 @@ from releval.core.options import (
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.core.signature import Signature, parse
 from releval.errors import InputError, InputErrors, OptionError, raise_all
+from releval.significance.corrections import ADJUSTMENTS
 
 #: Partial-conjunction combination methods, in reporting order.
 PC_METHODS: tuple[str, ...] = ("bonferroni", "fisher", "simes", "stouffer")
@@ -64,18 +65,6 @@ PC_VALID_UNDER: dict[str, frozenset[str]] = {
 RECOMMENDED_COUNT: dict[str, str] = {"dependent": "bonferroni", "positive": "simes", "independent": "fisher"}
 _NEEDS = {"independent": "independent", "positive": "positively dependent"}
 
-# Identification procedures: our name -> statsmodels `multipletests` method name.
-_SM_METHOD: dict[str, str] = {
-    "holm": "holm",
-    "bonferroni": "bonferroni",
-    "hochberg": "simes-hochberg",
-    "hommel": "hommel",
-    "fdr_bh": "fdr_bh",
-    "fdr_by": "fdr_by",
-    "sidak": "sidak",
-    "holm_sidak": "holm-sidak",
-    "fdr_tsbh": "fdr_tsbh",
-}
 _ALIASES: dict[str, str] = {
     "simes-hochberg": "hochberg",
     "sh": "hochberg",
@@ -193,8 +182,8 @@ def normalise_id_method(method: str) -> str:
     """Canonical identification-procedure name (accepts statsmodels spellings such as 'simes-hochberg')."""
     key = method.strip().lower().replace(" ", "")
     key = _ALIASES.get(key, key)
-    if key not in _SM_METHOD:
-        choices = ", ".join(dict.fromkeys(ID_METHODS + tuple(_SM_METHOD)))
+    if key not in ADJUSTMENTS:
+        choices = ", ".join(dict.fromkeys(ID_METHODS + tuple(ADJUSTMENTS)))
         raise OptionError(f"method: unknown identification method {method!r}; choose from {choices}", option="method")
     return key
 
@@ -253,18 +242,16 @@ class Identification:
 
 
 def identify(pvalues: ArrayLike, alpha: float = DEFAULT_ALPHA, method: str = "holm") -> Identification:
-    """Adjusted p-values by statsmodels' `multipletests` and the datasets with adjusted p <= alpha.
+    """Adjusted p-values (releval.significance.corrections) and the datasets with adjusted p <= alpha.
 
     For the two-stage 'fdr_tsbh' the adjusted p-values depend on alpha (statsmodels' convention).
     Holm's adjusted p-values are the running-max Bonferroni partial-conjunction p-values placed back in
     input order, so the number of Holm rejections always equals k_Bonferroni (Dror §4.3).
     """
-    from statsmodels.stats.multitest import multipletests
-
     p = check_pvalues(pvalues)
     a = check_alpha(alpha)
     name = normalise_id_method(method)
-    adjusted = np.minimum(1.0, np.asarray(multipletests(p, alpha=a, method=_SM_METHOD[name])[1], dtype=float))
+    adjusted = ADJUSTMENTS[name](p, a)
     return Identification(method=name, alpha=a, adjusted=adjusted, rejected=adjusted <= a)
 
 

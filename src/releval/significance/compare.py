@@ -4,7 +4,7 @@ One path serves relation classification and end-to-end RE: each task gives the p
 systems as cells (releval.tasks.*.paired_cells) and its signature; the bootstrap and the randomization test
 (releval.significance.paired.resampling_rows) never know which task they test. Seed comparisons (several runs per
 system) use Welch's t and Cohen's d (releval.significance.seeds). The family for the multiple-testing correction is one
-(test, average) across all compared pairs; adjusted p-values come from ``statsmodels.stats.multitest``.
+(test, average) across all compared pairs; adjusted p-values come from releval.significance.corrections.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.classification import score_labels
 from releval.metrics.weightings import get_weightings
 from releval.significance.config import SignificanceConfig, correction_field, split_settings
+from releval.significance.corrections import adjust_pvalues
 from releval.significance.paired import CORRECTNESS_TESTS, CORRECTNESS_TITLES, correctness_test, resampling_rows
 from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
@@ -230,13 +231,11 @@ def system_pairs(names: Sequence[str], baseline: str | None = None) -> list[tupl
 
 
 def adjust(p_values: Sequence[float], correction: str = "holm") -> list[float]:
-    """Adjusted p-values across one family of pairs (statsmodels ``multipletests``; 'none' returns them as is)."""
+    """Adjusted p-values across one family of pairs (releval.significance.corrections; 'none' returns them as is)."""
     check_choice(correction, CORRECTIONS, "correction")
     if correction == "none" or len(p_values) == 0:
         return [float(p) for p in p_values]
-    from statsmodels.stats.multitest import multipletests  # statsmodels loads pandas: only when a correction runs
-
-    return [float(p) for p in multipletests(np.asarray(p_values, dtype=float), method=correction)[1]]
+    return [float(p) for p in adjust_pvalues(p_values, correction)]
 
 
 def _progress(enabled: bool, total: int, description: str):  # noqa: ANN202
