@@ -781,3 +781,14 @@ def test_e2e_score_compare_and_api_sign_alike(
         ), resamples=200
     )  # fmt: skip
     assert str(table.signature) == compare_sig
+
+
+def test_confidence_is_recorded_only_where_intervals_are_drawn(files: dict[str, str]) -> None:
+    """Without the bootstrap no interval is drawn: the level changes no number, so neither the document nor the
+    signature holds it (a saved 0.9 next to an equal signature was a number that differed under it)."""
+    systems = {"rbert": files["rbert"], "att": files["att"]}
+    for tests, expected in ((("randomization",), None), (("bootstrap", "mcnemar"), 0.9)):
+        table = releval.compare_paired(files["key"], systems, tests=tests, confidence=0.9, resamples=100)
+        assert table.confidence == table.to_dict()["confidence"] == expected
+        assert table.signature.get("confidence") == (None if expected is None else "0.9")
+        assert type(table).from_dict(table.to_dict()) == table

@@ -37,7 +37,7 @@ def paired_tables(table: PairedTable) -> list[Table]:
         [(name, *(s.get(m) for m in table.metrics)) for name, s in table.scores.items()],
         show="display",
     )
-    conf = int(round(100 * table.confidence))
+    conf = int(round(100 * table.confidence)) if table.confidence is not None else None
     pair, a, b = _pair_columns()
     columns = (
         pair,
@@ -48,7 +48,7 @@ def paired_tables(table: PairedTable) -> list[Table]:
         Column("A", "percent", key="score_a"),
         Column("B", "percent", key="score_b"),
         Column("Δ = A−B", "signed-percent", key="delta"),
-        Column(f"{conf}% CI of Δ", "signed-interval", key="delta_ci"),
+        Column(f"{conf}% CI of Δ" if conf is not None else "CI of Δ", "signed-interval", key="delta_ci"),
         Column("p", "p", key="p"),
         Column(_ADJUSTED[table.correction], "p", key="p_adjusted"),
     )

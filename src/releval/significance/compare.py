@@ -81,7 +81,9 @@ class PairedTable:
     correction: str
     n: int
     signature: Signature
-    confidence: float = 0.95
+    #: The level of the bootstrap's intervals; None when no test gives intervals (then no setting of it changes a
+    #: number, and the signature has no confidence field either).
+    confidence: float | None = 0.95
     notes: list[str] = field(default_factory=list)
     unit: str = "items"  # what n counts: items (classification) or documents (end-to-end RE)
     warnings: list[Notice] = field(default_factory=list)
@@ -118,7 +120,7 @@ class PairedTable:
             data["correction"],
             int(data["n"]),
             parse(data["signature"]),
-            float(data["confidence"]),
+            None if data.get("confidence") is None else float(data["confidence"]),
             list(data.get("notes", [])),
             data.get("unit", "items"),
             [Notice.from_dict(w) for w in data.get("warnings", [])],
@@ -438,7 +440,7 @@ def _paired_rc(
         test.correction,
         len(gold),
         sig,
-        test.confidence,
+        test.interval_confidence,
         notes,
         warnings=list(facts.warnings),
     )
@@ -614,7 +616,7 @@ def _paired_e2e(
         test.correction,
         first.n_documents,
         _e2e_signature(config, first, test.signature_fields(unit="documents", baseline=baseline)),
-        test.confidence,
+        test.interval_confidence,
         ["end-to-end RE: documents are resampled (per-document TP/FP/FN per relation type)"],
         unit="documents",
         warnings=_e2e_warnings(scored),

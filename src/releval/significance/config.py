@@ -80,9 +80,14 @@ class SignificanceConfig:
         if self.resampling:
             fields["resamples"] = self.resamples
             fields["seed"] = self.seed if self.seed is not None else "none"
-        if "bootstrap" in self.tests:
-            fields["confidence"] = float(self.confidence)
+        if self.interval_confidence is not None:
+            fields["confidence"] = float(self.interval_confidence)
         return fields
+
+    @property
+    def interval_confidence(self) -> float | None:
+        """The confidence level when a test gives intervals (the bootstrap), else None: then it changes nothing."""
+        return self.confidence if "bootstrap" in self.tests else None
 
 
 def correction_field(correction: str, baseline: str | None = None) -> str:
