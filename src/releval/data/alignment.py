@@ -72,7 +72,8 @@ def align(
         if not by_position:
             side = gold if gold.ids is None else pred
             raise InputError(
-                "has no ids, so it can only be aligned by position; ask for that explicitly (--by-position)",
+                "has no ids, so it can only be aligned by position; ask for that explicitly "
+                "(by_position=True; --by-position on the command line)",
                 file=side.path,
             )
         if len(gold) != len(pred):
@@ -105,14 +106,14 @@ def align(
     missing_ids = [gold.ids[i] for i in missing]
     if on_missing == "error":
         raise InputError(
-            f"{len(missing)} gold item(s) have no prediction: {_examples(missing_ids)}; choose a policy with "
-            "--on-missing negative|wrong if this is intended",
+            f"{len(missing)} gold item(s) have no prediction: {_examples(missing_ids)}; if this is intended, "
+            "choose a policy (on_missing='negative' or 'wrong'; --on-missing on the command line)",
             file=pred.path,
             field="id",
         )
     if on_missing == "negative":
         if negative is None:
-            raise InputError("--on-missing negative needs a negative label", file=pred.path)
+            raise InputError("on_missing='negative' needs a negative label (the data has none)", file=pred.path)
         fill = negative
     else:
         fill = missing_placeholder(gold.labels, pred.labels)

@@ -181,8 +181,8 @@ def _id_index(docs: list[Document], path: str) -> dict[str, int]:
     for k, doc in enumerate(docs):
         if doc.id is None:
             raise InputError(
-                f"sentence {k + 1} has no id (orig_id / doc_key): align by position (--by-position) if the order is "
-                "the gold order",
+                f"sentence {k + 1} has no id (orig_id / doc_key): align by position (by_position=True; "
+                "--by-position on the command line) if the order is the gold order",
                 file=path,
             )
         if doc.id in index:
