@@ -214,9 +214,17 @@ def bootstrap_cell_counts(
     on the pool's total this is multinomial, so the cell totals are Multinomial(n, m/n). The split only saves
     time: a binomial inside the multinomial costs ~25 pooled draws, and most cells hold a few items.
     """
-    n = cells.n_items
-    n_cells = cells.counts.shape[0]
-    plan = plan or bootstrap_plan(cells.counts)
+    return draw_cell_counts(cells.counts, size, rng, plan)
+
+
+def draw_cell_counts(
+    cell_sizes: NDArray[np.int64], size: int, rng: np.random.Generator, plan: BootstrapPlan | None = None
+) -> NDArray[np.float64]:
+    """`bootstrap_cell_counts` for cells given by their numbers of items alone (any kind of cells: the pairs'
+    here, the joint cells of many systems in `releval.metrics.joint_cells`)."""
+    n = int(cell_sizes.sum())
+    n_cells = cell_sizes.shape[0]
+    plan = plan or bootstrap_plan(cell_sizes)
     draws = rng.multinomial(n, np.append(plan.big_counts, 1 << plan.bits) / n, size=size)
     out = np.zeros((n_cells, size), dtype=np.float64)  # cells × resamples: the layout `totals` multiplies fastest
     rows = max(1, POOL_BLOCK_BINS // n_cells)  # keep each bincount's bins in cache

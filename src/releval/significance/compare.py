@@ -22,11 +22,28 @@ from releval.core.options import CORRECTIONS, RESAMPLING_TESTS
 from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, parse
 from releval.errors import InputError, OptionError, raise_all
+from releval.metrics.averages import AveragingSpec
 from releval.metrics.classification import score_labels
+from releval.metrics.joint_cells import (
+    JointCells,
+    LabelView,
+    encode_systems,
+    joint_cells_from_labels,
+    joint_observed_f,
+    joint_resampled_f,
+)
 from releval.metrics.weightings import get_weightings
 from releval.significance.config import SignificanceConfig, correction_field, split_settings
 from releval.significance.corrections import adjust_pvalues
-from releval.significance.paired import CORRECTNESS_TESTS, CORRECTNESS_TITLES, correctness_test, resampling_rows
+from releval.significance.paired import (
+    CORRECTNESS_TESTS,
+    CORRECTNESS_TITLES,
+    MetricComparison,
+    comparison_rows,
+    correctness_test,
+    percentile_intervals,
+    resampling_rows,
+)
 from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
 from releval.tasks import e2e
@@ -417,7 +434,11 @@ def _paired_rc(
         res = correctness_test(t, gold, systems[a], systems[b], test)
         return {"score_a": res.score_a, "score_b": res.score_b, "effect": res.effect, "p_value": res.p_value}
 
-    raw = _run_tests(system_pairs(names, baseline), test, progress, cells, discordant)
+    pairs = system_pairs(names, baseline)
+    joint = None  # two systems: the pair engine, whose numbers for a seed are unchanged
+    if "bootstrap" in test.tests and len(pairs) > 1:
+        joint = _joint_bootstrap(gold, systems, pairs, config, negative, test)
+    raw = _run_tests(pairs, test, progress, cells, discordant, joint)
     sig = rc.signature(
         config,
         gold,
@@ -481,22 +502,102 @@ def _f_scores(
     return {m: float(prf.f) for m, prf in averages.items()}
 
 
+def joint_views(
+    gold: Sequence[str],
+    systems: Mapping[str, Sequence[str]],
+    pairs: Sequence[tuple[str, str]],
+    config: rc.ClassificationConfig,
+    negative: str | None,
+) -> tuple[JointCells, list[LabelView], dict[tuple[str, str], tuple[int, int, int]]]:
+    """The joint cells of the systems the pairs name, the classes each pair is scored on, and per pair (its view,
+    the places of A and of B among the view's systems).
+
+    A pair's classes are those `rc.paired_cells` gives it: the gold labels, then the labels only its two systems
+    predict. Pairs with the same classes share one view, and each of its systems is scored once per resample.
+    """
+    used = list(dict.fromkeys(name for pair in pairs for name in pair))
+    as_text = [[x if type(x) is str else str(x) for x in s] for s in (gold, *(systems[name] for name in used))]
+    labels, g, codes = encode_systems(as_text[0], as_text[1:])
+    cells = joint_cells_from_labels(g, codes, len(labels))
+    n_gold = len(set(as_text[0]))
+    base = AveragingSpec(
+        np.array([lbl != negative for lbl in labels], dtype=bool),
+        get_weightings(config.weightings),
+        config.beta,
+        config.zero_division,
+        config.entropy_n,
+    )
+    extra = {name: frozenset(np.unique(codes[i][codes[i] >= n_gold]).tolist()) for i, name in enumerate(used)}
+    members: dict[tuple[int, ...], list[int]] = {}  # a pair's predicted-only classes → the systems scored on them
+    for a, b in pairs:
+        systems_of = members.setdefault(tuple(sorted(extra[a] | extra[b])), [])
+        systems_of.extend(used.index(name) for name in (a, b) if used.index(name) not in systems_of)
+    views = []
+    for classes, of in members.items():
+        if len(classes) == len(labels) - n_gold:  # every class: the totals are used as they are, no copy
+            views.append(LabelView(None, base, tuple(of)))
+        else:
+            columns = np.array([*range(n_gold), *classes], dtype=np.intp)
+            views.append(LabelView(columns, replace(base, positive=base.positive[columns]), tuple(of)))
+    keys = list(members)
+    where = {}
+    for a, b in pairs:
+        v = keys.index(tuple(sorted(extra[a] | extra[b])))
+        where[(a, b)] = (v, views[v].systems.index(used.index(a)), views[v].systems.index(used.index(b)))
+    return cells, views, where
+
+
+def _joint_bootstrap(
+    gold: Sequence[str],
+    systems: Mapping[str, Sequence[str]],
+    pairs: Sequence[tuple[str, str]],
+    config: rc.ClassificationConfig,
+    negative: str | None,
+    test: SignificanceConfig,
+) -> dict[tuple[str, str], dict[str, MetricComparison]]:
+    """The bootstrap rows of every pair from one joint draw over the distinct (gold, every system) tuples.
+
+    Each pair is scored on its own classes (`joint_views`), so observed scores, p-values and intervals mean what
+    the pair engine's do, and each pair's resample is a paired bootstrap resample (releval.metrics.joint_cells).
+    The pairs share their draws, so the numbers for a given seed differ from those of the independent per-pair
+    draws releval made before (each pair's distribution is the same); used when there are two pairs or more."""
+    cells, views, where = joint_views(gold, systems, pairs, config, negative)
+    observed = joint_observed_f(cells, views)
+    draws = joint_resampled_f(cells, views, test.resamples, test.seed)
+    intervals = [{m: percentile_intervals(f, test.confidence) for m, f in d.items()} for d in draws]
+    rows = {}
+    for pair, (v, ia, ib) in where.items():
+        obs_a = {m: f[ia] for m, f in observed[v].items()}
+        obs_b = {m: f[ib] for m, f in observed[v].items()}
+        pair_draws = {m: (f[ia], f[ib]) for m, f in draws[v].items()}
+        ci = {m: (c[ia], c[ib]) for m, c in intervals[v].items()}
+        rows[pair] = comparison_rows(obs_a, obs_b, pair_draws, "bootstrap", test, ci)
+    return rows
+
+
 def _run_tests(
     pairs: Sequence[tuple[str, str]],
     test: SignificanceConfig,
     progress: bool,
     cells: PairCells,
     discordant: Callable[[str, str, str], dict[str, Any]] | None,
+    joint: Mapping[tuple[str, str], dict[str, MetricComparison]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Raw rows of every test for every pair (a progress bar on stderr when asked)."""
+    """Raw rows of every test for every pair (a progress bar on stderr when asked). `joint`: the bootstrap's rows
+    of every pair, already drawn jointly (`_joint_bootstrap`); the other resampling tests draw per pair."""
     raw: list[dict[str, Any]] = []
+    per_pair = [t for t in test.tests if t in RESAMPLING_TESTS and not (t == "bootstrap" and joint is not None)]
     with _progress(progress, len(pairs) * len(test.tests), "comparing") as bar:
         for a, b in pairs:
-            pair_cells = cells(a, b) if test.resampling else []
+            pair_cells = cells(a, b) if per_pair else []
             for t in test.tests:
                 if t in RESAMPLING_TESTS:
-                    for prefix, c, spec in pair_cells:
-                        for m, r in resampling_rows(c, spec, t, test).items():
+                    if t == "bootstrap" and joint is not None:
+                        results = [("", joint[(a, b)])]
+                    else:
+                        results = [(prefix, resampling_rows(c, spec, t, test)) for prefix, c, spec in pair_cells]
+                    for prefix, rows in results:
+                        for m, r in rows.items():
                             raw.append(
                                 {
                                     "a": a,

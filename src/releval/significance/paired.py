@@ -20,7 +20,7 @@ with `from_dict()`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -242,6 +242,13 @@ def _percentile(x: NDArray[np.float64], confidence: float) -> tuple[float, float
     return float(lo), float(hi)
 
 
+def percentile_intervals(x: NDArray[np.float64], confidence: float) -> list[tuple[float, float]]:
+    """The percentile interval of each row of x, (S, R): what `_percentile` gives each row, in one call."""
+    tail = (1.0 - confidence) / 2.0
+    lo, hi = np.quantile(x, [tail, 1.0 - tail], axis=-1)
+    return [(float(a), float(b)) for a, b in zip(lo, hi)]
+
+
 def resampling_rows(
     cells: PairedCells,
     spec: AveragingSpec,
@@ -252,20 +259,41 @@ def resampling_rows(
     of per-item statistics — of any task: labels per item, or TP/FP/FN per document."""
     tot_a, tot_b = cells.observed()
     obs_a, obs_b = f_scores(tot_a, spec), f_scores(tot_b, spec)
-    draws = resampled_f(cells, spec, config.resamples, config.seed, method)
+    return comparison_rows(
+        obs_a, obs_b, resampled_f(cells, spec, config.resamples, config.seed, method), method, config
+    )
+
+
+def comparison_rows(
+    obs_a: Mapping[str, Any],
+    obs_b: Mapping[str, Any],
+    draws: Mapping[str, tuple[NDArray[np.float64], NDArray[np.float64]]],
+    method: str,
+    config: SignificanceConfig,
+    intervals: Mapping[str, tuple[tuple[float, float], tuple[float, float]]] | None = None,
+) -> dict[str, MetricComparison]:
+    """Every average's comparison from the observed F of A and B and their F in each resample (fa, fb): the
+    p-values and, for the bootstrap, percentile intervals. `resampling_rows` draws them from a pair's cells;
+    `releval compare` draws many pairs' from one joint bootstrap (releval.metrics.joint_cells), and may pass the
+    intervals of F(A) and F(B) per average, computed once per system (`percentile_intervals`)."""
     rows = {}
     for name, (fa, fb) in draws.items():
         sa, sb = float(obs_a[name]), float(obs_b[name])
         delta = sa - sb
         if method == "bootstrap":
+            ci_a, ci_b = (
+                intervals[name]
+                if intervals is not None
+                else (_percentile(fa, config.confidence), _percentile(fb, config.confidence))
+            )
             rows[name] = MetricComparison(
                 name,
                 sa,
                 sb,
                 bootstrap_p_values(fa - fb, delta),
                 config.alternative,
-                _percentile(fa, config.confidence),
-                _percentile(fb, config.confidence),
+                ci_a,
+                ci_b,
                 _percentile(fa - fb, config.confidence),
             )
         else:
