@@ -13,30 +13,39 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from operator import ne
+from typing import TYPE_CHECKING, Any
 
 from releval.data.decoding import first_repeated_key, parse_json, read_utf8, with_all_keys
 from releval.data.formats import E2E_FORMATS, read_e2e
 from releval.data.formats.base import Document, E2EDataset, Entity, Relation
 from releval.data.formats.common import doc_id, type_name_problem
+from releval.data.gc_pause import gc_paused
 from releval.data.io import PathLike
 from releval.errors import InputError, raise_all
+
+if TYPE_CHECKING:
+    from releval.data.e2e_arrays import E2EArrays, E2EArraysDataset
 
 FORMATS = tuple(E2E_FORMATS)
 
 __all__ = [
     "FORMATS",
+    "AlignedArrays",
     "AlignedDocuments",
     "Document",
     "E2EDataset",
     "Entity",
     "Relation",
     "TypeInventory",
+    "align_arrays",
     "align_documents",
     "detect_format",
     "doc_id",
     "load_any",
+    "load_any_arrays",
     "load_e2e",
+    "load_e2e_arrays",
     "load_types",
     "to_dygie",
     "to_spert",
@@ -68,8 +77,33 @@ def load_e2e(path: PathLike, role: str = "gold") -> E2EDataset:
         raise ValueError(f"role must be 'gold' or 'pred', not {role!r}")
     name = str(path)
     raw = read_utf8(path)
-    fmt, content = read_e2e(raw, name)
-    return fmt.load(content, raw, name, role)
+    with gc_paused():
+        fmt, content = read_e2e(raw, name)
+        return fmt.load(content, raw, name, role)
+
+
+def load_e2e_arrays(path: PathLike, role: str = "gold") -> E2EArraysDataset:
+    """What `load_e2e` reads, with the same checks and errors, as flat arrays (`E2EArrays`): a format with its own
+    array reader (`load_arrays`, SpERT) makes no Python object per mention; any other is read as Documents first.
+
+    The cyclic garbage collector is paused while the file is parsed and read (`gc_paused`).
+    """
+    from releval.data.e2e_arrays import E2EArrays, E2EArraysDataset
+
+    if role not in ("gold", "pred"):
+        raise ValueError(f"role must be 'gold' or 'pred', not {role!r}")
+    name = str(path)
+    raw = read_utf8(path)
+    with gc_paused():
+        fmt, content = read_e2e(raw, name)
+        load_arrays = getattr(fmt, "load_arrays", None)
+        if load_arrays is not None:
+            arrays: E2EArraysDataset = load_arrays(content, raw, name, role)
+            return arrays
+        dataset = fmt.load(content, raw, name, role)
+        del content
+        splits = {split: E2EArrays.from_documents(docs) for split, docs in dataset.splits.items()}
+        return E2EArraysDataset(dataset.path, dataset.format, splits, dataset.notes)
 
 
 def load_types(path: PathLike) -> TypeInventory:
@@ -106,6 +140,17 @@ def load_types(path: PathLike) -> TypeInventory:
     return TypeInventory(tuple(entities), tuple(data["relations"]), frozenset(symmetric))
 
 
+def load_any_arrays(data: PathLike | E2EDataset | Sequence[Document], role: str) -> E2EArraysDataset:
+    """`load_any` as arrays: a path is read by `load_e2e_arrays`; Documents are turned into arrays."""
+    from releval.data.e2e_arrays import E2EArrays, E2EArraysDataset
+
+    if isinstance(data, (str, os.PathLike)):
+        return load_e2e_arrays(data, role)
+    dataset = load_any(data, role)
+    splits = {split: E2EArrays.from_documents(docs) for split, docs in dataset.splits.items()}
+    return E2EArraysDataset(dataset.path, dataset.format, splits, dataset.notes)
+
+
 def load_any(data: PathLike | E2EDataset | Sequence[Document], role: str) -> E2EDataset:
     """A path is loaded; a dataset is kept; a list of Documents becomes a one-split dataset."""
     if isinstance(data, E2EDataset):
@@ -136,17 +181,79 @@ def align_documents(gold: E2EDataset, pred: E2EDataset, by_position: bool = Fals
     whose length and tokens) match the predictions is used, and a note says which.
     """
     pred_docs = pred.documents
-    split, gold_docs, notes = _pick_split(gold, pred, by_position)
+    splits = {name: _Sentences.of_documents(docs) for name, docs in gold.splits.items()}
+    split, chosen, order, notes = _align(
+        splits, _Sentences.of_documents(pred_docs), list(pred.splits), gold.path, pred.path, by_position
+    )
+    gold_docs = gold.splits[chosen] if chosen is not None else gold.documents
+    return AlignedDocuments(gold_docs, [pred_docs[k] for k in order], split, by_position, notes)
+
+
+@dataclass(frozen=True)
+class AlignedArrays:
+    """`AlignedDocuments` as arrays: the gold sentences used, and the predictions renumbered to the gold order."""
+
+    gold: E2EArrays
+    pred: E2EArrays
+    split: str | None
+    by_position: bool
+    notes: list[str] = field(default_factory=list)
+
+
+def align_arrays(gold: E2EArraysDataset, pred: E2EArraysDataset, by_position: bool = False) -> AlignedArrays:
+    """`align_documents` on arrays: the same rules and errors; the predictions' sentences are renumbered (their
+    rows stay where they are)."""
+    from releval.data.e2e_arrays import E2EArrays
+
+    pred_arrays = pred.documents
+    splits = {name: _Sentences(a.ids, a.tokens) for name, a in gold.splits.items()}
+    split, chosen, order, notes = _align(
+        splits, _Sentences(pred_arrays.ids, pred_arrays.tokens), list(pred.splits), gold.path, pred.path, by_position
+    )
+    gold_arrays = gold.splits[chosen] if chosen is not None else gold.documents
+    position = [0] * len(order)
+    for g, k in enumerate(order):
+        position[k] = g
+    return AlignedArrays(gold_arrays, E2EArrays.aligned(pred_arrays, position), split, by_position, notes)
+
+
+@dataclass(frozen=True)
+class _Sentences:
+    """What alignment looks at: the ids and tokens of sentences."""
+
+    ids: list[str | None]
+    tokens: list[tuple[str, ...]]
+
+    @classmethod
+    def of_documents(cls, docs: Sequence[Document]) -> _Sentences:
+        return cls([d.id for d in docs], [d.tokens for d in docs])
+
+    @classmethod
+    def joined(cls, parts: Sequence[_Sentences]) -> _Sentences:
+        return cls([i for p in parts for i in p.ids], [t for p in parts for t in p.tokens])
+
+
+def _align(
+    gold: dict[str, _Sentences],
+    pred: _Sentences,
+    pred_splits: list[str],
+    gold_path: str,
+    pred_path: str,
+    by_position: bool,
+) -> tuple[str | None, str | None, list[int], list[str]]:
+    """(split reported, gold split used — None for all —, the predicted sentence of each gold sentence, notes)."""
+    split, chosen, notes = _pick_split(gold, pred, pred_splits, by_position, pred_path)
+    used = gold[chosen] if chosen is not None else _Sentences.joined(list(gold.values()))
     if by_position:
-        if len(gold_docs) != len(pred_docs):
+        if len(used.ids) != len(pred.ids):
             raise InputError(
-                f"{len(pred_docs)} predicted sentences for {len(gold_docs)} gold sentences (aligned by position)",
-                file=pred.path,
+                f"{len(pred.ids)} predicted sentences for {len(used.ids)} gold sentences (aligned by position)",
+                file=pred_path,
             )
-        pairs_pred = pred_docs
+        order = list(range(len(pred.ids)))
     else:
-        gold_index = _id_index(gold_docs, gold.path)
-        pred_index = _id_index(pred_docs, pred.path)
+        gold_index = _id_index(used.ids, gold_path)
+        pred_index = _id_index(pred.ids, pred_path)
         missing = [i for i in gold_index if i not in pred_index]
         unknown = [i for i in pred_index if i not in gold_index]
         problems = []
@@ -155,60 +262,63 @@ def align_documents(gold: E2EDataset, pred: E2EDataset, by_position: bool = Fals
         if unknown:
             problems.append(f"{len(unknown)} predicted id(s) not in gold, e.g. {', '.join(unknown[:5])}")
         if problems:
-            raise InputError("; ".join(problems), file=pred.path, field="orig_id/doc_key")
-        pairs_pred = [pred_docs[pred_index[d.id]] for d in gold_docs]  # type: ignore[index]
+            raise InputError("; ".join(problems), file=pred_path, field="orig_id/doc_key")
+        order = [pred_index[i] for i in used.ids]  # type: ignore[index]
+    pred_tokens = [pred.tokens[k] for k in order]
     errors = []
-    for k, (g, p) in enumerate(zip(gold_docs, pairs_pred)):
-        if g.tokens != p.tokens:
-            where = f"id {g.id}" if not by_position and g.id is not None else f"sentence {k + 1}"
-            diff = next(
-                (i for i, (a, b) in enumerate(zip(g.tokens, p.tokens)) if a != b), min(len(g.tokens), len(p.tokens))
+    for k in [k for k, differ in enumerate(map(ne, used.tokens, pred_tokens)) if differ]:
+        g_tokens, p_tokens, g_id = used.tokens[k], pred_tokens[k], used.ids[k]
+        where = f"id {g_id}" if not by_position and g_id is not None else f"sentence {k + 1}"
+        diff = next(
+            (i for i, (a, b) in enumerate(zip(g_tokens, p_tokens)) if a != b), min(len(g_tokens), len(p_tokens))
+        )
+        errors.append(
+            InputError(
+                f"{where}: tokens differ from gold at token {diff} "
+                f"({len(g_tokens)} gold vs {len(p_tokens)} predicted tokens)",
+                file=pred_path,
+                field="tokens",
             )
-            errors.append(
-                InputError(
-                    f"{where}: tokens differ from gold at token {diff} "
-                    f"({len(g.tokens)} gold vs {len(p.tokens)} predicted tokens)",
-                    file=pred.path,
-                    field="tokens",
-                )
-            )
+        )
     raise_all(errors)
-    return AlignedDocuments(gold_docs, list(pairs_pred), split, by_position, notes)
+    return split, chosen, order, notes
 
 
-def _id_index(docs: list[Document], path: str) -> dict[str, int]:
+def _id_index(ids: list[str | None], path: str) -> dict[str, int]:
     index: dict[str, int] = {}
-    for k, doc in enumerate(docs):
-        if doc.id is None:
+    for k, doc_id_ in enumerate(ids):
+        if doc_id_ is None:
             raise InputError(
                 f"sentence {k + 1} has no id (orig_id / doc_key): align by position (by_position=True; "
                 "--by-position on the command line) if the order is the gold order",
                 file=path,
             )
-        if doc.id in index:
-            raise InputError(f"duplicated sentence id {doc.id}", file=path, field="orig_id/doc_key")
-        index[doc.id] = k
+        if doc_id_ in index:
+            raise InputError(f"duplicated sentence id {doc_id_}", file=path, field="orig_id/doc_key")
+        index[doc_id_] = k
     return index
 
 
-def _pick_split(gold: E2EDataset, pred: E2EDataset, by_position: bool) -> tuple[str | None, list[Document], list]:
-    if len(gold.splits) == 1:
-        ((name, docs),) = gold.splits.items()
-        return name, docs, []
-    if len(pred.splits) > 1 and list(pred.splits) == list(gold.splits):
-        return None, gold.documents, []
-    pred_docs = pred.documents
-    for name, docs in gold.splits.items():
+def _pick_split(
+    gold: dict[str, _Sentences], pred: _Sentences, pred_splits: list[str], by_position: bool, pred_path: str
+) -> tuple[str | None, str | None, list[str]]:
+    """(split reported, gold split used — None for all splits —, notes)."""
+    if len(gold) == 1:
+        (name,) = gold
+        return name, name, []
+    if len(pred_splits) > 1 and pred_splits == list(gold):
+        return None, None, []
+    for name, sentences in gold.items():
         if by_position:
-            fits = len(docs) == len(pred_docs) and all(g.tokens == p.tokens for g, p in zip(docs, pred_docs))
+            fits = len(sentences.ids) == len(pred.ids) and sentences.tokens == pred.tokens
         else:
-            fits = {d.id for d in docs} == {d.id for d in pred_docs}
+            fits = set(sentences.ids) == set(pred.ids)
         if fits:
-            return name, docs, [f"gold split '{name}' used: its sentences match the predictions"]
+            return name, name, [f"gold split '{name}' used: its sentences match the predictions"]
     raise InputError(
-        f"the predictions match none of the gold splits ({', '.join(gold.splits)}) as a whole; give a gold file "
+        f"the predictions match none of the gold splits ({', '.join(gold)}) as a whole; give a gold file "
         "with the evaluated split only",
-        file=pred.path,
+        file=pred_path,
     )
 
 

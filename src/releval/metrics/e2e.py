@@ -16,13 +16,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
-from operator import attrgetter, itemgetter
 
 import numpy as np
 from numpy.typing import NDArray
 
 from releval.data.e2e import Document
+from releval.data.e2e_arrays import E2EArrays
 from releval.errors import OptionError
 from releval.metrics.counts import ClassCounts
 
@@ -97,50 +96,29 @@ class TypeVocabulary:
                 codes[name] = len(codes)
 
 
-@dataclass(frozen=True)
-class _Columns:
-    """Column-wise view of documents, before type coding: counts per document and zipped fields."""
+def _flat(arrays: E2EArrays, n_docs: int, vocab: TypeVocabulary) -> FlatDocuments:
+    """The arrays with their type codes in `vocab`'s numbering (every type they use must be in it)."""
 
-    n_ent: NDArray[np.int64]
-    n_rel: NDArray[np.int64]
-    ent: tuple[list, ...]  # (starts, ends, types)
-    rel: tuple[list, ...]  # (heads, tails, types)
-
-
-def _columns(docs: Sequence[Document]) -> _Columns:
-    n = len(docs)
-    n_ent = np.fromiter(map(len, map(attrgetter("entities"), docs)), np.int64, n)
-    n_rel = np.fromiter(map(len, map(attrgetter("relations"), docs)), np.int64, n)
-    ents = list(chain.from_iterable(map(attrgetter("entities"), docs)))
-    rels = list(chain.from_iterable(map(attrgetter("relations"), docs)))
-    # map(itemgetter) runs in C: far faster than zip(*rows) on a million rows
-    ent = tuple(list(map(itemgetter(k), ents)) for k in range(3))
-    rel = tuple(list(map(itemgetter(k), rels)) for k in range(3))
-    return _Columns(n_ent, n_rel, ent, rel)
-
-
-def _flatten_columns(c: _Columns, vocab: TypeVocabulary) -> FlatDocuments:
-    n = c.n_ent.size
-    offsets = np.cumsum(c.n_ent) - c.n_ent
-    rel_doc = np.repeat(np.arange(n, dtype=np.int64), c.n_rel)
-
-    def ints(values: list) -> NDArray[np.int64]:
-        return np.fromiter(values, np.int64, len(values))
-
-    def codes(values: list, table: dict[str, int]) -> NDArray[np.int64]:
-        return np.fromiter(map(table.__getitem__, values), np.int64, len(values))
+    def recode(codes: NDArray[np.int64], names: list[str], table: dict[str, int]) -> NDArray[np.int64]:
+        mapping = np.array([table.get(name, -1) for name in names], dtype=np.int64)
+        return mapping[codes] if codes.size else codes
 
     return FlatDocuments(
-        n,
-        np.repeat(np.arange(n, dtype=np.int64), c.n_ent),
-        ints(c.ent[0]),
-        ints(c.ent[1]),
-        codes(c.ent[2], vocab.entities),
-        rel_doc,
-        ints(c.rel[0]) + offsets[rel_doc],
-        ints(c.rel[1]) + offsets[rel_doc],
-        codes(c.rel[2], vocab.relations),
+        n_docs,
+        arrays.ent_doc,
+        arrays.ent_start,
+        arrays.ent_end,
+        recode(arrays.ent_type, arrays.entity_types, vocab.entities),
+        arrays.rel_doc,
+        arrays.rel_head,
+        arrays.rel_tail,
+        recode(arrays.rel_type, arrays.relation_types, vocab.relations),
     )
+
+
+def _used(codes: NDArray[np.int64], names: list[str]) -> list[str]:
+    """The names of the codes that occur."""
+    return [names[i] for i in np.unique(codes).tolist()]
 
 
 def _encode(columns: Sequence[NDArray[np.int64]]) -> NDArray[np.int64]:
@@ -283,11 +261,37 @@ def document_counts(
         raise OptionError(
             f"criteria: unknown criterion {unknown[0]!r} (known: {', '.join(CRITERIA)})", option="criteria"
         )
+    return array_counts(
+        E2EArrays.from_documents(gold),
+        E2EArrays.from_documents(pred),
+        criteria,
+        symmetric,
+        entity_types,
+        relation_types,
+    )
+
+
+def array_counts(
+    gold: E2EArrays,
+    pred: E2EArrays,
+    criteria: Sequence[str] = (NER, STRICT, BOUNDARIES),
+    symmetric: Iterable[str] = (),
+    entity_types: Sequence[str] = (),
+    relation_types: Sequence[str] = (),
+) -> dict[str, DocumentCounts]:
+    """`document_counts` of aligned sentences as arrays: `pred`'s sentence numbers are gold positions
+    (`releval.data.e2e.align_arrays`)."""
+    if len(gold) != len(pred):
+        raise ValueError(f"gold and pred differ in length: {len(gold)} vs {len(pred)}")
+    unknown = [c for c in criteria if c not in CRITERIA]
+    if unknown:
+        raise OptionError(
+            f"criteria: unknown criterion {unknown[0]!r} (known: {', '.join(CRITERIA)})", option="criteria"
+        )
     vocab = TypeVocabulary(entity_types, relation_types)
-    g_cols, p_cols = _columns(gold), _columns(pred)
-    vocab.extend(g_cols.ent[2], g_cols.rel[2])
-    vocab.extend(p_cols.ent[2], p_cols.rel[2])
-    g, p = _flatten_columns(g_cols, vocab), _flatten_columns(p_cols, vocab)
+    for side in (gold, pred):
+        vocab.extend(_used(side.ent_type, side.entity_types), _used(side.rel_type, side.relation_types))
+    g, p = _flat(gold, len(gold), vocab), _flat(pred, len(gold), vocab)
     sym_names = set(symmetric)
     sym = np.array([name in sym_names for name in vocab.relations], dtype=bool)
     digest = _digest(g, vocab)

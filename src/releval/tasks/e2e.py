@@ -25,11 +25,12 @@ from releval.core.options import RE_CRITERIA
 from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, short_hash
 from releval.core.table import Table
-from releval.data.e2e import Document, E2EDataset, TypeInventory, align_documents, load_any, load_types
+from releval.data.e2e import Document, E2EDataset, TypeInventory, align_arrays, load_any_arrays, load_types
+from releval.data.e2e_arrays import E2EArraysDataset
 from releval.errors import OptionError
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
-from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, document_counts
+from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, array_counts
 from releval.result import Average, ClassRow, ScoreResult, score_tables
 from releval.tasks.base import ScoringConfig, build_signature
 
@@ -224,9 +225,9 @@ def score(gold: E2EInput, pred: E2EInput, config: E2EConfig, system: str | None 
     Predictions are aligned by id unless `config.by_position`; types declared symmetric match in either order.
     """
     inventory = config.inventory()
-    g, p = load_any(gold, "gold"), load_any(pred, "pred")
-    aligned = align_documents(g, p, by_position=config.by_position)
-    counts = document_counts(
+    g, p = load_any_arrays(gold, "gold"), load_any_arrays(pred, "pred")
+    aligned = align_arrays(g, p, by_position=config.by_position)
+    counts = array_counts(
         aligned.gold,
         aligned.pred,
         config.all_criteria,
@@ -329,7 +330,7 @@ def paired_cells(a: E2EResult, b: E2EResult, criterion: str, config: E2EConfig) 
     return cells, averaging_spec(config, cells.stats_a.shape[1] // 3)
 
 
-def _system_name(pred: E2EDataset) -> str:
+def _system_name(pred: E2EDataset | E2EArraysDataset) -> str:
     if pred.path.startswith("<"):
         return "system"
     name = Path(pred.path).name

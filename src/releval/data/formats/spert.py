@@ -18,15 +18,21 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
+from itertools import chain, repeat
+from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from releval.data.decoding import keys_may_repeat, with_all_keys
 from releval.data.formats.base import Document, E2EDataset, E2EFormat, Entity, Evidence, Head, Relation
-from releval.data.formats.common import MAX_ERRORS, TWICE, doc_id, exact_ids, json_kind, type_name_problem
+from releval.data.formats.common import MAX_ERRORS, TWICE, doc_id, exact_ids, ids_ok, json_kind, type_name_problem
 from releval.errors import InputError, raise_all
+
+if TYPE_CHECKING:
+    from releval.data.e2e_arrays import E2EArrays, E2EArraysDataset
 
 KEYS = {
     "sentence": ("tokens", "entities", "relations", "orig_id"),
@@ -73,6 +79,21 @@ class Spert(E2EFormat):
         _check_repeated_keys(data, content, name)
         return dataset
 
+    def load_arrays(self, content: Any, data: bytes, name: str, role: str) -> E2EArraysDataset:
+        """What `load` reads, with the same checks and errors, as flat arrays: a well-formed file is checked and
+        read column by column, without a Python object per mention; any other goes through `load`'s sentence by
+        sentence reading, which finds and locates every problem."""
+        from releval.data.e2e_arrays import E2EArrays, E2EArraysDataset
+
+        arrays = _fast_arrays(_raw_splits(name, content))
+        if arrays is None:
+            dataset = _load_spert(name, content)
+            arrays = {split: E2EArrays.from_documents(docs) for split, docs in dataset.splits.items()}
+        elif not any(len(a) for a in arrays.values()):
+            raise InputError("file has no sentences", file=name)
+        _check_repeated_keys(data, content, name)
+        return E2EArraysDataset(name, "spert", arrays)
+
     def dangling(self, data: bytes, role: str) -> list[str]:
         try:
             document = orjson.loads(data)
@@ -118,6 +139,8 @@ def _check_repeated_keys(raw: bytes, data: Any, name: str) -> None:
     The byte counts of `keys_may_repeat` clear almost every file; only when they leave doubt is the file read again
     with the standard library's `json`, which shows every key (`with_all_keys`).
     """
+    if _no_key_repeats(raw, data):
+        return
     records = [r for rs in (data.values() if isinstance(data, dict) else [data]) for r in rs]
     present = Counter(k for rec in records for k in KEYS["sentence"] if k in rec)
     n_entities = sum(len(rec["entities"]) for rec in records)  # checked: each has start, end and type
@@ -136,18 +159,145 @@ def _check_repeated_keys(raw: bytes, data: Any, name: str) -> None:
             raise InputError(f"{where}: {TWICE}", file=name, field=twice[0])
 
 
-def _load_spert(path: str, data: Any) -> E2EDataset:
+def _no_key_repeats(raw: bytes, data: Any) -> bool:
+    """True when certainly no object of the (checked) SpERT document `data` was written with a key twice.
+
+    Without backslashes every `"` of JSON text delimits a string, so the file holds half as many strings as quotes
+    (with backslashes but no escaped backslash, an escaped quote is `\\"`). A parser drops a repeated key, so the file
+    holds exactly as many strings as the parsed document — keys and string values — only when nothing was repeated.
+    Counting the document's strings is cheap when its objects hold the keys releval reads and nothing else; for
+    other files this answers False and `_check_repeated_keys` looks key by key.
+    """
+    if b"\\" in raw:
+        if b"\\\\" in raw:
+            return False
+        delimiters = raw.count(b'"') - raw.count(b'\\"')
+    else:
+        delimiters = raw.count(b'"')
+    splits = list(data.values()) if isinstance(data, dict) else [data]
+    strings = len(data) if isinstance(data, dict) else 0
+    known = set(KEYS["sentence"])
+    for records in splits:
+        if {key for record in records for key in record} - known:
+            return False
+        entities = list(chain.from_iterable(map(itemgetter("entities"), records)))
+        relations = list(chain.from_iterable(filter(None, map(dict.get, records, repeat("relations")))))
+        if set(map(len, entities)) - {3} or set(map(len, relations)) - {3}:
+            return False  # each has its three keys (checked): a fourth is a key that is not read
+        strings += sum(map(len, records)) + sum(map(len, map(itemgetter("tokens"), records)))
+        strings += sum(type(x) is str for x in map(dict.get, records, repeat("orig_id")))
+        strings += 4 * (len(entities) + len(relations))  # three keys and the type name each
+    return delimiters == 2 * strings
+
+
+def _fast_arrays(splits: dict[str, list]) -> dict[str, E2EArrays] | None:
+    """The arrays of every split when every record is well-formed, checked column by column (the checks of
+    `_spert_document`, on whole columns); None when something needs a closer look."""
+    entity_types: dict[str, int] = {}
+    relation_types: dict[str, int] = {}
+    columns: dict[str, E2EArrays] = {}
+    try:
+        for split, records in splits.items():
+            found = _split_columns(records, entity_types, relation_types)
+            if found is None:
+                return None
+            columns[split] = found
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return None
+    if any(type_name_problem(name) is not None for name in chain(entity_types, relation_types)):
+        return None
+    e_names, r_names = list(entity_types), list(relation_types)
+    return {split: replace(a, entity_types=e_names, relation_types=r_names) for split, a in columns.items()}
+
+
+def _ids(values: list) -> list[str | None] | None:
+    """Sentence ids as `doc_id` reads them, or None when one is refused (or needs a closer look)."""
+    kinds = set(map(type, values))
+    if kinds - {str, int, type(None)}:
+        return None
+    strings = values if kinds == {str} else [x for x in values if type(x) is str]
+    if strings and not ids_ok(strings):
+        return None
+    if kinds == {str}:
+        return values
+    return [x if x is None or type(x) is str else str(x) for x in values]
+
+
+def _split_columns(records: list, entity_types: dict[str, int], relation_types: dict[str, int]) -> E2EArrays | None:
+    """The arrays of one split's records (type codes into the tables given, which the caller stores), or None."""
+    import numpy as np
+
+    from releval.data.e2e_arrays import E2EArrays, ints, type_codes
+
+    if set(map(type, records)) - {dict}:
+        return None
+    tokens = list(map(itemgetter("tokens"), records))
+    if set(map(type, tokens)) - {list} or set(map(type, chain.from_iterable(tokens))) - {str}:
+        return None
+    ids = _ids(list(map(dict.get, records, repeat("orig_id"))))
+    entity_lists = list(map(itemgetter("entities"), records))
+    relation_lists: list[Any] = list(map(dict.get, records, repeat("relations")))
+    kinds = set(map(type, relation_lists))
+    if ids is None or set(map(type, entity_lists)) - {list} or kinds - {list, type(None)}:
+        return None
+    if type(None) in kinds:
+        relation_lists = [[] if r is None else r for r in relation_lists]
+    entities = list(chain.from_iterable(entity_lists))
+    relations = list(chain.from_iterable(relation_lists))
+    if set(map(type, entities)) - {dict} or set(map(type, relations)) - {dict}:
+        return None
+    starts, ends, heads, tails = (
+        list(map(itemgetter(key), rows))
+        for key, rows in (("start", entities), ("end", entities), ("head", relations), ("tail", relations))
+    )
+    names = list(map(itemgetter("type"), entities)), list(map(itemgetter("type"), relations))
+    if set(map(type, chain(starts, ends, heads, tails))) - {int} or set(map(type, chain(*names))) - {str}:
+        return None  # a bool is no int here, as in `_require`
+    n = len(records)
+    n_tokens = np.fromiter(map(len, tokens), np.int64, n)
+    n_ent = np.fromiter(map(len, entity_lists), np.int64, n)
+    n_rel = np.fromiter(map(len, relation_lists), np.int64, n)
+    ent_doc = np.repeat(np.arange(n, dtype=np.int64), n_ent)
+    rel_doc = np.repeat(np.arange(n, dtype=np.int64), n_rel)
+    start, end, head, tail = ints(starts), ints(ends), ints(heads), ints(tails)
+    if not np.all((start >= 0) & (start < end) & (end <= n_tokens[ent_doc])):
+        return None
+    limit = n_ent[rel_doc]
+    if not np.all((head >= 0) & (head < limit) & (tail >= 0) & (tail < limit)):
+        return None
+    offsets = (np.cumsum(n_ent) - n_ent)[rel_doc]
+    return E2EArrays(
+        ids,
+        list(map(tuple, tokens)),
+        ent_doc,
+        start,
+        end,
+        type_codes(names[0], entity_types),
+        rel_doc,
+        head + offsets,
+        tail + offsets,
+        type_codes(names[1], relation_types),
+        [],
+        [],
+    )
+
+
+def _raw_splits(path: str, data: Any) -> dict[str, list]:
+    """The record lists of a SpERT document by split (a plain list: one split named after the file)."""
     if isinstance(data, dict):
         unknown = [k for k in data if not isinstance(data[k], list)]
         if unknown or not data:
             raise InputError(
                 "expected a list of sentences or a {'train'|'dev'|'test': [...]} split dict", file=path, field=None
             )
-        splits_raw = dict(data)
-    elif isinstance(data, list):
-        splits_raw = {Path(path).name.split(".")[0]: data}
-    else:
-        raise InputError("expected a JSON list of sentences or a split dict", file=path)
+        return dict(data)
+    if isinstance(data, list):
+        return {Path(path).name.split(".")[0]: data}
+    raise InputError("expected a JSON list of sentences or a split dict", file=path)
+
+
+def _load_spert(path: str, data: Any) -> E2EDataset:
+    splits_raw = _raw_splits(path, data)
     errors: list[InputError] = []
     splits: dict[str, list[Document]] = {}
     for split, records in splits_raw.items():
