@@ -110,7 +110,8 @@ def test_arrays_of_one_sentence_by_value(tmp_path: Path) -> None:
     assert list(dataset.splits) == ["one"]
     arrays = dataset.splits["one"]
     assert arrays.ids == ["7", "s2"]
-    assert arrays.tokens == [tuple(SENTENCE["tokens"]), tuple(second["tokens"])]  # type: ignore[arg-type]
+    assert arrays.joined and arrays.tokens == ["John\0works\0for\0Acme\0.", "Acme\0is\0in\0Paris"]
+    assert arrays.token_tuples() == [tuple(SENTENCE["tokens"]), tuple(second["tokens"])]  # type: ignore[arg-type]
     assert arrays.ent_doc.tolist() == [0, 0, 1, 1]
     assert arrays.ent_start.tolist() == [0, 3, 0, 3]
     assert arrays.ent_end.tolist() == [1, 4, 1, 4]
@@ -121,7 +122,7 @@ def test_arrays_of_one_sentence_by_value(tmp_path: Path) -> None:
 
 
 def _same(a: E2EArrays, b: E2EArrays) -> None:
-    assert a.ids == b.ids and a.tokens == b.tokens
+    assert a.ids == b.ids and a.token_tuples() == b.token_tuples()
     for name in ("ent_doc", "ent_start", "ent_end", "rel_doc", "rel_head", "rel_tail"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
     assert [a.entity_types[c] for c in a.ent_type] == [b.entity_types[c] for c in b.ent_type]
@@ -179,7 +180,46 @@ def test_a_key_written_twice_is_refused_on_both_paths(tmp_path: Path, text: str)
 def test_escaped_quotes_and_backslashes_do_not_hide_or_invent_a_repeated_key(tmp_path: Path) -> None:
     records = [{**SENTENCE, "tokens": ['"', "\\", 'a"b', "c", "\\\\"]}]
     path = _write(tmp_path, records)
-    assert load_e2e_arrays(path).splits["data"].tokens == [('"', "\\", 'a"b', "c", "\\\\")]
+    assert load_e2e_arrays(path).splits["data"].token_tuples() == [('"', "\\", 'a"b', "c", "\\\\")]
+
+
+@pytest.mark.parametrize(
+    ("tokens", "joined"),
+    [([["a", "b"], ["", "c"], ["d"]], True), ([["a"], []], False), ([["a\0b"], ["a", "b"]], False), ([[""]], True)],
+)
+def test_tokens_are_joined_only_when_nothing_is_lost(tmp_path: Path, tokens: list, joined: bool) -> None:
+    records = [{"tokens": t, "entities": [], "orig_id": k} for k, t in enumerate(tokens)]
+    arrays = load_e2e_arrays(_write(tmp_path, records)).splits["data"]
+    assert arrays.joined is joined
+    assert arrays.token_tuples() == [tuple(t) for t in tokens]
+
+
+def test_joined_and_tuple_tokens_align_alike_and_name_the_differing_token(tmp_path: Path) -> None:
+    gold = [Document("1", ("a", "b", "c")), Document("2", ("d",))]
+    pred = _write(
+        tmp_path,
+        [{"tokens": ["a", "b", "c"], "entities": [], "orig_id": 1}, {"tokens": ["d"], "entities": [], "orig_id": 2}],
+    )
+    aligned = align_arrays(load_any_arrays(gold, "gold"), load_e2e_arrays(pred, "pred"))
+    assert aligned.pred.ids == ["1", "2"]
+    bad = _write(
+        tmp_path,
+        [
+            {"tokens": ["a", "x", "c", "e"], "entities": [], "orig_id": 1},
+            {"tokens": ["d"], "entities": [], "orig_id": 2},
+        ],
+        "bad.json",
+    )
+    message = "id 1: tokens differ from gold at token 1 (3 gold vs 4 predicted tokens)"
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        align_arrays(load_any_arrays(gold, "gold"), load_e2e_arrays(bad, "pred"))
+    gold_file = _write(
+        tmp_path,
+        [{"tokens": ["a", "b", "c"], "entities": [], "orig_id": 1}, {"tokens": ["d"], "entities": [], "orig_id": 2}],
+        "gold.json",
+    )
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        align_arrays(load_e2e_arrays(gold_file), load_e2e_arrays(bad, "pred"))
 
 
 # ----------------------------------------------------------------------------------------------- alignment and counts

@@ -17,7 +17,7 @@ from operator import ne
 from typing import TYPE_CHECKING, Any
 
 from releval.data.decoding import first_repeated_key, parse_json, read_utf8, with_all_keys
-from releval.data.formats import E2E_FORMATS, read_e2e
+from releval.data.formats import E2E_FORMATS, e2e_formats, read_e2e
 from releval.data.formats.base import Document, E2EDataset, Entity, Relation
 from releval.data.formats.common import doc_id, type_name_problem
 from releval.data.gc_pause import gc_paused
@@ -83,8 +83,9 @@ def load_e2e(path: PathLike, role: str = "gold") -> E2EDataset:
 
 
 def load_e2e_arrays(path: PathLike, role: str = "gold") -> E2EArraysDataset:
-    """What `load_e2e` reads, with the same checks and errors, as flat arrays (`E2EArrays`): a format with its own
-    array reader (`load_arrays`, SpERT) makes no Python object per mention; any other is read as Documents first.
+    """What `load_e2e` reads, with the same checks and errors, as flat arrays (`E2EArrays`). A format may read a
+    well-formed file of its own straight into arrays (`read_arrays`, SpERT: typed decoding, no object per mention)
+    and the content of a file `read_e2e` parsed (`load_arrays`); any other is read as Documents first.
 
     The cyclic garbage collector is paused while the file is parsed and read (`gc_paused`).
     """
@@ -95,6 +96,11 @@ def load_e2e_arrays(path: PathLike, role: str = "gold") -> E2EArraysDataset:
     name = str(path)
     raw = read_utf8(path)
     with gc_paused():
+        for candidate in e2e_formats():
+            read_arrays = getattr(candidate, "read_arrays", None)
+            fast: E2EArraysDataset | None = read_arrays(raw, name) if read_arrays is not None else None
+            if fast is not None:
+                return fast
         fmt, content = read_e2e(raw, name)
         load_arrays = getattr(fmt, "load_arrays", None)
         if load_arrays is not None:
@@ -206,9 +212,14 @@ def align_arrays(gold: E2EArraysDataset, pred: E2EArraysDataset, by_position: bo
     from releval.data.e2e_arrays import E2EArrays
 
     pred_arrays = pred.documents
-    splits = {name: _Sentences(a.ids, a.tokens) for name, a in gold.splits.items()}
+    joined = pred_arrays.joined and all(a.joined for a in gold.splits.values())  # else compare tuples
+
+    def sentences(a: E2EArrays) -> _Sentences:
+        return _Sentences(a.ids, a.tokens if joined else a.token_tuples())
+
+    splits = {name: sentences(a) for name, a in gold.splits.items()}
     split, chosen, order, notes = _align(
-        splits, _Sentences(pred_arrays.ids, pred_arrays.tokens), list(pred.splits), gold.path, pred.path, by_position
+        splits, sentences(pred_arrays), list(pred.splits), gold.path, pred.path, by_position
     )
     gold_arrays = gold.splits[chosen] if chosen is not None else gold.documents
     position = [0] * len(order)
@@ -222,7 +233,7 @@ class _Sentences:
     """What alignment looks at: the ids and tokens of sentences."""
 
     ids: list[str | None]
-    tokens: list[tuple[str, ...]]
+    tokens: list[Any]  # tuples of strings, or NUL-joined keys (E2EArrays.joined)
 
     @classmethod
     def of_documents(cls, docs: Sequence[Document]) -> _Sentences:
@@ -254,8 +265,9 @@ def _align(
     else:
         gold_index = _id_index(used.ids, gold_path)
         pred_index = _id_index(pred.ids, pred_path)
-        missing = [i for i in gold_index if i not in pred_index]
-        unknown = [i for i in pred_index if i not in gold_index]
+        same = gold_index.keys() == pred_index.keys()
+        missing = [] if same else [i for i in gold_index if i not in pred_index]
+        unknown = [] if same else [i for i in pred_index if i not in gold_index]
         problems = []
         if missing:
             problems.append(f"{len(missing)} gold sentence id(s) without prediction, e.g. {', '.join(missing[:5])}")
@@ -266,8 +278,9 @@ def _align(
         order = [pred_index[i] for i in used.ids]  # type: ignore[index]
     pred_tokens = [pred.tokens[k] for k in order]
     errors = []
-    for k in [k for k, differ in enumerate(map(ne, used.tokens, pred_tokens)) if differ]:
-        g_tokens, p_tokens, g_id = used.tokens[k], pred_tokens[k], used.ids[k]
+    differing = [] if used.tokens == pred_tokens else [k for k, d in enumerate(map(ne, used.tokens, pred_tokens)) if d]
+    for k in differing:
+        g_tokens, p_tokens, g_id = _token_list(used.tokens[k]), _token_list(pred_tokens[k]), used.ids[k]
         where = f"id {g_id}" if not by_position and g_id is not None else f"sentence {k + 1}"
         diff = next(
             (i for i, (a, b) in enumerate(zip(g_tokens, p_tokens)) if a != b), min(len(g_tokens), len(p_tokens))
@@ -284,7 +297,15 @@ def _align(
     return split, chosen, order, notes
 
 
+def _token_list(tokens: Sequence[str] | str) -> Sequence[str]:
+    """A sentence's tokens, from a tuple or from the NUL-joined key of `E2EArrays` (`token_keys`)."""
+    return tokens.split("\x00") if isinstance(tokens, str) else tokens
+
+
 def _id_index(ids: list[str | None], path: str) -> dict[str, int]:
+    fast = dict(zip(ids, range(len(ids))))
+    if len(fast) == len(ids) and None not in fast:
+        return fast  # type: ignore[return-value]
     index: dict[str, int] = {}
     for k, doc_id_ in enumerate(ids):
         if doc_id_ is None:

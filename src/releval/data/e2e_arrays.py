@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, repeat
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,10 +28,24 @@ def ints(values: Sequence[int]) -> NDArray[np.int64]:
     return np.fromiter(values, np.int64, len(values))
 
 
+SEPARATOR = "\x00"
+
+
+def token_keys(tokens: list[Sequence[str]], n_tokens: NDArray[np.int64]) -> tuple[list[Any], bool]:
+    """(tokens of each sentence in a compact, exact form, whether they are joined): each sentence's tokens joined by
+    NUL — one string instead of a tuple of strings, a tenth of the memory and nothing for the garbage collector to
+    walk — when no token holds NUL and no sentence is empty (then joining loses nothing); else a tuple each."""
+    if n_tokens.size and int(n_tokens.min()) > 0:
+        keys = list(map(SEPARATOR.join, tokens))
+        if sum(map(str.count, keys, repeat(SEPARATOR))) == int(n_tokens.sum()) - n_tokens.size:
+            return keys, True
+    return list(map(tuple, tokens)), False
+
+
 def type_codes(names: Sequence[str], table: dict[str, int]) -> NDArray[np.int64]:
-    """Codes of `names` in `table`, which gets the names it does not hold yet (in order of appearance)."""
-    for name in dict.fromkeys(names):
-        table.setdefault(name, len(table))
+    """Codes of `names` in `table`, which gets the names it does not hold yet (sorted)."""
+    for name in sorted(set(names) - table.keys()):
+        table[name] = len(table)
     return np.fromiter(map(table.__getitem__, names), np.int64, len(names))
 
 
@@ -45,7 +59,7 @@ class E2EArrays:
     """
 
     ids: list[str | None]
-    tokens: list[tuple[str, ...]]
+    tokens: list[Any]  # a tuple of strings per sentence, or their NUL-joined key when `joined`
     ent_doc: NDArray[np.int64]
     ent_start: NDArray[np.int64]
     ent_end: NDArray[np.int64]
@@ -56,9 +70,16 @@ class E2EArrays:
     rel_type: NDArray[np.int64]
     entity_types: list[str]
     relation_types: list[str]
+    joined: bool = False  # `tokens` holds each sentence's tokens joined by NUL, which no token holds (`token_keys`)
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    def token_tuples(self) -> list[tuple[str, ...]]:
+        """The tokens of every sentence, as a tuple each."""
+        if not self.joined:
+            return self.tokens
+        return [tuple(key.split(SEPARATOR)) for key in self.tokens]
 
     @classmethod
     def from_documents(cls, docs: Sequence[Document]) -> E2EArrays:
@@ -95,6 +116,7 @@ class E2EArrays:
         """The sentences of `parts` one after the other, type codes over the union of their type names."""
         if len(parts) == 1:
             return parts[0]
+        all_joined = all(p.joined for p in parts)
         entity_types = list(dict.fromkeys(chain.from_iterable(p.entity_types for p in parts)))
         relation_types = list(dict.fromkeys(chain.from_iterable(p.relation_types for p in parts)))
         e_index = {name: i for i, name in enumerate(entity_types)}
@@ -110,7 +132,7 @@ class E2EArrays:
 
         return cls(
             [i for p in parts for i in p.ids],
-            [t for p in parts for t in p.tokens],
+            [t for p in parts for t in (p.tokens if all_joined else p.token_tuples())],
             joined(attrgetter("ent_doc"), docs),
             joined(attrgetter("ent_start")),
             joined(attrgetter("ent_end")),
@@ -121,6 +143,7 @@ class E2EArrays:
             np.concatenate([recode(p.rel_type, p.relation_types, r_index) for p in parts]),
             entity_types,
             relation_types,
+            all_joined,
         )
 
     def aligned(self, gold_position: Sequence[int]) -> E2EArrays:
@@ -141,6 +164,7 @@ class E2EArrays:
             self.rel_type,
             self.entity_types,
             self.relation_types,
+            self.joined,
         )
 
 

@@ -136,10 +136,34 @@ def _encode(columns: Sequence[NDArray[np.int64]]) -> NDArray[np.int64]:
     return np.unique(stacked, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
 
 
+def _encode_pair(
+    gold: Sequence[NDArray[np.int64]], pred: Sequence[NDArray[np.int64]]
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """`_encode` of gold's rows followed by pred's, without concatenating the columns when the keys fit."""
+    radices = [max(int(g.max()) if g.size else 0, int(p.max()) if p.size else 0) + 1 for g, p in zip(gold, pred)]
+    total = 1
+    for r in radices:
+        total *= r
+    if total >= 2**62:
+        keys = _encode([np.concatenate([g, p]) for g, p in zip(gold, pred)])
+        return keys[: gold[0].size], keys[gold[0].size :]
+
+    def encode(columns: Sequence[NDArray[np.int64]]) -> NDArray[np.int64]:
+        key = np.zeros(columns[0].shape, dtype=np.int64)
+        for col, radix in zip(columns, radices):
+            key *= radix
+            key += col
+        return key
+
+    return encode(gold), encode(pred)
+
+
 def _canonical(f: FlatDocuments, symmetric: NDArray[np.bool_], with_types: bool) -> tuple[NDArray, ...]:
     """(head start, head end, head type, tail start, tail end, tail type), symmetric types' arguments ordered."""
     hs, he, ht = f.ent_start[f.rel_head], f.ent_end[f.rel_head], f.ent_type[f.rel_head]
     ts, te, tt = f.ent_start[f.rel_tail], f.ent_end[f.rel_tail], f.ent_type[f.rel_tail]
+    if not symmetric.any():
+        return hs, he, ht, ts, te, tt  # nothing to put in order
     later = (hs > ts) | ((hs == ts) & (he > te))
     if with_types:
         later |= (hs == ts) & (he == te) & (ht > tt)
@@ -173,9 +197,8 @@ def _set_counts(
 ) -> tuple[NDArray, NDArray, NDArray, int, int]:
     g_cols, g_doc, g_type = _keys(gold, criterion, symmetric)
     p_cols, p_doc, p_type = _keys(pred, criterion, symmetric)
-    n_g = g_cols[0].size
-    keys = _encode([np.concatenate([a, b]) for a, b in zip(g_cols, p_cols)])
-    g_key, p_key = keys[:n_g], keys[n_g:]
+    g_key, p_key = _encode_pair(g_cols, p_cols)
+    n_g = g_key.size
     g_u, g_first = np.unique(g_key, return_index=True)
     p_u, p_first = np.unique(p_key, return_index=True)
     hit = np.isin(p_u, g_u, assume_unique=True)
