@@ -3,7 +3,7 @@
 Run: python benchmarks/bench_e2e.py [--sentences 100000] [--relations-per-sentence 10] [--repeat 3]
 Both sides start from the same lists of Documents and produce per-type TP/FP/FN for Strict and Boundaries (and
 NER strict), then micro + weighted + dodrans + entropy + macro; the counts are checked to be identical.
-Prints the best-of-repeat times and their ratio, the time of a whole `score_e2e` call (alignment and token
+Prints the median times over --repeat runs and their ratio, the time of a whole `score_e2e` call (alignment and token
 checks included), and the time of --resamples document resamples from the per-document count matrices vs
 re-scoring each resample with the set implementation (timed on two resamples, multiplied).
 Data: CoNLL04-like types; predictions drop, retype and shift some gold facts, add spurious relations and
@@ -13,6 +13,7 @@ duplicates.
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import numpy as np
@@ -80,13 +81,14 @@ def naive_run(gold: list[Document], pred: list[Document]) -> dict:
     return out
 
 
-def best_of(fn, repeat: int) -> tuple[float, object]:
-    best, result = float("inf"), None
+def median_of(fn, repeat: int) -> tuple[float, object]:
+    """The median seconds of `repeat` runs of fn, and its result."""
+    times, result = [], None
     for _ in range(repeat):
         t0 = time.perf_counter()
         result = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, result
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
 
 
 def main() -> None:
@@ -104,8 +106,8 @@ def main() -> None:
         f"data: {len(gold):,} sentences, {n_rel:,} gold / {n_pred:,} predicted relations "
         f"(generated in {time.perf_counter() - t0:.1f} s)"
     )
-    t_fast, fast = best_of(lambda: releval_run(gold, pred), args.repeat)
-    t_naive, naive = best_of(lambda: naive_run(gold, pred), args.repeat)
+    t_fast, fast = median_of(lambda: releval_run(gold, pred), args.repeat)
+    t_naive, naive = median_of(lambda: naive_run(gold, pred), args.repeat)
     for c in (NER, STRICT, BOUNDARIES):
         labels, total, avg = fast[c]  # type: ignore[index]
         n_labels, arr, n_avg = naive[c]  # type: ignore[index]
@@ -124,7 +126,7 @@ def main() -> None:
     print(f"releval vectorised (NER + Strict + Boundaries, all weightings): {t_fast:7.2f} s")
     print(f"per-sentence Python sets (same output):                         {t_naive:7.2f} s")
     print(f"ratio (sets / releval): {t_naive / t_fast:.1f}x")
-    t_api, _ = best_of(lambda: score_e2e(gold, pred), 1)
+    t_api, _ = median_of(lambda: score_e2e(gold, pred), 1)
     print(f"whole score_e2e call (alignment by id + token check + result objects): {t_api:.2f} s")
 
     # Resampling documents (bootstrap / randomisation tests): releval sums its per-document count matrices,
@@ -143,7 +145,7 @@ def main() -> None:
                 tp, fp, fn = (weights @ getattr(dc, x) for x in ("tp", "fp", "fn"))
                 averages(tp, fp, fn)
 
-    t_boot, _ = best_of(releval_boot, 1)
+    t_boot, _ = median_of(releval_boot, 1)
     k = 2
     idx = rng.integers(0, n, size=(k, n))
     t0 = time.perf_counter()

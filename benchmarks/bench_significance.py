@@ -9,6 +9,7 @@ randomization run fewer resamples and are extrapolated linearly (their cost is l
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import numpy as np
@@ -117,19 +118,19 @@ def main() -> None:
     parser.add_argument("--numpy-resamples", type=int, default=10_000)
     parser.add_argument("--scipy-resamples", type=int, default=1_000)
     parser.add_argument("--ar-numpy-trials", type=int, default=2_000, help="per-item randomization reference")
-    parser.add_argument("--repeat", type=int, default=3, help="releval timing: best of N runs")
+    parser.add_argument("--repeat", type=int, default=3, help="releval timing: median of N runs")
     args = parser.parse_args()
     gold, a, b = make_data()
     g, ca, cb, spec = encode(gold, a, b)
     r = args.resamples
     paired_bootstrap(gold[:100], a[:100], b[:100], resamples=10)  # warm-up imports
     runs = [timed(paired_bootstrap, gold, a, b, resamples=r) for _ in range(args.repeat)]
-    t_rel, res = min(runs, key=lambda x: x[0])
+    t_rel, res = statistics.median(t for t, _ in runs), runs[0][1]
     print(
         f"data: {N_ITEMS} items, {N_LABELS} labels, {res.extra['cells']} distinct cells; {r} resamples; "
         "averages: micro, weighted, dodrans, entropy, macro"
     )
-    print(f"releval paired_bootstrap (labels in, all five averages, p and CIs): {t_rel:.3f} s (best of {args.repeat})")
+    print(f"releval paired_bootstrap (labels in, all five averages, p and CIs): {t_rel:.3f} s (median, {args.repeat})")
     t_np, deltas = timed(per_item_numpy, g, ca, cb, spec, args.numpy_resamples)
     t_np_full = t_np * r / args.numpy_resamples
     note = "" if args.numpy_resamples == r else f" (measured {args.numpy_resamples}, extrapolated)"
@@ -143,14 +144,13 @@ def main() -> None:
         f"targets: releval <= 0.2 s: {'met' if t_rel <= 0.2 else 'NOT met'}; "
         f">= 20x per-item numpy: {'met' if t_np_full / t_rel >= 20 else 'NOT met'}"
     )
-    t_ar, ar = min(
-        (timed(approximate_randomization, gold, a, b, resamples=r) for _ in range(args.repeat)), key=lambda x: x[0]
-    )
+    ar_runs = [timed(approximate_randomization, gold, a, b, resamples=r) for _ in range(args.repeat)]
+    t_ar, ar = statistics.median(t for t, _ in ar_runs), ar_runs[0][1]
     t_ar_np, ar_np = timed(per_item_randomization, g, ca, cb, spec, args.ar_numpy_trials)
     t_ar_np_full = t_ar_np * r / args.ar_numpy_trials
     p_np = (np.count_nonzero(np.abs(ar_np[0]) >= abs(ar.rows["micro"].effect) - 1e-12) + 1) / (ar_np.shape[1] + 1)
     print(
-        f"approximate randomization, {r} trials: releval {t_ar:.3f} s (best of {args.repeat}); per-item numpy "
+        f"approximate randomization, {r} trials: releval {t_ar:.3f} s (median of {args.repeat}); per-item numpy "
         f"{t_ar_np_full:.3f} s (measured {args.ar_numpy_trials}, extrapolated); ratio {t_ar_np_full / t_ar:.1f}x; "
         f"micro p: releval {ar.rows['micro'].p_value:.4f}, per-item {p_np:.4f}"
     )
