@@ -31,13 +31,16 @@ def ints(values: Sequence[int]) -> NDArray[np.int64]:
 SEPARATOR = "\x00"
 
 
-def token_keys(tokens: list[Sequence[str]], n_tokens: NDArray[np.int64]) -> tuple[list[Any], bool]:
+def token_keys(
+    tokens: list[Sequence[str]], n_tokens: NDArray[np.int64], no_nul: bool = False
+) -> tuple[list[Any], bool]:
     """(tokens of each sentence in a compact, exact form, whether they are joined): each sentence's tokens joined by
     NUL — one string instead of a tuple of strings, a tenth of the memory and nothing for the garbage collector to
-    walk — when no token holds NUL and no sentence is empty (then joining loses nothing); else a tuple each."""
+    walk — when no token holds NUL (`no_nul`: the caller knows) and no sentence is empty (then joining loses
+    nothing); else a tuple each."""
     if n_tokens.size and int(n_tokens.min()) > 0:
         keys = list(map(SEPARATOR.join, tokens))
-        if sum(map(str.count, keys, repeat(SEPARATOR))) == int(n_tokens.sum()) - n_tokens.size:
+        if no_nul or sum(map(str.count, keys, repeat(SEPARATOR))) == int(n_tokens.sum()) - n_tokens.size:
             return keys, True
     return list(map(tuple, tokens)), False
 

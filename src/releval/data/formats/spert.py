@@ -121,7 +121,7 @@ class Spert(E2EFormat):
         strings = len(document) if isinstance(document, dict) else 0  # split names
         try:
             for split, records in splits.items():
-                found, held = _typed_columns(records, entity_types, relation_types)
+                found, held = _typed_columns(records, entity_types, relation_types, b"\\u0000" not in data)
                 if found is None:
                     return None
                 arrays[split] = found
@@ -303,6 +303,7 @@ def _arrays(
     columns: tuple[tuple[list, list, list], tuple[list, list, list]],
     entity_types: dict[str, int],
     relation_types: dict[str, int],
+    no_nul: bool = False,
 ) -> E2EArrays | None:
     """The arrays of one split from its (type-checked) columns — (starts, ends, types), (heads, tails, types) — when
     every span lies inside its sentence and every relation argument indexes its sentence's mentions; else None."""
@@ -324,7 +325,7 @@ def _arrays(
     if not np.all((head >= 0) & (head < limit) & (tail >= 0) & (tail < limit)):
         return None
     offsets = (np.cumsum(n_ent) - n_ent)[rel_doc]
-    keys, joined = token_keys(tokens, n_tokens)
+    keys, joined = token_keys(tokens, n_tokens, no_nul)
     return E2EArrays(
         ids,
         keys,
@@ -391,10 +392,11 @@ def _quotes(raw: bytes, block: int = 1 << 24) -> int:
 
 
 def _typed_columns(
-    records: list[_Sentence], entity_types: dict[str, int], relation_types: dict[str, int]
+    records: list[_Sentence], entity_types: dict[str, int], relation_types: dict[str, int], no_nul: bool
 ) -> tuple[E2EArrays | None, int]:
     """`_split_columns` for typed records (whose types msgspec checked), or None; and how many strings (keys and
-    string values) the records hold, which tells whether a key was repeated (see `_no_key_repeats`)."""
+    string values) the records hold, which tells whether a key was repeated (see `_no_key_repeats`). `no_nul`: the
+    file holds no `\\u0000`, the only way JSON text can put NUL in a token."""
     unset = msgspec.UNSET
     raw_ids = list(map(attrgetter("orig_id"), records))
     raw_relations = list(map(attrgetter("relations"), records))
@@ -415,7 +417,8 @@ def _typed_columns(
     tokens = list(map(attrgetter("tokens"), records))
     values = sum(map(len, tokens)) + sum(type(x) is str for x in raw_ids) + len(entities) + len(relations)
     strings = keys + values + 3 * (len(entities) + len(relations))  # each mention: three keys and its type name
-    return _arrays(ids, tokens, entity_lists, relation_lists, columns, entity_types, relation_types), strings  # type: ignore[arg-type]
+    found = _arrays(ids, tokens, entity_lists, relation_lists, columns, entity_types, relation_types, no_nul)  # type: ignore[arg-type]
+    return found, strings
 
 
 def _raw_splits(path: str, data: Any) -> dict[str, list]:
