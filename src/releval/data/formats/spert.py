@@ -222,8 +222,10 @@ def _no_key_repeats(raw: bytes, data: Any) -> bool:
     for records in splits:
         if {key for record in records for key in record} - known:
             return False
-        entities = list(chain.from_iterable(map(itemgetter("entities"), records)))
-        relations = list(chain.from_iterable(filter(None, map(dict.get, records, repeat("relations")))))
+        entities: list[dict[str, Any]] = list(chain.from_iterable(map(itemgetter("entities"), records)))
+        relations: list[dict[str, Any]] = list(
+            chain.from_iterable(filter(None, map(dict.get, records, repeat("relations"))))
+        )
         if set(map(len, entities)) - {3} or set(map(len, relations)) - {3}:
             return False  # each has its three keys (checked): a fourth is a key that is not read
         strings += sum(map(len, records)) + sum(map(len, map(itemgetter("tokens"), records)))
