@@ -33,7 +33,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
 
 from releval.core.options import ALTERNATIVES
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
@@ -212,6 +211,8 @@ def compare_seeds(
     n1, n2 = int(x.size), int(y.size)
     if essentially_constant(m1, s1, n1, m2, s2, n2):
         return _constant_runs(x, y, names, metric, alternative)
+    from scipy import stats  # here, not at the top: `releval compare` imports this module for paired tests too
+
     scale = max(s1, s2)  # > 0: runs that are not essentially constant vary. t, df and p do not change with the
     with warnings.catch_warnings():  # scale, and SciPy squares the SDs, which would underflow for SDs of 1e-170
         if np.ptp(x) == 0 or np.ptp(y) == 0:  # one side constant is fine, but SciPy warns of "catastrophic
