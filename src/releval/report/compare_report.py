@@ -9,12 +9,15 @@ builders (`paired_tables`, `seed_tables`, `check_tables`) return `releval.core.t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from releval.audit.published import StatsCheck
 from releval.core.signature import Signature
 from releval.core.table import Column, Table, attach
 from releval.report.render import render_as
 from releval.significance.compare import PairedTable, SeedTable
+
+if TYPE_CHECKING:  # check-stats' records; importing their module loads SciPy, which a paired table never needs
+    from releval.audit.published import StatsCheck
 
 _ADJUSTED = {"holm": "p (Holm)", "bonferroni": "p (Bonf.)", "none": "p (unadj.)"}
 
