@@ -10,7 +10,8 @@ count vectors of both systems — are interchangeable, so we group them into C d
 * Approximate randomization swaps A and B on each item with probability ½; in a cell of m_c items the number
   swapped is Binomial(m_c, ½), the popcount of m_c random bits (only cells where A and B differ matter).
 * The totals of each resample are one matrix product of the (R, C) cell counts with the (C, D) per-cell
-  statistics; every average is then computed for all resamples at once by ``f_averages`` (batch dims).
+  statistics (`Incidence`, sparse); every average is then computed for all resamples at once by ``f_averages``
+  (batch dims).
 
 The cost is O(R·C·D) instead of O(R·n); C is a few hundred on TACRED (15,509 items).
 """
@@ -20,16 +21,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from releval.metrics.averages import AveragingSpec, average_weights, f_averages
 from releval.metrics.counts import ClassCounts
-
-if TYPE_CHECKING:
-    from scipy import sparse
 
 #: Upper bound on resamples × cells per block, to keep memory near 100 MB whatever R and C are.
 BLOCK_ELEMENTS = 4_000_000
@@ -39,6 +37,76 @@ BINOMIAL_COST = 25
 MAX_POOL_BITS = 24
 #: Bins per bincount block in the pooled draw (resamples × cells), small enough to stay in cache.
 POOL_BLOCK_BINS = 32_768
+#: Most non-zeros an `Incidence` multiplies with NumPy alone, one vector addition per non-zero (a pair of label
+#: systems has at most six per cell: about 1,500 on TACRED). Above it SciPy's sparse product, faster for the joint
+#: cells of many systems or wide end-to-end statistics, is worth its import (0.1–0.2 s, as long as the bootstrap of
+#: a TACRED pair).
+LOOP_NONZEROS = 8192
+
+
+class Incidence:
+    """A sparse (rows, C) matrix of per-cell statistics, multiplied by cell counts: `incidence @ x` for x of shape
+    (C,) or (C, R) gives (rows,) or (rows, R).
+
+    Each output row is 0.0 plus its non-zeros' terms value × x[cell], added in the order of their cells: the
+    arithmetic of SciPy's CSR product, term for term, so either way gives the same floats (exact integers for
+    counts). Up to LOOP_NONZEROS non-zeros it loops over them in NumPy, one addition over all resamples each, without
+    importing SciPy (most of a one-pair `releval compare` run would be that import); beyond, it uses SciPy.
+    """
+
+    def __init__(self, rows: ArrayLike, cols: ArrayLike, values: ArrayLike, shape: tuple[int, int]) -> None:
+        r, c = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
+        v = np.asarray(values, dtype=np.float64)
+        keep = v != 0.0
+        order = np.lexsort((c[keep], r[keep]))  # row by row, cells ascending within a row: CSR's order
+        self.rows, self.cols, self.values = r[keep][order], c[keep][order], v[keep][order]
+        self.shape = (int(shape[0]), int(shape[1]))
+        self._sparse: Any = None
+        self._terms: list[tuple[int, list[tuple[int, float]]]] = []  # (row, its (cell, value) terms) for the loop
+        if self.rows.shape[0] > LOOP_NONZEROS:
+            from scipy import sparse  # only for products too large for the loop
+
+            self._sparse = sparse.csr_matrix((self.values, (self.rows, self.cols)), shape=self.shape)
+            return
+        starts = np.flatnonzero(np.diff(self.rows, prepend=-1))
+        ends = [*starts[1:].tolist(), self.rows.shape[0]]
+        self._terms = [
+            (int(self.rows[a]), [(int(j), float(w)) for j, w in zip(self.cols[a:b], self.values[a:b])])
+            for a, b in zip(starts.tolist(), ends)
+        ]
+
+    @classmethod
+    def of(cls, matrix: ArrayLike) -> Incidence:
+        """The incidence of a dense (rows, C) matrix (its non-zeros)."""
+        m = np.asarray(matrix, dtype=np.float64)
+        rows, cols = np.nonzero(m)
+        return cls(rows, cols, m[rows, cols], m.shape)
+
+    @property
+    def nnz(self) -> int:
+        return int(self.rows.shape[0])
+
+    def __matmul__(self, x: ArrayLike) -> NDArray[np.float64]:
+        counts = np.asarray(x, dtype=np.float64)
+        if counts.shape[0] != self.shape[1] or counts.ndim not in (1, 2):
+            raise ValueError(f"cannot multiply a {self.shape} incidence by an array of shape {counts.shape}")
+        if self._sparse is not None:
+            return np.asarray(self._sparse @ counts, dtype=np.float64)
+        if counts.ndim == 1:
+            out = np.zeros(self.shape[0])
+            np.add.at(out, self.rows, self.values * counts[self.cols])  # in order, as the loop below adds
+            return out
+        counts = np.ascontiguousarray(counts)  # rows of the cells, each contiguous over the resamples
+        out = np.zeros((self.shape[0], counts.shape[1]))
+        term = np.empty(counts.shape[1])
+        for row, nonzeros in self._terms:
+            total = out[row]
+            for cell, value in nonzeros:
+                if value == 1.0:
+                    np.add(total, counts[cell], out=total)
+                else:
+                    np.add(total, np.multiply(counts[cell], value, out=term), out=total)
+        return out
 
 
 @dataclass(frozen=True)
@@ -59,11 +127,9 @@ class PairedCells:
         return int(self.counts.shape[0])
 
     @cached_property
-    def _incidence_t(self) -> sparse.csr_matrix:
-        """(2D, C) statistics of A then B per cell, transposed: ≤ 6 non-zeros per column."""
-        from scipy import sparse  # SciPy loads only when a resampling test runs, not with every command
-
-        return sparse.csr_matrix(np.hstack([self.stats_a, self.stats_b]).T)
+    def _incidence_t(self) -> Incidence:
+        """(2D, C) statistics of A then B per cell, transposed: ≤ 6 non-zeros per column for labels."""
+        return Incidence.of(np.hstack([self.stats_a, self.stats_b]).T)
 
     def totals(self, cell_counts: NDArray) -> tuple[NDArray, NDArray]:
         """Summed statistics of A and B, (R, D) each, for cell counts of shape (R, C) or (C,).
@@ -72,9 +138,7 @@ class PairedCells:
         through a (R, C) transposed view) are multiplied without a copy; the totals come back as views too.
         """
         counts = np.asarray(cell_counts, dtype=np.float64)
-        both = np.asarray(self._incidence_t @ np.atleast_2d(counts).T).T
-        if counts.ndim == 1:
-            both = both[0]
+        both = self._incidence_t @ counts if counts.ndim == 1 else (self._incidence_t @ counts.T).T
         d = self.stats_a.shape[1]
         return both[..., :d], both[..., d:]
 
@@ -270,9 +334,7 @@ def randomization_totals(
         for size in _blocks(resamples, 1):
             yield np.broadcast_to(base_a, (size, base_a.shape[0])), np.broadcast_to(base_b, (size, base_b.shape[0]))
         return
-    from scipy import sparse
-
-    diff_t = sparse.csr_matrix(diff[active].T)
+    diff_t = Incidence.of(diff[active].T)
     counts = cells.counts[active]
     n_words = -(-counts // 64)
     starts = np.concatenate([[0], np.cumsum(n_words)[:-1]])
@@ -289,7 +351,7 @@ def randomization_totals(
             if swaps.shape[0] == counts.shape[0]
             else np.add.reduceat(swaps, starts, axis=0, dtype=np.float64)
         )
-        shift = np.asarray(diff_t @ swaps).T
+        shift = (diff_t @ swaps).T
         yield base_a + shift, base_b - shift
 
 

@@ -10,9 +10,9 @@ joint counts is a paired bootstrap resample of *every* pair at once, each pair's
 the pair engine draws it. Only the dependence across pairs changes (they now share their resampled items).
 
 A system's TP/FP/FN totals depend on (gold, its own prediction) alone, so each resample costs one sparse product
-of the joint counts with every system's incidence and one F per system and average, instead of two per pair;
-a pair's δ* is the difference of its two systems' F. Weights depend on the resampled gold only and are computed
-once per resample for every system.
+of the joint counts with every system's incidence (`releval.metrics.cells.Incidence`) and one F per system and
+average, instead of two per pair; a pair's δ* is the difference of its two systems' F. Weights depend on the
+resampled gold only and are computed once per resample for every system.
 
 A pair is scored on its own classes (the gold labels, then the labels only its two systems predict, as
 `releval.metrics.cells.encode_triplet` orders them), a `LabelView` of the joint classes: so every number is the
@@ -26,16 +26,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from releval.metrics.averages import AveragingSpec, average_weights, f_averages
-from releval.metrics.cells import bootstrap_plan, counts_of, draw_cell_counts, f_scores
-
-if TYPE_CHECKING:
-    from scipy import sparse
+from releval.metrics.cells import Incidence, bootstrap_plan, counts_of, draw_cell_counts, f_scores
 
 #: Upper bound on resamples × max(cells, systems × 3 × classes) per block: 8 MB of counts, which keeps the
 #: product of the counts with the incidence in cache (measured fastest at 256–512 resamples on TACRED).
@@ -65,10 +61,8 @@ class JointCells:
         return int(self.preds.shape[0])
 
     @cached_property
-    def _incidence(self) -> sparse.csr_matrix:
+    def _incidence(self) -> Incidence:
         """(S·3L, J): system s's TP|FP|FN rows s·3L … (s+1)·3L − 1; a right cell has one non-zero, a wrong one two."""
-        from scipy import sparse  # SciPy loads only when a resampling test runs
-
         k, n_cells = self.n_labels, self.n_cells
         base = (np.arange(self.n_systems, dtype=np.int64) * 3 * k)[:, None]
         cell = np.broadcast_to(np.arange(n_cells), self.preds.shape)
@@ -77,7 +71,7 @@ class JointCells:
         rows = np.concatenate([(base + gold)[right], (base + k + self.preds)[~right], (base + 2 * k + gold)[~right]])
         cols = np.concatenate([cell[right], cell[~right], cell[~right]])
         shape = (self.n_systems * 3 * k, n_cells)
-        return sparse.csr_matrix((np.ones(rows.shape[0]), (rows, cols)), shape=shape)
+        return Incidence(rows, cols, np.ones(rows.shape[0]), shape)
 
     def totals(self, cell_counts: NDArray) -> NDArray[np.float64]:
         """TP|FP|FN totals of every system, (S, R, 3L), for cell counts of shape (R, J); (S, 3L) for shape (J,).
@@ -89,8 +83,8 @@ class JointCells:
         counts = np.asarray(cell_counts, dtype=np.float64)
         k3 = 3 * self.n_labels
         if counts.ndim == 1:
-            return np.asarray(self._incidence @ counts).reshape(self.n_systems, k3)
-        both = np.asarray(self._incidence @ counts.T)
+            return (self._incidence @ counts).reshape(self.n_systems, k3)
+        both = self._incidence @ counts.T
         return both.reshape(self.n_systems, k3, counts.shape[0]).transpose(0, 2, 1)
 
     def observed(self) -> NDArray[np.float64]:
