@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
-from releval.core.signature import Signature, short_hash
+from releval.core.signature import Signature, sequence_digest, short_hash
 from releval.data.alignment import Alignment, align
 from releval.data.labels import FORMATS, LabelFile
 from releval.result import ScoreResult
@@ -98,8 +98,8 @@ def _signature(gold: LabelFile, negative: str | None, train: LabelFile | None) -
         task="audit",
         negative=negative if negative is not None else "none",
         labels=short_hash(sorted(set(gold.labels))),
-        gold=short_hash(gold.labels),
-        train=short_hash(train.labels) if train is not None else None,
+        gold=sequence_digest(gold.labels),
+        train=sequence_digest(train.labels) if train is not None else None,
         n=len(gold.labels),
     )
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from releval._version import __version__
+from releval.core.label_codes import sorted_codes
 
 # Long name -> short name, in printing order. Fields a task does not use are simply absent.
 FIELDS: dict[str, str] = {
@@ -74,6 +76,38 @@ def short_hash(items: Iterable[str] | bytes, length: int = 8) -> str:
     while chunk := list(itertools.islice(rest, _HASH_CHUNK)):
         digest.update(("\0".join(chunk) + "\0").encode("utf-8"))
     return digest.hexdigest()[:length]
+
+
+def sequence_digest(labels: Sequence[object], coded: tuple[Sequence[str], Any] | None = None) -> str:
+    """The fingerprint of a label sequence in its order — the signature's `gold` field — the same for any file
+    format that holds the same labels in the same order.
+
+    What is hashed (sha256, first 8 hex digits) is the sorted distinct labels (their count, then each as its UTF-8
+    length in 4 bytes and its bytes) followed by each item's index into them, as unsigned little-endian integers of
+    1, 2 or 4 bytes (the fewest that hold the number of labels): a one-to-one image of the sequence, about a tenth
+    of its text, so 10^6 labels hash in about a millisecond once coded. `coded` passes (sorted labels, codes) when
+    the caller has them (`releval.core.label_codes.sorted_codes`); the codes may be of any integer type and may
+    come from a label list that continues past these labels.
+
+    >>> sequence_digest(["b", "a", "b"]) == sequence_digest(("b", "a", "b"), (["a", "b"], [1, 0, 1]))
+    True
+    >>> sequence_digest(["a", "b"]) == sequence_digest(["b", "a"])
+    False
+    """
+    import numpy as np
+
+    vocabulary: Sequence[str]
+    if coded is None:
+        vocabulary, (codes,) = sorted_codes([labels])
+    else:
+        vocabulary, codes = coded
+    width = 1 if len(vocabulary) <= 256 else 2 if len(vocabulary) <= 65536 else 4
+    digest = hashlib.sha256(len(vocabulary).to_bytes(4, "little"))
+    for label in vocabulary:
+        data = label.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(4, "little") + data)
+    digest.update(np.asarray(codes).astype(f"<u{width}", copy=False).tobytes())
+    return digest.hexdigest()[:8]
 
 
 @dataclass(frozen=True)

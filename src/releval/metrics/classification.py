@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.label_codes import sorted_codes
 from releval.data.alignment import MISSING_LABEL
 from releval.metrics.averages import PRF, AveragingSpec, all_averages
 from releval.metrics.counts import ClassCounts, confusion_matrix, counts_from_confusion
@@ -18,26 +19,30 @@ NEGATIVE_CANDIDATES = ("no_relation", "Other", "NA")
 
 @dataclass(frozen=True)
 class Encoded:
-    """Integer codes for gold and predictions over one label list (gold labels first, predicted-only after)."""
+    """Integer codes for gold and predictions over one label list (gold labels first, predicted-only after).
+
+    Codes are small unsigned integers (`releval.core.label_codes`: one byte per item for up to 256 labels);
+    widen them before arithmetic."""
 
     labels: list[str]
-    gold: NDArray[np.int64]
-    pred: NDArray[np.int64]
+    gold: NDArray[np.integer]
+    pred: NDArray[np.integer]
     n_gold_labels: int
 
 
-def encode(gold: Sequence[str], pred: Sequence[str], missing: str = MISSING_LABEL) -> Encoded:
+def encode(gold: Sequence[object], pred: Sequence[object], missing: str = MISSING_LABEL) -> Encoded:
     """Sorted gold labels, then labels seen only in predictions (the missing placeholder `missing` last), as int
-    codes."""
+    codes. Non-str items are read as `str(item)`.
+
+    >>> e = encode(["b", "a"], ["a", "c"])
+    >>> e.labels, e.gold.tolist(), e.pred.tolist(), e.n_gold_labels
+    (['a', 'b', 'c'], [1, 0], [0, 2], 2)
+    """
     if len(gold) != len(pred):
         raise ValueError(f"gold and pred differ in length: {len(gold)} vs {len(pred)}")
-    gold_labels = sorted(set(gold))
-    extra = sorted(set(pred).difference(gold_labels), key=lambda x: (x == missing, x))
-    labels = gold_labels + extra
-    code = {label: i for i, label in enumerate(labels)}
-    g = np.fromiter(map(code.__getitem__, gold), dtype=np.int64, count=len(gold))
-    p = np.fromiter(map(code.__getitem__, pred), dtype=np.int64, count=len(pred))
-    return Encoded(labels, g, p, len(gold_labels))
+    labels, (g, p) = sorted_codes([gold, pred], missing)
+    n_gold_labels = int(g.max()) + 1 if len(g) else 0  # gold's labels are sorted first, so it uses all below
+    return Encoded(labels, g, p, n_gold_labels)
 
 
 def detect_negative(labels: Sequence[str]) -> str | None:

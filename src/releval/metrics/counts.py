@@ -25,13 +25,26 @@ class ClassCounts:
         return self.tp + self.fp
 
 
+#: Items counted per `np.bincount` call by `confusion_matrix`: bincount widens its input to 8-byte integers, so
+#: counting in chunks keeps that copy at 8 MB whatever the number of items.
+_COUNT_CHUNK = 1 << 20
+
+
 def confusion_matrix(gold: NDArray[np.integer], pred: NDArray[np.integer], n_labels: int) -> NDArray[np.int64]:
-    """K×K matrix M[g, p] = number of items with gold code g and predicted code p."""
-    gold = np.asarray(gold, dtype=np.int64)
-    pred = np.asarray(pred, dtype=np.int64)
+    """K×K matrix M[g, p] = number of items with gold code g and predicted code p.
+
+    >>> confusion_matrix(np.array([0, 1, 1], dtype=np.uint8), np.array([0, 1, 0], dtype=np.uint8), 2).tolist()
+    [[1, 0], [1, 1]]
+    """
+    gold, pred = np.asarray(gold), np.asarray(pred)
     if gold.shape != pred.shape:
         raise ValueError(f"gold and pred differ in length: {gold.shape[0]} vs {pred.shape[0]}")
-    flat = np.bincount(gold * n_labels + pred, minlength=n_labels * n_labels)
+    # the narrowest type that holds gold * K + pred: codes of at most 256 labels combine in two bytes
+    wide = np.uint16 if n_labels <= 256 else np.uint32 if n_labels <= 65536 else np.int64
+    flat = np.zeros(n_labels * n_labels, dtype=np.int64)
+    for start in range(0, gold.shape[0], _COUNT_CHUNK):
+        combined = gold[start : start + _COUNT_CHUNK].astype(wide) * wide(n_labels) + pred[start : start + _COUNT_CHUNK]
+        flat += np.bincount(combined, minlength=n_labels * n_labels)
     return flat.reshape(n_labels, n_labels)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from releval.core.schema import check_schema, float_or_nan, header, reading, same
-from releval.core.signature import Signature, parse, short_hash
+from releval.core.signature import Signature, parse, sequence_digest, short_hash
 
 #: The `kind` of saved label statistics.
 KIND = "label-stats"
@@ -111,7 +111,7 @@ def label_stats(name: str, labels: Sequence[str], negative: str | None, view: st
         view=view,
         negative=negative if negative is not None else "none",
         labels=short_hash(sorted(counts)),
-        gold=short_hash(labels),
+        gold=sequence_digest(labels),
         n=len(labels),
     )
     return LabelStats(

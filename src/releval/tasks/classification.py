@@ -27,7 +27,7 @@ import numpy as np
 
 from releval.core.notices import Notice
 from releval.core.options import ENTROPY_N, MISSING_POLICIES, VIEWS
-from releval.core.signature import Signature, short_hash
+from releval.core.signature import Signature, sequence_digest, short_hash
 from releval.data.alignment import Alignment, align
 from releval.data.labels import FORMATS, LabelFile, apply_patch, load_labels
 from releval.data.semeval_labels import undirected
@@ -214,8 +214,12 @@ def signature(
     by_position: bool,
     patch_digest: str | None,
     extra: Mapping[str, object] | None = None,
+    coded: tuple[list[str], Any] | None = None,
 ) -> Signature:
-    """THE classification signature: the Config's settings plus the data's facts (and a test's, in `extra`)."""
+    """THE classification signature: the Config's settings plus the data's facts (and a test's, in `extra`).
+    `coded` is gold as (sorted distinct labels, codes) when the caller has encoded it: the digests then cost no
+    pass over the labels."""
+    vocabulary = coded[0] if coded is not None else sorted(set(gold))
     return build_signature(
         {
             **config.signature_fields(),
@@ -226,8 +230,8 @@ def signature(
             "missing": missing,
             "alignment": "position" if by_position else "id",
             "patch": patch_digest,
-            "labels": short_hash(sorted(set(gold))),
-            "gold": short_hash(gold),  # gold labels in gold order: the same for any file format
+            "labels": short_hash(vocabulary),
+            "gold": sequence_digest(gold, coded),  # gold labels in gold order: the same for any file format
             "n": len(gold),
             **dict(extra or {}),
         }
@@ -257,11 +261,15 @@ def missing_notices(alignment: Alignment, negative: str | None) -> list[Notice]:
     ]
 
 
-def score_prepared(prepared: Prepared, config: ClassificationConfig, system: str = "system") -> ScoreResult:
-    """Score one aligned system under the Config; notes, warnings and the signature go into the result."""
+def score_prepared(
+    prepared: Prepared, config: ClassificationConfig, system: str = "system", enc: Encoded | None = None
+) -> ScoreResult:
+    """Score one aligned system under the Config; notes, warnings and the signature go into the result.
+    `enc` is the alignment already encoded, when the caller has it."""
     alignment, negative = prepared.alignment, prepared.negative
     schemes = get_weightings(config.weightings)
-    enc = encode(alignment.gold, alignment.pred, missing=alignment.missing_label)
+    if enc is None:
+        enc = encode(alignment.gold, alignment.pred, missing=alignment.missing_label)
     unseen = [lbl for lbl in enc.labels[enc.n_gold_labels :] if lbl != alignment.missing_label]
     warnings: list[Notice] = []
     if unseen:
@@ -291,6 +299,7 @@ def score_prepared(prepared: Prepared, config: ClassificationConfig, system: str
         missing=alignment.policy,
         by_position=prepared.by_position,
         patch_digest=prepared.patch_digest,
+        coded=(enc.labels[: enc.n_gold_labels], enc.gold),
     )
     extra: dict[str, Any] = {}
     if alignment.n_missing:
@@ -354,9 +363,36 @@ def with_fill_bounds(
 
 def score(gold: LabelsInput, pred: LabelsInput, config: ClassificationConfig, system: str | None = None) -> ScoreResult:
     """Load (if needed), align and score one system against gold under `config`."""
+    if _plain_lists(gold, pred, config):
+        return _score_lists(gold, pred, config, system)  # type: ignore[arg-type]
     g, digest = load_gold(gold, config)
     p = load_pred(pred, config)
     return score_prepared(prepare(g, p, config, digest), config, system or system_name(p))
+
+
+def _plain_lists(gold: LabelsInput, pred: LabelsInput, config: ClassificationConfig) -> bool:
+    """Two label lists of one length, aligned by position, read as they are (no patch, no view)."""
+    return (
+        isinstance(gold, (list, tuple))
+        and isinstance(pred, (list, tuple))
+        and len(gold) == len(pred)
+        and config.patch is None
+        and config.view == "directed"
+        and config.by_position is not False
+    )
+
+
+def _score_lists(
+    gold: Sequence[object], pred: Sequence[object], config: ClassificationConfig, system: str | None
+) -> ScoreResult:
+    """`score` on two label lists, the Python API's usual call, without copying them into LabelFiles: the lists
+    are encoded once, and every fact the result needs — the gold label set, the negative class, the gold digest —
+    is read from the codes, not from another pass over the items. The same result as the general path (tests:
+    test_score_lists_path.py)."""
+    enc = encode(gold, pred)
+    negative, notes = resolve_negative(config.negative, enc.labels[: enc.n_gold_labels])
+    alignment = Alignment(gold, pred, notes=["aligned by position"])  # type: ignore[arg-type]
+    return score_prepared(Prepared(alignment, negative, True, None, notes), config, system or "system", enc)
 
 
 def paired_cells(

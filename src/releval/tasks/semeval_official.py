@@ -18,7 +18,7 @@ import numpy as np
 from releval.core.notices import Notice, as_notices
 from releval.core.options import MISSING_POLICIES
 from releval.core.schema import check_schema, header, reading, same
-from releval.core.signature import Signature, parse, short_hash
+from releval.core.signature import Signature, parse, sequence_digest, short_hash
 from releval.data.alignment import align
 from releval.data.labels import LabelFile
 from releval.data.semeval_labels import DIRECTED_SET
@@ -283,7 +283,7 @@ def score(
         average="macro",
         missing="skip" if allow_skipped else "error",
         labels=short_hash(sorted(set(alignment.gold))),
-        gold=short_hash(alignment.gold),  # gold labels in gold order: the same for any file format
+        gold=sequence_digest(alignment.gold),  # gold labels in gold order: the same for any file format
         n=len(alignment.gold),
     )
     return SemevalOfficialResult(system or _system_name(p), scores, signature, warnings, notes)
