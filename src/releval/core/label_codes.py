@@ -149,4 +149,9 @@ def sorted_codes(sequences: Sequence[Sequence[object]], missing: str | None = No
     final = {label: i for i, label in enumerate(labels)}
     dtype = arrays[0].dtype if arrays else np.dtype(np.uint8)
     remap = np.array([final[label] for label in found], dtype=dtype)
-    return labels, [remap[a] for a in arrays]
+    if np.array_equal(remap, np.arange(len(found))):
+        return labels, arrays
+    for codes in arrays:  # renumbered in place, a chunk at a time: no second array as large as the labels
+        for start in range(0, len(codes), CHUNK):
+            codes[start : start + CHUNK] = remap[codes[start : start + CHUNK]]
+    return labels, arrays
