@@ -157,8 +157,9 @@ def test_joint_draw_is_the_same_with_either_product(monkeypatch: pytest.MonkeyPa
             assert np.array_equal(one[name], other[name])
 
 
-def test_one_pair_compare_loads_no_scipy() -> None:
-    """`releval compare` of two systems (bootstrap and randomization) runs on NumPy alone; its JSON is complete."""
+def test_one_pair_compare_loads_no_scipy_and_no_e2e_modules() -> None:
+    """`releval compare` of two systems (bootstrap and randomization) runs on NumPy alone, without end-to-end RE's
+    modules; its JSON is complete."""
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "releval", "compare", str(SEMEVAL / "test_key_directed.txt")]
         + ["-s", f"cnn={SEMEVAL / 'onehaitao_cnn.txt'}", "-s", f"attcnn={SEMEVAL / 'onehaitao_attcnn.txt'}"]
@@ -168,9 +169,11 @@ def test_one_pair_compare_loads_no_scipy() -> None:
         cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    imported = {ln.rsplit("|", 1)[-1].strip().split(".")[0] for ln in proc.stderr.splitlines() if "|" in ln}
-    assert "numpy" in imported and "releval" in imported  # the import log was read
+    modules = {ln.rsplit("|", 1)[-1].strip() for ln in proc.stderr.splitlines() if "|" in ln}
+    imported = {m.split(".")[0] for m in modules}
+    assert "numpy" in imported and "releval.significance.compare" in modules  # the import log was read
     assert "scipy" not in imported
+    assert "releval.tasks.e2e" not in modules  # end-to-end RE's modules load for its comparisons only
     rows = json.loads(proc.stdout)["results"][0]["pairs"]
     assert sorted({(r["test"], r["metric"]) for r in rows}) == sorted(
         (t, m) for t in ("bootstrap", "randomization") for m in ("micro", "weighted", "dodrans", "entropy", "macro")

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
@@ -46,8 +46,10 @@ from releval.significance.paired import (
 )
 from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
-from releval.tasks import e2e
 from releval.validation import check_choice
+
+if TYPE_CHECKING:  # end-to-end RE loads its modules (~15 ms) when a comparison has its Config (`_is_e2e`)
+    from releval.tasks import e2e
 
 
 def _interval(value: Any) -> tuple[float, float] | None:
@@ -294,6 +296,15 @@ def _check_systems(systems: Mapping[str, Any]) -> list[str]:
     return names
 
 
+def _is_e2e(config: Any) -> TypeGuard[e2e.E2EConfig]:
+    """Whether `config` is end-to-end RE's; releval.tasks.e2e is imported only when it is not classification's."""
+    if config is None or isinstance(config, rc.ClassificationConfig):
+        return False
+    from releval.tasks import e2e
+
+    return isinstance(config, e2e.E2EConfig)
+
+
 # A task's pair of systems as (prefix, cells, spec) per criterion: "" for classification, "strict:" for e2e.
 PairCells = Callable[[str, str], list[tuple[str, Any, Any]]]
 
@@ -354,7 +365,7 @@ def paired_table(
     config, test = _configs(config, test, settings)
     if baseline is not None and baseline not in systems:
         raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
-    if isinstance(config, e2e.E2EConfig):
+    if not isinstance(config, rc.ClassificationConfig):  # end-to-end RE's (`_configs` gives one or the other)
         return _paired_e2e(gold, systems, config, test, baseline, progress)
     if not _label_lists(gold):
         labels, runs, facts = align_systems(gold, {name: [pred] for name, pred in systems.items()}, config)
@@ -401,7 +412,9 @@ def _configs(
     config: rc.ClassificationConfig | e2e.E2EConfig | None, test: SignificanceConfig | None, settings: dict[str, Any]
 ) -> tuple[rc.ClassificationConfig | e2e.E2EConfig, SignificanceConfig]:
     """The task's Config and the test's, with keyword settings routed to them by name (split_settings)."""
-    if isinstance(config, e2e.E2EConfig):
+    if _is_e2e(config):
+        from releval.tasks import e2e
+
         return split_settings(e2e.E2EConfig, config, test, settings)
     return split_settings(rc.ClassificationConfig, config, test, settings)
 
@@ -637,6 +650,7 @@ def _score_e2e_systems(
 ) -> dict[str, list[e2e.E2EResult]]:
     """Every run of every system scored against one loaded gold; all must use the same gold documents."""
     from releval.data.e2e import load_any
+    from releval.tasks import e2e
 
     _check_systems(systems)
     gold_data = load_any(gold, "gold")
@@ -668,6 +682,7 @@ def _e2e_signature(config: e2e.E2EConfig, first: e2e.E2EResult, extra: dict[str,
     """The data part of every criterion is the same (gold, types, n): signed from the first relation criterion,
     with every compared criterion named."""
     from releval.metrics.e2e import NER
+    from releval.tasks import e2e
 
     criterion = next(c for c in config.all_criteria if c != NER)
     sig = e2e.signature(config, first.counts[criterion], first.n_documents, config.inventory(), extra)
@@ -684,6 +699,8 @@ def _paired_e2e(
     baseline: str | None,
     progress: bool,
 ) -> PairedTable:
+    from releval.tasks import e2e
+
     bad = [t for t in test.tests if t not in RESAMPLING_TESTS]
     if bad:
         raise OptionError(
@@ -771,7 +788,7 @@ def seed_runs_table(
         "test": f"welch:{test.alternative},cohen-d:harbecke-eq4",
         "methods": correction_field(test.correction, baseline),
     }
-    if isinstance(config, e2e.E2EConfig):
+    if not isinstance(config, rc.ClassificationConfig):  # end-to-end RE's (`_configs` gives one or the other)
         scored = _score_e2e_systems(gold, systems, config)
         metrics = _e2e_metrics(config)
         e2e_runs = {
