@@ -16,8 +16,10 @@ weightings releval reports by default (weighted, dodrans, entropy, macro):
 
 Measured: wall time of each whole process (spawn to exit, `subprocess.run`) and its CPU time (user + system, the
 difference of `getrusage(RUSAGE_CHILDREN)` around the run); medians of --repeat runs, the sides interleaved (their
-order alternating) so that a busy machine hits both alike. `python -m releval compare --help` is timed with them:
-the command line's start-up (interpreter, CLI framework, command modules), the floor under any releval run.
+order alternating) so that a busy machine hits both alike. The children cache their bytecode in a temporary
+PYTHONPYCACHEPREFIX, whatever PYTHONDONTWRITEBYTECODE says, as an installed package has its modules compiled.
+`python -m releval compare --help` is timed with them: the command line's start-up (interpreter, CLI framework,
+command modules), the floor under any releval run.
 Printed: every median, the ratios peer / releval (> 1: releval is faster) and whether issue 13's target
 (releval >= 10x faster, whole process) holds. Before timing, both sides' point estimates of every average must
 equal to 1e-12 and their p-values agree within resampling noise, otherwise the script exits 1.
@@ -102,11 +104,19 @@ PEER = textwrap.dedent(
 )
 
 
-def timed(argv: list[str]) -> tuple[float, float, bytes]:
+def child_environment(pycache: Path) -> dict[str, str]:
+    """This process's environment with bytecode cached under `pycache`, even if PYTHONDONTWRITEBYTECODE is set: an
+    installed package runs from its compiled modules, and compiling releval's on every run costs ~0.1 s."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
+
+
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, bytes]:
     """(wall s, CPU s, stdout) of one whole process; CPU is user + system of that child alone."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True)
+    done = subprocess.run(argv, capture_output=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
@@ -185,14 +195,15 @@ def main() -> None:
         print(f"{args.a} vs {args.b}: {args.resamples:,} resamples, five averages; commands:")
         for name in ("releval", "peer"):
             print(f"  {name}: {' '.join(commands[name])}")
-        out = {name: timed(argv)[2] for name, argv in commands.items()}  # warm-up: file cache, bytecode; checked
+        env = child_environment(Path(tmp) / "pycache")
+        out = {name: timed(argv, env)[2] for name, argv in commands.items()}  # warm-up: file cache, bytecode; checked
         if not agree(out["releval"], out["peer"], args.resamples):
             sys.exit("the two sides disagree: the comparison is void")
         runs: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
         for k in range(args.repeat):
             order = list(commands) if k % 2 == 0 else list(reversed(commands))
             for name in order:
-                runs[name].append(timed(commands[name])[:2])
+                runs[name].append(timed(commands[name], env)[:2])
             line = "  ".join(f"{n} {runs[n][-1][0]:5.2f} s / CPU {runs[n][-1][1]:5.2f} s" for n in commands)
             print(f"  run {k + 1}: {line}")
     med = {name: (statistics.median(w for w, _ in r), statistics.median(c for _, c in r)) for name, r in runs.items()}
