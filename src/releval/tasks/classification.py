@@ -40,6 +40,13 @@ from releval.metrics.missing_bounds import FillBounds, fill_bounds
 from releval.metrics.weightings import get_weightings
 from releval.result import Average, ScoreResult
 from releval.tasks.base import ScoringConfig, build_signature
+from releval.tasks.label_mistakes import (
+    check_label_spelling,
+    check_negative_exists,
+    check_position_ids,
+    check_semeval_direction,
+    swapped_files,
+)
 from releval.validation import check_choice, check_nonempty
 
 AUTO = "auto"
@@ -54,6 +61,8 @@ class ClassificationConfig(ScoringConfig):
     class). `on_missing`: error, negative (fill with the negative class: leaks gold labels) or wrong (Olek's
     correction). `by_position`: align by position (None: by id, or by position when neither side has ids).
     `patch`: a TACRev-style relabelling of gold. The formats and field names say how files are read.
+    `allow_absent_negative`: an explicit `negative` that gold does not contain is an error (a misspelt negative
+    turns the real one into a positive class) unless this says it is intended (a slice without negatives).
     """
 
     task: ClassVar[str] = "rc"
@@ -69,6 +78,7 @@ class ClassificationConfig(ScoringConfig):
     pred_format: str | None = None
     id_field: str = "id"
     label_field: str | None = None
+    allow_absent_negative: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -131,6 +141,9 @@ class Prepared:
     by_position: bool
     patch_digest: str | None
     notes: list[str]
+    #: The prediction file (named by the label checks' errors) and what `prepare` noticed about the pair.
+    pred_path: str = "<pred>"
+    warnings: tuple[Notice, ...] = ()
 
 
 def as_label_file(
@@ -201,8 +214,10 @@ def prepare(
     """Align one system with gold under the Config (missing predictions per `on_missing`)."""
     positional = config.by_position if config.by_position is not None else (gold.ids is None and pred.ids is None)
     negative, notes = resolve_negative(config.negative, gold.labels)
+    if positional:
+        check_position_ids(gold, pred)
     alignment = align(gold, pred, on_missing=config.on_missing, negative=negative, by_position=positional)
-    return Prepared(alignment, negative, positional, patch_digest, notes)
+    return Prepared(alignment, negative, positional, patch_digest, notes, pred.path, tuple(swapped_files(gold, pred)))
 
 
 def signature(
@@ -262,16 +277,29 @@ def missing_notices(alignment: Alignment, negative: str | None) -> list[Notice]:
 
 
 def score_prepared(
-    prepared: Prepared, config: ClassificationConfig, system: str = "system", enc: Encoded | None = None
+    prepared: Prepared,
+    config: ClassificationConfig,
+    system: str = "system",
+    enc: Encoded | None = None,
+    *,
+    check_labels: bool = True,
 ) -> ScoreResult:
     """Score one aligned system under the Config; notes, warnings and the signature go into the result.
-    `enc` is the alignment already encoded, when the caller has it."""
+    `enc` is the alignment already encoded, when the caller has it. `check_labels` refuses the label mistakes of
+    `releval.tasks.label_mistakes` (a misspelt negative, SemEval direction, letter case); the audit, which scores
+    variants of a protocol to report on them, turns it off."""
     alignment, negative = prepared.alignment, prepared.negative
     schemes = get_weightings(config.weightings)
     if enc is None:
         enc = encode(alignment.gold, alignment.pred, missing=alignment.missing_label)
     unseen = [lbl for lbl in enc.labels[enc.n_gold_labels :] if lbl != alignment.missing_label]
-    warnings: list[Notice] = []
+    if check_labels:
+        gold_labels = enc.labels[: enc.n_gold_labels]
+        if config.negative not in (AUTO, None) and not config.allow_absent_negative:
+            check_negative_exists(config.negative, gold_labels, unseen)
+        check_semeval_direction(gold_labels, unseen, prepared.pred_path)
+        check_label_spelling(gold_labels, unseen, prepared.pred_path)
+    warnings: list[Notice] = list(prepared.warnings)
     if unseen:
         if config.strict_labels:
             raise InputError(
@@ -392,7 +420,8 @@ def _score_lists(
     enc = encode(gold, pred)
     negative, notes = resolve_negative(config.negative, enc.labels[: enc.n_gold_labels])
     alignment = Alignment(gold, pred, notes=["aligned by position"])  # type: ignore[arg-type]
-    return score_prepared(Prepared(alignment, negative, True, None, notes), config, system or "system", enc)
+    prepared = Prepared(alignment, negative, True, None, notes, "<pred list>")
+    return score_prepared(prepared, config, system or "system", enc)
 
 
 def paired_cells(

@@ -1,0 +1,119 @@
+"""The mistakes that used to give a plausible wrong number with exit 0 (issue 14): each is now refused with the
+fix, or warned about. Each test makes the mistake as a user makes it, on the bundled SemEval files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import releval
+from releval.data.semeval_labels import undirected
+
+ROOT = Path(__file__).resolve().parents[1]
+KEY = ROOT / "examples" / "semeval2010_task8" / "test_key_directed.txt"
+RBERT = ROOT / "examples" / "semeval2010_task8" / "onehaitao_rbert.txt"
+
+
+def undirected_key(tmp_path: Path) -> Path:
+    """The official TEST_FILE_KEY.TXT's form: the bundled directed key with the direction dropped."""
+    path = tmp_path / "TEST_FILE_KEY.TXT"
+    lines = [line.split("\t") for line in KEY.read_text().splitlines()]
+    path.write_text("".join(f"{i}\t{undirected(label)}\n" for i, label in lines))
+    return path
+
+
+def test_a_misspelt_negative_is_refused_with_the_likely_label() -> None:
+    with pytest.raises(releval.OptionError, match="did you mean 'Other'") as caught:
+        releval.score(KEY, RBERT, negative="Othr")
+    assert caught.value.option == "negative"
+    assert "occurs neither in gold nor in the predictions" in str(caught.value)
+
+
+def test_an_absent_negative_is_scored_when_the_user_says_it_is_intended() -> None:
+    # Without a negative in the data the class is simply not there: the same numbers as no negative at all,
+    # and the note says it does not occur.
+    gold, pred = ["A", "B", "A"], ["A", "A", "A"]
+    allowed = releval.score(gold, pred, negative="no_relation", allow_absent_negative=True)
+    assert allowed["micro"].f == pytest.approx(2 / 3)
+    assert allowed["macro"].f == releval.score(gold, pred, negative=None)["macro"].f
+    assert any("does not occur in gold" in note for note in allowed.notes)
+    with pytest.raises(releval.OptionError, match="does not occur in gold"):
+        releval.score(gold, ["no_relation"] * 3, negative="no_relation")
+
+
+def test_directed_predictions_against_the_undirected_key_say_what_to_do(tmp_path: Path) -> None:
+    key = undirected_key(tmp_path)
+    with pytest.raises(releval.InputError, match="--view undirected") as caught:
+        releval.score(key, RBERT)
+    assert caught.value.file == str(RBERT) and caught.value.field == "label"
+    # the fix the message gives works: directed and undirected key agree once the direction is dropped
+    fixed = releval.score(key, RBERT, view="undirected")
+    assert fixed["micro"].f == releval.score(KEY, RBERT, view="undirected")["micro"].f
+    assert fixed["micro"].f == pytest.approx(0.8995652173913044, abs=1e-15)  # RBERT, 9+1-way without direction
+
+
+def test_undirected_predictions_against_the_directed_key_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(releval.InputError, match="undirected SemEval-2010 Task 8 labels"):
+        releval.score(KEY, undirected_key(tmp_path))
+
+
+def test_labels_that_differ_only_in_case_are_refused(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.jsonl"
+    pred = tmp_path / "pred.jsonl"
+    gold.write_text("".join(json.dumps({"id": str(i), "label": x}) + "\n" for i, x in enumerate(["per:title"] * 3)))
+    pred.write_text("".join(json.dumps({"id": str(i), "label": x}) + "\n" for i, x in enumerate(["PER:TITLE"] * 3)))
+    with pytest.raises(releval.InputError, match=r"only in letter case: 'PER:TITLE' \(gold 'per:title'\)"):
+        releval.score(gold, pred, negative=None)
+
+
+def test_by_position_on_files_listed_in_another_order_is_refused(tmp_path: Path) -> None:
+    lines = KEY.read_text().splitlines()
+    shuffled = tmp_path / "pred.txt"
+    shuffled.write_text("\n".join(lines[1:] + lines[:1]) + "\n")  # the same ids, rotated by one
+    with pytest.raises(releval.InputError, match="align by id instead") as caught:
+        releval.score(KEY, shuffled, by_position=True)
+    assert caught.value.line == 1 and caught.value.field == "id"
+    assert releval.score(KEY, shuffled)["micro"].f == 1.0  # by id: every item meets its own label
+
+
+def test_by_position_with_ids_of_another_scheme_is_what_it_is_for(tmp_path: Path) -> None:
+    lines = [line.split("\t") for line in KEY.read_text().splitlines()]
+    renumbered = tmp_path / "pred.txt"
+    renumbered.write_text("".join(f"{k}\t{label}\n" for k, (_, label) in enumerate(lines)))
+    assert releval.score(KEY, renumbered, by_position=True)["micro"].f == 1.0
+
+
+@pytest.mark.parametrize(
+    "gold_name, pred_name, warned",
+    [
+        ("pred.txt", "gold.txt", True),
+        ("system_output.txt", "test_key.txt", True),
+        ("answer_key.txt", "predictions.txt", False),
+        ("keyword_gold.txt", "keyword_preds.txt", False),
+        ("a.txt", "b.txt", False),
+    ],
+)
+def test_swapped_file_names_are_warned_about(tmp_path: Path, gold_name: str, pred_name: str, warned: bool) -> None:
+    gold, pred = tmp_path / gold_name, tmp_path / pred_name
+    gold.write_bytes(KEY.read_bytes())
+    pred.write_bytes(RBERT.read_bytes())
+    with pytest.warns() if warned else _no_swap_warning():
+        result = releval.score(gold, pred)
+    assert [w.code for w in result.warnings].count("swapped-files") == int(warned)
+
+
+class _no_swap_warning:
+    """A context that fails when a swapped-files warning is raised (other warnings pass)."""
+
+    def __enter__(self) -> None:
+        import warnings
+
+        self._catch = warnings.catch_warnings(record=True)
+        self._seen = self._catch.__enter__()
+        warnings.simplefilter("always")
+
+    def __exit__(self, *exc: object) -> None:
+        self._catch.__exit__(*exc)
+        assert not [w for w in self._seen if "swapped" in str(w.message)]
