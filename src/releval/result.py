@@ -7,11 +7,13 @@ Every result type of releval follows one protocol: `to_dict()` (JSON-ready, with
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from releval.core.frames import data_frame
 from releval.core.notices import Notice, as_notices
 from releval.core.schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported for older importers
 from releval.core.schema import check_schema, header
@@ -114,6 +116,28 @@ class ScoreResult:
     def __getitem__(self, name: str) -> Average:
         return self.averages[name]
 
+    def __str__(self) -> str:
+        """The result as scikit-learn's `classification_report` prints one (`print(result)`), plus what that
+        report never says: which class is the negative one (in no average), every weighting, and the signature.
+
+        >>> r = ScoreResult.from_dict(json.loads(EXAMPLE))
+        >>> print(r)  # doctest: +NORMALIZE_WHITESPACE, +ELLIPSIS
+        system (3 items; negative class: no_relation, in no average)
+        <BLANKLINE>
+                        precision    recall  f1-score   support
+        <BLANKLINE>
+                  A        1.0000    1.0000    1.0000         1
+                  B        0.0000    0.0000    0.0000         1
+        no_relation *      0.5000    1.0000    0.6667         1
+        <BLANKLINE>
+              micro        1.0000    0.5000    0.6667         2
+              macro        0.5000    0.5000    0.5000         2
+           accuracy                            0.6667         3
+        <BLANKLINE>
+        signature: t:rc|neg:no_relation|avg:micro,macro|n:3|ver:...
+        """
+        return report_text(self)
+
     @property
     def pred_only_labels(self) -> list[str]:
         """Labels that occur only in predictions (support 0): counted as false positives, never weighted."""
@@ -181,12 +205,8 @@ class ScoreResult:
         """Several systems' tables: one display table side by side, one CSV block per system."""
         return score_tables(results)
 
-    def to_frame(self):  # noqa: ANN201 - pandas is optional
-        """Per-class rows and averages as a pandas DataFrame (pandas imported only here)."""
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError("to_frame() needs pandas: pip install 'releval[frame]'") from exc
+    def to_frame(self) -> Any:
+        """Per-class rows and averages as a pandas DataFrame indexed by label (pandas imported only here)."""
         rows = [
             {
                 "label": r.label,
@@ -205,7 +225,7 @@ class ScoreResult:
             {"label": a.name, "kind": "average", "precision": a.precision, "recall": a.recall, "f": a.f}
             for a in self.averages.values()
         ]
-        return pd.DataFrame(rows).set_index("label")
+        return data_frame(rows, index="label")
 
 
 def _average_dict(a: Average) -> dict[str, float]:
@@ -355,3 +375,91 @@ def _data_tables(
             )
         )
     return out
+
+
+#: A small result for the examples: gold A B no_relation, predictions A no_relation no_relation.
+EXAMPLE = json.dumps(
+    {
+        "schema_version": 1,
+        "kind": "score",
+        "task": "rc",
+        "system": "system",
+        "signature": "t:rc|neg:no_relation|avg:micro,macro|n:3|ver:0",
+        "n": 3,
+        "negative": "no_relation",
+        "accuracy": 2 / 3,
+        "per_class": [
+            {
+                "label": "A",
+                "tp": 1,
+                "fp": 0,
+                "fn": 0,
+                "support": 1,
+                "precision": 1.0,
+                "recall": 1.0,
+                "f": 1.0,
+                "positive": True,
+            },
+            {
+                "label": "B",
+                "tp": 0,
+                "fp": 0,
+                "fn": 1,
+                "support": 1,
+                "precision": 0.0,
+                "recall": 0.0,
+                "f": 0.0,
+                "positive": True,
+            },
+            {
+                "label": "no_relation",
+                "tp": 1,
+                "fp": 1,
+                "fn": 0,
+                "support": 1,
+                "precision": 0.5,
+                "recall": 1.0,
+                "f": 2 / 3,
+                "positive": False,
+            },
+        ],
+        "averages": {
+            "micro": {"precision": 1.0, "recall": 0.5, "f": 2 / 3},
+            "macro": {"precision": 0.5, "recall": 0.5, "f": 0.5},
+        },
+    }
+)
+
+
+def report_text(result: ScoreResult, digits: int = 4) -> str:
+    """`classification_report`'s layout for one result: per-class rows (the negative class marked `*`), then
+    every average with the positive items' support, accuracy with all items, then the signature and warnings."""
+    beta = result.signature.get("beta") or "1"
+    f_name = "f1-score" if beta == "1" else f"f{beta}-score"
+    names = [row.label + (" *" if not row.positive else "") for row in result.per_class] + list(result.averages)
+    width = max([len(name) for name in names] + [len("accuracy"), digits])
+    head = f"{'':>{width}} {'precision':>9} {'recall':>9} {f_name:>9} {'support':>9}"
+    positive_support = sum(row.support for row in result.per_class if row.positive)
+
+    def line(name: str, p: float | None, r: float | None, f: float, support: int) -> str:
+        cells = [f"{x:>9.{digits}f}" if x is not None else " " * 9 for x in (p, r, f)]
+        return f"{name:>{width}} {' '.join(cells)} {support:>9}"
+
+    negative = f"negative class: {result.negative}, in no average" if result.negative else "no negative class"
+    unit = "documents" if result.task == "e2e" else "items"
+    lines = [f"{result.system} ({result.n:,} {unit}; {negative})", "", head, ""]
+    for row, name in zip(result.per_class, names):
+        lines.append(line(name, row.precision, row.recall, row.f, row.support))
+    lines.append("")
+    for name, a in result.averages.items():
+        lines.append(line(name, a.precision, a.recall, a.f, positive_support))
+    if result.task != "e2e" and not math.isnan(result.accuracy):
+        lines.append(line("accuracy", None, None, result.accuracy, result.n))
+    if result.bounds:
+        lines += ["", "class-weighted averages are the worst case of filling missing predictions as wrong:"]
+        lines += [
+            f"  {name}: F in [{low.f:.{digits}f}, {high.f:.{digits}f}]" for name, (low, high) in result.bounds.items()
+        ]
+    lines += ["", f"signature: {result.signature.format(short=True)}"]
+    lines += [f"warning: {w}" for w in result.warnings]
+    return "\n".join(lines)

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from releval.core.frames import data_frame
 from releval.core.schema import check_schema, float_or_nan, header, reading, same
 from releval.core.signature import Signature, parse, sequence_digest, short_hash
 
@@ -40,6 +41,13 @@ class LabelStats:
     @property
     def negative_percent(self) -> float:
         return 100.0 * self.n_negative / self.n_samples if self.n_samples else 0.0
+
+    def to_frame(self) -> Any:
+        """One row per label: its count and share of the samples in percent, most frequent first (pandas only
+        here)."""
+        ranked = sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        records = [{"label": k, "count": v, "percent": 100.0 * v / self.n_samples} for k, v in ranked]
+        return data_frame(records, index="label")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (an undefined ratio as null; `negative_percent` for readers, not read back)."""

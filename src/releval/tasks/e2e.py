@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.frames import data_frame
 from releval.core.notices import Notice
 from releval.core.options import RE_CRITERIA
 from releval.core.schema import check_schema, header
@@ -159,6 +160,19 @@ class E2EResult:
 
     def __getitem__(self, criterion: str) -> ScoreResult:
         return self.results[criterion]
+
+    def to_frame(self) -> Any:
+        """Every criterion's per-class rows and averages, indexed by (criterion, label) (pandas only here)."""
+        records = [
+            {"criterion": name, **row}
+            for name, result in self.results.items()
+            for row in result.to_frame().reset_index().to_dict("records")
+        ]
+        return data_frame(records, index=["criterion", "label"])
+
+    def __str__(self) -> str:
+        """Each criterion's report (`print(result)`), NER first, in `classification_report`'s layout."""
+        return "\n\n".join(f"== {CRITERION_TITLES[name]} ==\n{result}" for name, result in self.results.items())
 
     task: ClassVar[str] = "e2e"
 

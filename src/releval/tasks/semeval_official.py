@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from releval.core.frames import data_frame
 from releval.core.notices import Notice, as_notices
 from releval.core.options import MISSING_POLICIES
 from releval.core.schema import check_schema, header, reading, same
@@ -88,6 +89,24 @@ class SemevalOfficialResult:
             "notes": list(self.notes),
             **self.signature.to_json(),
         }
+
+    def to_frame(self) -> Any:
+        """Per-relation rows of the three views (percentages, as the scorer prints them), indexed by (view,
+        label); each view's micro and macro averages without Other as rows labelled `<micro>` and `<macro>`."""
+        records: list[dict[str, Any]] = []
+        for view in self.scores.views:
+            data = _view_dict(view)
+            records += [{"view": view.name, **row} for row in data["per_relation"]]
+            for average in ("micro", "macro"):
+                numbers = data[f"{average}_excluding_other"]
+                records.append(
+                    {
+                        "view": view.name,
+                        "label": f"<{average}>",
+                        **{k: numbers[k] for k in ("precision", "recall", "f1")},
+                    }
+                )
+        return data_frame(records, index=["view", "label"])
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SemevalOfficialResult:
