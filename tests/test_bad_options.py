@@ -1,7 +1,7 @@
 """No traceback from any option value: every bad value, path or combination is one line on stderr, exit 2, no output.
 
 The table below has at least one bad value for every option and argument of every command (a test walks the
-typer commands and fails when one is missing), run in-process through `releval.cli.main`; a few cases run as a
+click commands and fails when one is missing), run in-process through `releval.cli.main`; a few cases run as a
 real `python -m releval` process. The library refuses the same values with OptionError, a ValueError and a
 RelevalError at once.
 """
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
-import typer
 
 import releval
 from releval import cli
@@ -324,7 +324,7 @@ def _parameters() -> dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]]:
     cli.register_commands([])
     found: dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]] = {}
 
-    def walk(cmd: typer.core.TyperCommand | typer.core.TyperGroup, path: tuple[str, ...]) -> None:
+    def walk(cmd: click.Command, path: tuple[str, ...]) -> None:
         found[path] = [
             (str(p.name), () if p.param_type_name == "argument" else (*p.opts, *p.secondary_opts))
             for p in cmd.params
@@ -333,7 +333,7 @@ def _parameters() -> dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]]:
         for name, sub in getattr(cmd, "commands", {}).items():
             walk(sub, (*path, name))
 
-    walk(typer.main.get_command(cli.app), ())
+    walk(cli.app, ())
     return found
 
 
@@ -365,6 +365,45 @@ def test_every_option_of_every_command_has_a_bad_value() -> None:
         if plist and set(name for name, _ in plist) - covered.get(path, set())
     }
     assert missing == {}
+
+
+def _leaf_commands() -> list[tuple[tuple[str, ...], click.Command]]:
+    cli.register_commands([])
+    found = []
+
+    def walk(cmd: click.Command, path: tuple[str, ...]) -> None:
+        children = getattr(cmd, "commands", None)
+        if children:
+            for name, sub in children.items():
+                walk(sub, (*path, name))
+        else:
+            found.append((path, cmd))
+
+    walk(cli.app, ())
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p, _ in _leaf_commands()], ids=" ".join)
+def test_help_shows_flags_as_flags_and_lists_choices(path: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    """A boolean option is a flag (`--no-negative`, no metavar, no `[default: False]`: click < 8.1 printed that
+    for every flag, so 8.1 is the floor); a fixed set of values is listed (`--view [directed|undirected]`)."""
+    command = dict(_leaf_commands())[path]
+    assert cli.main([*path, "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"Usage: releval {' '.join(path)} [OPTIONS]" in help_text
+    assert "[default: False]" not in help_text
+    ctx = click.Context(command, info_name=path[-1])
+    for param in command.params:
+        record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
+        if record is None:
+            continue
+        spellings, text = record
+        assert " ".join(spellings.split()) in help_text, param.name
+        if isinstance(param, click.Option) and param.is_flag:
+            assert all(word.startswith("-") for word in spellings.replace(",", " ").replace("/", " ").split())
+        elif isinstance(param.type, click.Choice):
+            assert spellings.endswith(f" [{'|'.join(param.type.choices)}]"), param.name
+        assert " ".join((param.help or "").split()) in " ".join(text.split()), param.name
 
 
 @pytest.mark.parametrize(

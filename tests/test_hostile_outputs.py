@@ -194,6 +194,7 @@ SLOW_WRITE = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
+    import click
     from releval import cli
     from releval.report.output import write_atomic
 
@@ -204,6 +205,7 @@ SLOW_WRITE = textwrap.dedent(
             return str(self).encode(*args, **kwargs)
 
     @cli.app.command("slow-write")
+    @click.argument("path", type=click.Path(path_type=Path))
     def slow_write(path: Path) -> None:
         write_atomic(path, SlowText("result\\n"), what="--output")
 
@@ -263,21 +265,21 @@ def test_a_signal_while_reading_a_fifo_input_is_one_line(tmp_path: Path, signum:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gold.fifo"]
 
 
-# A real SIGINT, sent by the process to itself the moment `python -m releval` starts importing typer (the command
+# A real SIGINT, sent by the process to itself the moment `python -m releval` starts importing click (the command
 # line's first module beyond the `releval` package, which Python imports before __main__ runs).
 INTERRUPT_AT_IMPORT = textwrap.dedent(
     """
     import os, runpy, signal, sys
     import releval
 
-    class InterruptAtTyper:
+    class InterruptAtClick:
         def find_spec(self, name, path=None, target=None):
-            if name == "typer":
+            if name == "click":
                 os.kill(os.getpid(), signal.SIGINT)
             return None
 
-    sys.meta_path.insert(0, InterruptAtTyper())
-    sys.argv = ["releval", "--help"]  # `--version` alone prints without typer
+    sys.meta_path.insert(0, InterruptAtClick())
+    sys.argv = ["releval", "--help"]  # `--version` alone prints without click
     runpy.run_module("releval", run_name="__main__")
     """
 )
@@ -388,9 +390,11 @@ def test_the_limit_variable(monkeypatch: pytest.MonkeyPatch) -> None:
 FAILING = textwrap.dedent(
     """
     import sys
+    import click
     from releval import cli
 
     @cli.app.command("fail")
+    @click.argument("how")
     def fail(how: str) -> None:
         if how == "key":
             {}["missing"]

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from tests.conftest import CONLL04_TYPES, EXAMPLES, SEMEVAL_KEY, SEMEVAL_TRAIN_KEY, semeval_predictions
@@ -533,7 +532,7 @@ KNOWN_BUGS: dict[tuple[str, str], str] = {}
 def _commands() -> Iterator[tuple[str, Any]]:
     """(command path, click command) of every leaf command in SCOPE."""
     register_commands([])
-    root = typer.main.get_command(app)
+    root = app
 
     def walk(command: Any, path: tuple[str, ...]) -> Iterator[tuple[str, Any]]:
         children = getattr(command, "commands", None)

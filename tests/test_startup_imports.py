@@ -1,7 +1,9 @@
 """Start-up stays light: what `import releval` and `releval --version` load, checked by module, never by time.
 
 Timing belongs to `benchmarks/bench_startup.py`; here a subprocess reports which modules it imported, so a new
-eager import of NumPy (or of typer, for `--version`) fails the suite on any machine, busy or not.
+eager import of NumPy (or of click, for `--version`) fails the suite on any machine, busy or not. The command line
+is plain click: typer (which imports pydantic) and rich (whose Markdown support typer loaded for every help) are
+imported by no start-up path; rich draws `compare`'s progress bar only.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ REPO = Path(__file__).resolve().parents[1]
 SEMEVAL = REPO / "examples" / "semeval2010_task8"
 #: Loaded only by the commands and functions that compute with them.
 HEAVY = ("numpy", "scipy", "statsmodels", "pandas", "matplotlib")
+#: The command-line frameworks start-up must not pay for (typer and pydantic are not even dependencies any more).
+FRAMEWORKS = ("typer", "pydantic", "rich")
 
 
 def _imported_after(code: str) -> set[str]:
@@ -27,12 +31,18 @@ def _imported_after(code: str) -> set[str]:
 
 def _imported_by_command(argv: list[str]) -> tuple[subprocess.CompletedProcess[str], set[str]]:
     """A `python -X importtime -m releval ARGV` run and the top-level packages it imported."""
+    proc, modules = _modules_of_command(argv)
+    return proc, {m.split(".")[0] for m in modules}
+
+
+def _modules_of_command(argv: list[str]) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """A `python -X importtime -m releval ARGV` run and the modules it imported, by their full names."""
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "releval", *argv], capture_output=True, text=True, cwd=REPO
     )
-    imported = {ln.rsplit("|", 1)[-1].strip().split(".")[0] for ln in proc.stderr.splitlines() if "|" in ln}
-    assert "releval" in imported  # the import log was read
-    return proc, imported
+    modules = {ln.rsplit("|", 1)[-1].strip() for ln in proc.stderr.splitlines() if "|" in ln}
+    assert "releval" in modules  # the import log was read
+    return proc, modules
 
 
 def test_import_releval_loads_no_numpy() -> None:
@@ -51,19 +61,30 @@ def test_public_names_resolve_lazily_and_load_numpy_only_then() -> None:
 
 
 def test_import_releval_cli_builds_no_app() -> None:
-    """The command line's module imports neither typer nor rich: the app is built on first use."""
-    assert _imported_after("import releval.cli") & {"typer", "rich", "click", "pydantic", *HEAVY} == set()
+    """The command line's module imports no click: the group is built on first use."""
+    assert _imported_after("import releval.cli") & {"click", *FRAMEWORKS, *HEAVY} == set()
+
+
+def test_building_the_group_imports_no_command_module() -> None:
+    """The group knows its commands by name; a command's module is imported when the command is looked up."""
+    code = (
+        "import sys, releval.cli\n"
+        "releval.cli.app\n"
+        "print(sorted(m for m in sys.modules if m.startswith('releval.commands.') and m != 'releval.commands.base'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
+    assert out.split() == ["[]"]
 
 
 @pytest.mark.parametrize("argv", [["--version"]], ids=["--version"])
-def test_version_prints_without_typer_or_numpy(argv: list[str]) -> None:
+def test_version_prints_without_click_or_numpy(argv: list[str]) -> None:
     proc, imported = _imported_by_command(argv)
     assert (proc.returncode, proc.stdout) == (0, f"releval {_version()}\n")
-    assert imported & {"typer", "rich", "click", "pydantic", *HEAVY} == set()
+    assert imported & {"click", *FRAMEWORKS, *HEAVY} == set()
 
 
 def test_version_through_the_app_prints_the_same_line() -> None:
-    """`--version` with anything after it goes through typer's eager option: same line, same exit code."""
+    """`--version` with anything after it goes through click's eager option: same line, same exit code."""
     fast = subprocess.run([sys.executable, "-m", "releval", "--version"], capture_output=True, text=True)
     app = subprocess.run([sys.executable, "-m", "releval", "--version", "score"], capture_output=True, text=True)
     expected = (0, f"releval {_version()}\n", "")
@@ -77,19 +98,34 @@ def test_version_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == f"releval {_version()}\n"
 
 
-def test_score_help_loads_no_statistics_module() -> None:
-    proc, imported = _imported_by_command(["score", "--help"])
+def test_score_help_loads_no_statistics_module_and_no_framework() -> None:
+    """Nor the modules of the other commands: the group imports a command's module when it is looked up."""
+    proc, modules = _modules_of_command(["score", "--help"])
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Usage: releval score" in proc.stdout
-    assert imported & {"scipy", "statsmodels", "pandas", "matplotlib"} == set()
+    assert {m.split(".")[0] for m in modules} & {*FRAMEWORKS, *HEAVY} == set()
+    assert {m for m in modules if m.startswith("releval.commands.")} <= {
+        "releval.commands.base",
+        "releval.commands.common",
+        "releval.commands.score",
+    }
 
 
-def test_semeval_official_run_loads_no_statistics_module() -> None:
+def test_semeval_official_run_loads_no_statistics_module_and_no_framework() -> None:
     argv = ["score", "--task", "semeval-official", str(SEMEVAL / "test_key_directed.txt")]
     proc, imported = _imported_by_command([*argv, str(SEMEVAL / "onehaitao_cnn.txt")])
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "macro-averaged F1" in proc.stdout
-    assert imported & {"scipy", "statsmodels", "pandas", "matplotlib"} == set()
+    assert imported & {*FRAMEWORKS, "scipy", "statsmodels", "pandas", "matplotlib"} == set()
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["compare", "--help"]], ids=" ".join)
+def test_help_loads_no_framework(argv: list[str]) -> None:
+    """Not even the help of `compare`, whose progress bar is rich's (imported when the bar is drawn)."""
+    proc, imported = _imported_by_command(argv)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Usage: releval" in proc.stdout
+    assert imported & set(FRAMEWORKS) == set()
 
 
 def _version() -> str:

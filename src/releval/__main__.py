@@ -1,8 +1,8 @@
 """`python -m releval` runs the command line.
 
-A Ctrl-C while the command line's own modules load is one line and exit 130, as during a run (typer and rich load
-inside `main`, under its handler; the guard below covers `releval.cli` itself); one during `import releval`, which
-Python runs before this file, still shows Python's traceback.
+A Ctrl-C while the command line's own modules load is one line and exit 130, as during a run (click and the command
+modules load inside `main`, under its handler; the guard below covers `releval.cli` itself); one during
+`import releval`, which Python runs before this file, still shows Python's traceback.
 """
 
 import sys

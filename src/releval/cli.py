@@ -1,13 +1,14 @@
-"""The `releval` command line: a thin typer layer over the public API; bad input exits 2 with one clear message.
+"""The `releval` command line: a thin click layer over the public API; bad input exits 2 with one clear message.
 
-Start-up is part of every run, so this module imports neither typer nor rich: the typer app is built on first use
-(`app`, resolved by the module's `__getattr__`), and `releval --version` prints without it.
+Start-up is part of every run, so this module does not import click: the click group is built on first use
+(`app`, resolved by the module's `__getattr__`), a command's module is imported only when that command is looked
+up (a run imports the module of the command it invokes; the help imports them all to list them), and
+`releval --version` prints without any of it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import importlib
 import os
 import signal
@@ -21,7 +22,7 @@ from releval._version import __version__
 from releval.errors import OptionError, RelevalError
 
 if TYPE_CHECKING:
-    import typer
+    import click
 
 #: Exit codes (docs/exit-codes-and-limits.md); a signal ends the run with 128 + its number (SIGINT 130, SIGTERM 143).
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_FAILED = 0, 1, 2, 3
@@ -30,92 +31,116 @@ DEBUG_VARIABLE = "RELEVAL_DEBUG"
 #: The signals a run turns into a clean exit (temporary output files removed, one line on stderr).
 HANDLED_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
 
-#: What `releval --version` prints, with or without the typer app.
+#: What `releval --version` prints, with or without the click group.
 VERSION_LINE = f"releval {__version__}"
+#: The help's description of the whole program.
+DESCRIPTION = "Honest, comparable evaluation of relation extraction and classification."
 
-# Each module in releval.commands exposes `register(app)`; it is listed with the command names it adds, so a
-# run imports only the module of the command it invokes (start-up time is part of every scoring run).
-_COMMAND_MODULES: dict[str, tuple[str, ...]] = {
-    "releval.commands.score": ("score",),
-    "releval.commands.stats": ("stats",),
-    "releval.commands.replicability": ("replicability",),
-    "releval.commands.audit": ("audit", "claims"),
-    "releval.commands.compare": ("compare", "check-stats"),
+# Each module in releval.commands exposes `register(app)`, which adds the commands listed here to the group. Looked
+# up by name, a command imports its module only then (start-up time is part of every scoring run); `releval --help`
+# lists them in this order.
+_COMMANDS: dict[str, str] = {
+    "score": "releval.commands.score",
+    "stats": "releval.commands.stats",
+    "compare": "releval.commands.compare",
+    "check-stats": "releval.commands.compare",
+    "replicability": "releval.commands.replicability",
+    "audit": "releval.commands.audit",
+    "claims": "releval.commands.audit",
 }
-_registered: set[str] = set()
-_built: list[typer.Typer] = []  # the app, once built
+_built: list[click.Group] = []  # the group, once built
 
 
-def _app() -> typer.Typer:
-    """The typer app with its root callback (`--version`), built on first use; commands join it by
-    `register_commands`."""
+def _app() -> click.Group:
+    """The root click group with its `--version` option, built on first use; it imports a command's module when
+    the command is first looked up."""
     if not _built:
-        import typer
+        import click
 
-        app = typer.Typer(
-            name="releval",
-            help="Honest, comparable evaluation of relation extraction and classification.",
-            no_args_is_help=True,
-            add_completion=False,
-            pretty_exceptions_enable=False,
-            context_settings={"help_option_names": ["-h", "--help"]},
+        from releval.commands.base import Group
+
+        class Root(Group):
+            def list_commands(self, ctx: click.Context) -> list[str]:
+                return list(dict.fromkeys([*_COMMANDS, *self.commands]))
+
+            def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+                if cmd_name not in self.commands and cmd_name in _COMMANDS:
+                    _register(_COMMANDS[cmd_name])
+                return self.commands.get(cmd_name)
+
+        def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+            if value and not ctx.resilient_parsing:
+                click.echo(VERSION_LINE)
+                ctx.exit()
+
+        version = click.Option(
+            ["--version"],
+            is_flag=True,
+            expose_value=False,
+            is_eager=True,
+            callback=_version,
+            help="Print the version.",
         )
-
-        def _version(value: bool) -> None:
-            if value:
-                typer.echo(VERSION_LINE)
-                raise typer.Exit()
-
-        @app.callback()
-        def _root(
-            version: bool = typer.Option(
-                False, "--version", callback=_version, is_eager=True, help="Print the version."
-            ),
-        ) -> None:
-            """Honest, comparable evaluation of relation extraction and classification."""
-
-        _built.append(app)
+        _built.append(
+            Root(
+                "releval",
+                help=DESCRIPTION,
+                params=[version],
+                no_args_is_help=True,
+                context_settings={
+                    "help_option_names": ["-h", "--help"],
+                    "show_default": True,
+                    "max_content_width": 120,
+                },
+            )
+        )
     return _built[0]
 
 
 def __getattr__(name: str) -> Any:
-    """`releval.cli.app`: the typer app, built on first access (PEP 562)."""
+    """`releval.cli.app`: the root click group, built on first access (PEP 562)."""
     if name == "app":
         return _app()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _register(module: str) -> None:
+    if module not in _registered:
+        importlib.import_module(module).register(_app())
+        _registered.add(module)
+
+
+_registered: set[str] = set()
+
+
 def register_commands(argv: list[str] | None = None) -> None:
-    """Register the module of the command named in `argv`, or every module (for help or an unknown name)."""
+    """Add to the group the module of the command named in `argv`, or every module (for an empty `argv`, help or an
+    unknown name), so that `app.commands` holds them; a run needs none of this (the group imports on look-up)."""
     words = sys.argv[1:] if argv is None else argv
     first = next((w for w in words if not w.startswith("-")), None)
-    wanted = [m for m, names in _COMMAND_MODULES.items() if first in names] or list(_COMMAND_MODULES)
-    for module in wanted:
-        if module not in _registered:
-            importlib.import_module(module).register(_app())
-            _registered.add(module)
-
-
-def _click_exception() -> type[Exception]:
-    """click's base exception (of every usage error and typer.BadParameter), taken from typer: recent typer versions
-    vendor click instead of depending on it, so `import click` is not available and would not be the class typer
-    raises."""
-    import typer
-
-    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    for module in dict.fromkeys([_COMMANDS[first]] if first in _COMMANDS else _COMMANDS.values()):
+        _register(module)
 
 
 def _print_error(message: str) -> None:
-    """One line on stderr, `error: ` first; soft wrap keeps a long message on one line.
+    """One line on stderr, `error: ` first (bold red on a terminal); never wrapped.
 
     A stderr that cannot be written (its terminal hung up, a closed pipe) loses the message, not the exit code.
     """
-    with contextlib.suppress(OSError, ValueError):
-        from rich.console import Console
-        from rich.markup import escape
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        prefix = "error:"
+        if _styled(sys.stderr):
+            prefix = ("\x1b[1m" if os.environ.get("NO_COLOR") else "\x1b[1;31m") + prefix + "\x1b[0m"
+        sys.stderr.write(f"{prefix} {message}\n")
+        sys.stderr.flush()
 
-        console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
-        console.print(f"[bold red]error:[/] {escape(message)}")
+
+def _styled(stream: Any) -> bool:
+    """Whether `stream` takes terminal styles: a terminal other than TERM=dumb, or FORCE_COLOR set (NO_COLOR drops
+    the colour, not the bold)."""
+    if os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or bool(stream.isatty())
 
 
 class Signalled(BaseException):
@@ -179,15 +204,17 @@ def _stdout_closed() -> int:
 
 def _leaf_command(argv: list[str] | None) -> Any:
     """The click command that `argv` ran (the deepest group member its leading words name), or None."""
-    import typer
+    import click
 
-    command: Any = typer.main.get_command(_app())
+    command: click.Command = _app()
     for word in sys.argv[1:] if argv is None else argv:
-        children = getattr(command, "commands", None)
-        if not children or word not in children:
+        if not isinstance(command, click.Group):
             break
-        command = children[word]
-    return None if getattr(command, "commands", None) else command
+        child = command.get_command(click.Context(command), word)
+        if child is None:
+            break
+        command = child
+    return None if isinstance(command, click.Group) else command
 
 
 def _command_words(argv: list[str] | None) -> str:
@@ -219,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
 
     0 ok, 1 findings, 2 bad input, usage or an unwritable output: releval's own errors and click's usage errors
     (unknown option, a value that is not a number, a missing argument) are one line `error: …`, not a traceback
-    or typer's boxed usage panel. 3: the run failed for a reason that is not the input's fault — out of memory,
+    or click's usage block. 3: the run failed for a reason that is not the input's fault — out of memory,
     or an internal error (a bug: one line asking for a report; RELEVAL_DEBUG=1 adds the traceback). SIGINT
     (Ctrl-C), SIGTERM and SIGHUP end the run cleanly (temporary output files removed) with one line and exit
     128 + the signal's number (130, 143, 129); a closed stdout (`| head -1`) ends it quietly with 141.
@@ -230,7 +257,6 @@ def main(argv: list[str] | None = None) -> int:
         from releval.data.io import recording_inputs
 
         with _signals_raise(), recording_inputs():
-            register_commands(argv)
             return _run_app(argv)
     except Signalled as exc:
         return _signal_exit(exc.signum)
@@ -250,20 +276,27 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _print_version() -> int:
-    """`releval --version` alone: the line the app's `--version` prints (and flushes, as click's echo does), without
-    importing typer or building the app; any other use of `--version` goes through the app."""
+    """`releval --version` alone: the line the group's `--version` prints (and flushes, as click's echo does),
+    without importing click or building the group; any other use of `--version` goes through the group."""
     sys.stdout.write(VERSION_LINE + "\n")
     sys.stdout.flush()
     return EXIT_OK
 
 
 def _run_app(argv: list[str] | None) -> int:
-    """The app run in-process: releval's and click's errors as one line and exit 2; others propagate to `main`."""
-    import typer
+    """The group run in-process: releval's and click's errors as one line and exit 2; others propagate to `main`.
 
-    click_exception = _click_exception()
+    The group is run by hand rather than by click's `main`, which would turn a closed stdout and a Ctrl-C into exit
+    codes and messages of its own (differently from one click version to the next) and offer shell completion.
+    """
+    import click
+
+    app = _app()
     try:
-        result = _app()(args=argv, prog_name="releval", standalone_mode=False)
+        with app.make_context("releval", list(sys.argv[1:] if argv is None else argv)) as ctx:
+            result = app.invoke(ctx)
+    except click.exceptions.Exit as exc:  # `--version`, a help, or a command's own exit status
+        return exc.exit_code
     except OptionError as exc:  # the library names a parameter; the user typed its flag
         from releval.commands.flags import flag_message
 
@@ -272,27 +305,19 @@ def _run_app(argv: list[str] | None) -> int:
     except RelevalError as exc:
         _print_error(str(exc))
         return EXIT_BAD_INPUT
-    except click_exception as exc:
+    except click.ClickException as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a group called without a command (click >= 8.2): its help
-            typer.echo(exc.format_message())  # type: ignore[attr-defined]  # as older click prints it, exit 0
+            click.echo(exc.format_message())  # as older click prints it, exit 0
             return EXIT_OK
-        message = exc.format_message()  # type: ignore[attr-defined]
-        ctx = getattr(exc, "ctx", None)
-        if ctx is not None:
-            message += f" (see '{ctx.command_path} --help')"
+        message = exc.format_message()
+        where = getattr(exc, "ctx", None)
+        if where is not None:
+            message += f" (see '{where.command_path} --help')"
         _print_error(message)
         return EXIT_BAD_INPUT
-    except typer.Abort as exc:
-        if isinstance(exc.__cause__, KeyboardInterrupt):  # older click: Ctrl-C outside our handler
-            _print_error("interrupted")
-            return 128 + signal.SIGINT
+    except click.Abort:
         _print_error("aborted")
         return EXIT_FINDINGS
-    except SystemExit as exc:
-        cause = exc.__context__
-        if isinstance(cause, OSError) and cause.errno == errno.EPIPE:  # click's handling of a closed stdout
-            return _stdout_closed()
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return result if isinstance(result, int) and not isinstance(result, bool) else EXIT_OK
 
 

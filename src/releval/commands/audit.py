@@ -8,53 +8,75 @@ argument is not a subcommand); `releval audit compare A.json B.json …` compare
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import typer
-from typer.core import TyperGroup
+import click
 
 from releval.audit.checks import audit
 from releval.audit.claims import check_dataset, check_result, claims, render_claims, render_verdicts
 from releval.audit.comparability import NOT_COMPARABLE, compare_files, load_results
-from releval.commands.common import check_choice, emit, output_option, resolve_negative_option
+from releval.commands.base import PATH, Argument, Choice, Group
+from releval.commands.common import check_choice, emit, format_option, output_option, resolve_negative_option
+from releval.data.formats import LABEL_FORMATS as _LABEL_FORMATS
 from releval.report.audit_report import render_comparisons, render_report
 from releval.report.strict_json import dumps_strict
 from releval.validation import check_nonempty, refuse_options
 
 FORMATS = ("text", "json")
+LABEL_FORMATS = tuple(_LABEL_FORMATS)
 
 
-class _RunByDefault(TyperGroup):
+class _RunByDefault(Group):
     """A group whose first argument, when not a subcommand name or help, goes to the `run` subcommand."""
 
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # click's Context, typer may vendor click
-        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
             args = ["run", *args]
         return super().parse_args(ctx, args)
 
 
-audit_app = typer.Typer(
-    cls=_RunByDefault,
+audit_app = _RunByDefault(
+    "audit",
     no_args_is_help=True,
     help="Audit an evaluation (GOLD PRED, or `run GOLD PRED`) or a comparison of saved results (`compare`).",
 )
-claims_app = typer.Typer(no_args_is_help=True, help="Published results with their evaluation settings.")
+claims_app = Group("claims", no_args_is_help=True, help="Published results with their evaluation settings.")
+
+#: The `-f/--format` help of every audit and claims command.
+_FORMAT_HELP = "Output: text or json."
 
 
 @audit_app.command("run")
+@click.argument("gold", cls=Argument, type=PATH, help="Gold file (any format `releval score` reads).")
+@click.argument("pred", cls=Argument, type=PATH, help="Prediction file.")
+@click.option("--train", "train", type=PATH, default=None, help="Training data: label space and type constraints.")
+@click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
+@click.option("--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class.")
+@click.option(
+    "--gold-format", "gold_format", type=Choice(LABEL_FORMATS), default=None, help="Force the gold file's format."
+)
+@click.option(
+    "--pred-format", "pred_format", type=Choice(LABEL_FORMATS), default=None, help="Force the prediction file's format."
+)
+@click.option(
+    "--train-format", "train_format", type=Choice(LABEL_FORMATS), default=None, help="Force the training file's format."
+)
+@click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files.")
+@click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files.")
+@format_option(FORMATS, _FORMAT_HELP)
+@output_option()
 def run_command(
-    gold: Path = typer.Argument(..., help="Gold file (any format `releval score` reads)."),
-    pred: Path = typer.Argument(..., help="Prediction file."),
-    train: Path | None = typer.Option(None, "--train", help="Training data: label space and type constraints."),
-    negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
-    no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
-    gold_format: str | None = typer.Option(None, "--gold-format", help="Force the gold file's format."),
-    pred_format: str | None = typer.Option(None, "--pred-format", help="Force the prediction file's format."),
-    train_format: str | None = typer.Option(None, "--train-format", help="Force the training file's format."),
-    id_field: str = typer.Option("id", "--id-field", help="Id field of JSONL/CSV/TSV files."),
-    label_field: str | None = typer.Option(None, "--label-field", help="Label field of JSONL/CSV/TSV files."),
-    format: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
-    output: Path | None = output_option(),
+    gold: Path,
+    pred: Path,
+    train: Path | None,
+    negative: str,
+    no_negative: bool,
+    gold_format: str | None,
+    pred_format: str | None,
+    train_format: str | None,
+    id_field: str,
+    label_field: str | None,
+    format: str,
+    output: Path | None,
 ) -> None:
     """Every check on one system's predictions; exit 1 when any finding is an error (it never stops early)."""
     check_choice(format, FORMATS, "--format")
@@ -79,30 +101,35 @@ def run_command(
         else dumps_strict(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
     )
     emit(text, output)
-    raise typer.Exit(report.exit_status)
+    raise click.exceptions.Exit(report.exit_status)
 
 
 @audit_app.command("compare")
-def compare_command(
-    results: list[Path] = typer.Argument(..., help="Two or more result files (JSON output of `releval score`)."),
-    dataset: str | None = typer.Option(None, "--dataset", help="Dataset name, for the expected criterion gap."),
-    format: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
-    output: Path | None = output_option(),
-) -> None:
+@click.argument(
+    "results",
+    cls=Argument,
+    type=PATH,
+    nargs=-1,
+    required=True,
+    help="Two or more result files (JSON output of `releval score`).",
+)
+@click.option("--dataset", "dataset", default=None, help="Dataset name, for the expected criterion gap.")
+@format_option(FORMATS, _FORMAT_HELP)
+@output_option()
+def compare_command(results: tuple[Path, ...], dataset: str | None, format: str, output: Path | None) -> None:
     """May these numbers be compared? Signatures field by field; exit 1 when any pair is not comparable."""
     check_choice(format, FORMATS, "--format")
     comparisons = compare_files(results, dataset)
     emit(render_comparisons(comparisons, format), output)
-    raise typer.Exit(1 if any(c.verdict == NOT_COMPARABLE for c in comparisons) else 0)
+    raise click.exceptions.Exit(1 if any(c.verdict == NOT_COMPARABLE for c in comparisons) else 0)
 
 
 @claims_app.command("list")
-def list_command(
-    dataset: str | None = typer.Option(None, "--dataset", help="ace05, ace04, conll04, ade, scierc, tacred, semeval."),
-    criterion: str | None = typer.Option(None, "--criterion", help="strict, boundaries or relaxed."),
-    format: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
-    output: Path | None = output_option(),
-) -> None:
+@click.option("--dataset", "dataset", default=None, help="ace05, ace04, conll04, ade, scierc, tacred, semeval.")
+@click.option("--criterion", "criterion", default=None, help="strict, boundaries or relaxed.")
+@format_option(FORMATS, _FORMAT_HELP)
+@output_option()
+def list_command(dataset: str | None, criterion: str | None, format: str, output: Path | None) -> None:
     """Published results with their settings, grouped by criterion; incorrectly stated ones flagged."""
     check_choice(format, FORMATS, "--format")
     entries = claims(dataset=dataset, criterion=criterion)
@@ -111,12 +138,11 @@ def list_command(
 
 
 @claims_app.command("check")
-def check_command(
-    result: Path = typer.Argument(..., help="A result file (JSON output of `releval score`)."),
-    dataset: str | None = typer.Option(None, "--dataset", help="The result's dataset (guessed from labels if absent)."),
-    format: str = typer.Option("text", "--format", "-f", help="Output: text or json."),
-    output: Path | None = output_option(),
-) -> None:
+@click.argument("result", cls=Argument, type=PATH, help="A result file (JSON output of `releval score`).")
+@click.option("--dataset", "dataset", default=None, help="The result's dataset (guessed from labels if absent).")
+@format_option(FORMATS, _FORMAT_HELP)
+@output_option()
+def check_command(result: Path, dataset: str | None, format: str, output: Path | None) -> None:
     """Which published numbers the result may be compared with, which not, and why."""
     check_choice(format, FORMATS, "--format")
     if dataset is not None:
@@ -128,9 +154,9 @@ def check_command(
         text = dumps_strict(checked.to_dict(), indent=2, ensure_ascii=False) + "\n"
     emit(text, output)
     if checked.dataset is None:
-        raise typer.Exit(1)
+        raise click.exceptions.Exit(1)
 
 
-def register(app: typer.Typer) -> None:
-    app.add_typer(audit_app, name="audit")
-    app.add_typer(claims_app, name="claims")
+def register(app: click.Group) -> None:
+    app.add_command(audit_app)
+    app.add_command(claims_app)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-import typer
+import click
 
+from releval.commands.base import PATH, Choice
 from releval.core.options import OUTPUT_FORMATS
 from releval.data.io import inputs_read
 from releval.report.output import check_target, write_atomic
@@ -31,7 +31,7 @@ def check_output_target(value: Path | None, option: str) -> Path | None:
     return None if target is None else check_target(target, option)
 
 
-def _output_callback(value: Path | None) -> Path | None:
+def _output_callback(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
     return check_output_target(value, "--output")
 
 
@@ -50,25 +50,27 @@ def _given_paths() -> list[Path]:
     return found
 
 
-def click_context() -> Any:
-    """The click context of the running command, or None outside one.
-
-    click is found through typer (recent typer versions vendor it as typer._click, older ones use click itself):
-    the package of typer.Context's base class.
-    """
-    package = typer.Context.__mro__[1].__module__.rsplit(".", 1)[0]
-    return importlib.import_module(f"{package}.globals").get_current_context(silent=True)
+def click_context() -> click.Context | None:
+    """The click context of the running command, or None outside one."""
+    return click.get_current_context(silent=True)
 
 
-def format_option(formats: Sequence[str] = OUTPUT_FORMATS) -> Any:
+def format_option(formats: Sequence[str] = OUTPUT_FORMATS, help: str | None = None) -> Callable[[Any], Any]:
     """The `-f/--format` option of a command writing `formats` (default: every output format)."""
-    return typer.Option("text", "--format", "-f", help=f"Output: {', '.join(formats)}.")
+    text = help or f"Output: {', '.join(formats)}."
+    return click.option("--format", "-f", "format", type=Choice(tuple(formats)), default="text", help=text)
 
 
-def output_option() -> Any:
+def output_option() -> Callable[[Any], Any]:
     """The `-o/--output` option of every command: checked at once, written atomically by `emit`."""
-    return typer.Option(
-        None, "--output", "-o", help="Write here (atomically) instead of stdout.", callback=_output_callback
+    return click.option(
+        "--output",
+        "-o",
+        "output",
+        type=PATH,
+        default=None,
+        help="Write here (atomically) instead of stdout.",
+        callback=_output_callback,
     )
 
 
@@ -79,10 +81,10 @@ def emit(text: str, output: Path | None, inputs: Iterable[str | os.PathLike[str]
     of the running command, or a file the run has read (releval.data.io.inputs_read, recorded by the CLI).
     """
     if output is None:
-        typer.echo(text, nl=False)
+        click.echo(text, nl=False)
     else:
         write_atomic(output, text, what="--output", inputs=[*inputs, *_given_paths(), *inputs_read()])
-        typer.echo(f"wrote {output}", err=True)
+        click.echo(f"wrote {output}", err=True)
 
 
 def check_choice(value: str, choices: tuple[str, ...], option: str) -> str:
@@ -133,5 +135,5 @@ def emit_result(result: Any, format: str, width: int, output: Path | None) -> No
 
     results = list(result) if isinstance(result, (list, tuple)) else [result]
     for line in result_warnings(results):
-        typer.echo(line, err=True)
+        click.echo(line, err=True)
     emit(render_results(results, format, width), output)

@@ -6,8 +6,9 @@ import sys
 from pathlib import Path
 from typing import Any, TypeVar
 
-import typer
+import click
 
+from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, check_label_options, emit, emit_result, format_option, output_option
 from releval.core.options import (
     ALTERNATIVES,
@@ -23,6 +24,7 @@ from releval.core.options import (
     RESAMPLING_TESTS,
 )
 from releval.data.claim_tables import load_check_table
+from releval.data.formats import LABEL_FORMATS
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.weightings import get_weightings, weighting_names
 from releval.validation import (
@@ -48,47 +50,127 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     return name.strip(), paths
 
 
+@click.command("compare", cls=Command)
+@click.argument(
+    "gold",
+    cls=Argument,
+    type=PATH,
+    help="Gold file (SemEval key, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV; --task e2e: SpERT/PURE JSON).",
+)
+@click.option(
+    "--system",
+    "-s",
+    "system",
+    multiple=True,
+    required=True,
+    help="NAME=PRED[,PRED…]; several files = runs over seeds (repeatable).",
+)
+@click.option(
+    "--task",
+    "task",
+    type=Choice(COMPARE_TASKS),
+    default="rc",
+    help="rc (labels per item) or e2e (entities and relations).",
+)
+@click.option(
+    "--test", "-t", "test", default="bootstrap", help=f"Paired tests, comma-separated: {', '.join(PAIRED_TESTS)}."
+)
+@click.option(
+    "--mcnemar",
+    "mcnemar_variant",
+    type=Choice(MCNEMAR_VARIANTS),
+    default="exact",
+    help="McNemar: exact (binomial), chi2, or chi2-corrected (Edwards).",
+)
+@click.option("--criterion", "criterion", default="strict,boundaries", help="e2e: strict,boundaries.")
+@click.option("--ner", "ner", is_flag=True, default=False, help="e2e: also compare NER strict.")
+@click.option("--types", "types", type=PATH, default=None, help="e2e: SpERT types file (symmetric relations).")
+@click.option(
+    "--weighting",
+    "-w",
+    "weighting",
+    multiple=True,
+    default=DEFAULT_WEIGHTING_NAMES,
+    help=f"Weightings besides micro: {', '.join(weighting_names())} (repeatable).",
+)
+@click.option(
+    "--resamples", "-R", "resamples", type=int, default=DEFAULT_RESAMPLES, help="Bootstrap resamples / AR trials."
+)
+@click.option("--seed", "seed", type=int, default=DEFAULT_SEED, help="Random seed (recorded in the signature).")
+@click.option(
+    "--alternative",
+    "alternative",
+    type=Choice(ALTERNATIVES),
+    default="two-sided",
+    help="two-sided, greater (A > B) or less.",
+)
+@click.option(
+    "--confidence", "confidence", type=float, default=0.95, help="Level of the bootstrap percentile intervals."
+)
+@click.option("--baseline", "baseline", default=None, help="Compare every system with this one only.")
+@click.option(
+    "--correction", "correction", type=Choice(CORRECTIONS), default="holm", help="Across pairs: holm, bonferroni, none."
+)
+@click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
+@click.option("--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class.")
+@click.option(
+    "--on-missing",
+    "on_missing",
+    type=Choice(MISSING_POLICIES),
+    default="error",
+    help="Missing predictions: error, negative, wrong.",
+)
+@click.option(
+    "--by-position", "by_position", is_flag=True, default=False, help="Align by line position instead of by id."
+)
+@click.option(
+    "--input-format",
+    "input_format",
+    type=Choice(tuple(LABEL_FORMATS)),
+    default=None,
+    help="Force the format of the prediction files.",
+)
+@click.option(
+    "--gold-format",
+    "gold_format",
+    type=Choice(tuple(LABEL_FORMATS)),
+    default=None,
+    help="Force the gold file's format.",
+)
+@click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files.")
+@click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files.")
+@click.option("--progress/--no-progress", "progress", default=None, help="Progress bar on stderr.")
+@format_option()
+@click.option("--width", "width", type=int, default=2, help="Decimals of percentages.")
+@output_option()
 def compare_command(
-    gold: Path = typer.Argument(
-        ..., help="Gold file (SemEval key, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV; --task e2e: SpERT/PURE JSON)."
-    ),
-    system: list[str] = typer.Option(
-        ..., "--system", "-s", help="NAME=PRED[,PRED…]; several files = runs over seeds (repeatable)."
-    ),
-    task: str = typer.Option("rc", "--task", help="rc (labels per item) or e2e (entities and relations)."),
-    test: str = typer.Option(
-        "bootstrap", "--test", "-t", help=f"Paired tests, comma-separated: {', '.join(PAIRED_TESTS)}."
-    ),
-    mcnemar_variant: str = typer.Option(
-        "exact", "--mcnemar", help="McNemar: exact (binomial), chi2, or chi2-corrected (Edwards)."
-    ),
-    criterion: str = typer.Option("strict,boundaries", "--criterion", help="e2e: strict,boundaries."),
-    ner: bool = typer.Option(False, "--ner", help="e2e: also compare NER strict."),
-    types: Path | None = typer.Option(None, "--types", help="e2e: SpERT types file (symmetric relations)."),
-    weighting: list[str] = typer.Option(
-        list(DEFAULT_WEIGHTING_NAMES),
-        "--weighting",
-        "-w",
-        help=f"Weightings besides micro: {', '.join(weighting_names())} (repeatable).",
-    ),
-    resamples: int = typer.Option(DEFAULT_RESAMPLES, "--resamples", "-R", help="Bootstrap resamples / AR trials."),
-    seed: int = typer.Option(DEFAULT_SEED, "--seed", help="Random seed (recorded in the signature)."),
-    alternative: str = typer.Option("two-sided", "--alternative", help="two-sided, greater (A > B) or less."),
-    confidence: float = typer.Option(0.95, "--confidence", help="Level of the bootstrap percentile intervals."),
-    baseline: str | None = typer.Option(None, "--baseline", help="Compare every system with this one only."),
-    correction: str = typer.Option("holm", "--correction", help="Across pairs: holm, bonferroni, none."),
-    negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
-    no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
-    on_missing: str = typer.Option("error", "--on-missing", help="Missing predictions: error, negative, wrong."),
-    by_position: bool = typer.Option(False, "--by-position", help="Align by line position instead of by id."),
-    input_format: str | None = typer.Option(None, "--input-format", help="Force the format of the prediction files."),
-    gold_format: str | None = typer.Option(None, "--gold-format", help="Force the gold file's format."),
-    id_field: str = typer.Option("id", "--id-field", help="Id field of JSONL/CSV/TSV files."),
-    label_field: str | None = typer.Option(None, "--label-field", help="Label field of JSONL/CSV/TSV files."),
-    progress: bool | None = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr."),
-    format: str = format_option(),
-    width: int = typer.Option(2, "--width", help="Decimals of percentages."),
-    output: Path | None = output_option(),
+    gold: Path,
+    system: tuple[str, ...],
+    task: str,
+    test: str,
+    mcnemar_variant: str,
+    criterion: str,
+    ner: bool,
+    types: Path | None,
+    weighting: tuple[str, ...],
+    resamples: int,
+    seed: int,
+    alternative: str,
+    confidence: float,
+    baseline: str | None,
+    correction: str,
+    negative: str,
+    no_negative: bool,
+    on_missing: str,
+    by_position: bool,
+    input_format: str | None,
+    gold_format: str | None,
+    id_field: str,
+    label_field: str | None,
+    progress: bool | None,
+    format: str,
+    width: int,
+    output: Path | None,
 ) -> None:
     """Compare systems on one test set: paired tests (one file per system) or Welch/Cohen over seeds (several).
 
@@ -221,18 +303,41 @@ def _compare_e2e(
 _FIELD_OPTIONS = {"a": "--a", "b": "--b", "claimed_p": "--claimed-p", "claimed_d": "--claimed-d"}
 
 
+@click.command("check-stats", cls=Command)
+@click.option("--a", "a", default=None, help="System A as printed: 'MEAN±SD', e.g. 72.5±0.3.")
+@click.option("--b", "b", default=None, help="System B as printed, e.g. 71.5±0.4.")
+@click.option("--n", "n", type=int, default=5, help="Runs per system (seeds).")
+@click.option("--n-b", "n_b", type=int, default=None, help="Runs of B when they differ from A's.")
+@click.option("--claimed-p", "claimed_p", default=None, help="Published p as printed (0.005, 3e-3, 3·10^-3).")
+@click.option("--claimed-d", "claimed_d", default=None, help="Published Cohen's d (A − B) as printed.")
+@click.option(
+    "--table", "table", type=PATH, default=None, help="CSV/JSON of comparisons: name,a,b,n,claimed_p,claimed_d."
+)
+@click.option(
+    "--alternative", "alternative", type=Choice(ALTERNATIVES), default="two-sided", help="two-sided, greater or less."
+)
+@click.option(
+    "--reading",
+    "reading",
+    type=Choice(READINGS),
+    multiple=True,
+    default=READINGS,
+    help="Readings of ±: sample, population.",
+)
+@format_option()
+@output_option()
 def check_stats_command(
-    a: str | None = typer.Option(None, "--a", help="System A as printed: 'MEAN±SD', e.g. 72.5±0.3."),
-    b: str | None = typer.Option(None, "--b", help="System B as printed, e.g. 71.5±0.4."),
-    n: int = typer.Option(5, "--n", help="Runs per system (seeds)."),
-    n_b: int | None = typer.Option(None, "--n-b", help="Runs of B when they differ from A's."),
-    claimed_p: str | None = typer.Option(None, "--claimed-p", help="Published p as printed (0.005, 3e-3, 3·10^-3)."),
-    claimed_d: str | None = typer.Option(None, "--claimed-d", help="Published Cohen's d (A − B) as printed."),
-    table: Path | None = typer.Option(None, "--table", help="CSV/JSON of comparisons: name,a,b,n,claimed_p,claimed_d."),
-    alternative: str = typer.Option("two-sided", "--alternative", help="two-sided, greater or less."),
-    reading: list[str] = typer.Option(list(READINGS), "--reading", help="Readings of ±: sample, population."),
-    format: str = format_option(),
-    output: Path | None = output_option(),
+    a: str | None,
+    b: str | None,
+    n: int,
+    n_b: int | None,
+    claimed_p: str | None,
+    claimed_d: str | None,
+    table: Path | None,
+    alternative: str,
+    reading: tuple[str, ...],
+    format: str,
+    output: Path | None,
 ) -> None:
     """Check published mean ± sd comparisons: the Welch t, p and Cohen's d compatible with the rounding.
 
@@ -295,7 +400,7 @@ def check_stats_command(
             raise OptionError(f"{option}: {exc.message}", option=option) from None
     emit(render_checks(checks, format), output)
     bad = any(c.p_consistent is False or c.d_consistent is False for c in checks)
-    raise typer.Exit(1 if bad else 0)
+    raise click.exceptions.Exit(1 if bad else 0)
 
 
 _D = TypeVar("_D")  # the default's type: int stays int, int | None stays optional
@@ -312,6 +417,6 @@ def _int(value: str | None, default: _D, path: Path, line: int | None, fld: str,
         ) from None
 
 
-def register(app: typer.Typer) -> None:
-    app.command("compare")(compare_command)
-    app.command("check-stats")(check_stats_command)
+def register(app: click.Group) -> None:
+    app.add_command(compare_command)
+    app.add_command(check_stats_command)

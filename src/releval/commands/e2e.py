@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-
-import typer
+from typing import Any
 
 from releval.commands.common import emit
 from releval.core.options import OUTPUT_FORMATS
@@ -143,5 +142,5 @@ def render_compare(first: str, second: str, differences: list[str], format: str 
     return render_as(format, lambda: dataset_compare_tables(first, second, differences), data)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Any) -> None:
     """Nothing on the root: `stats` calls run_stats_e2e."""

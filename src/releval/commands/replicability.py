@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-import typer
+import click
 
+from releval.commands.base import PATH, Argument, Choice, Group
 from releval.commands.common import (
     check_choice,
     check_output_target,
@@ -51,14 +52,14 @@ from releval.report.replicability_report import (
 from releval.significance.paired import CORRECTNESS_TITLES
 from releval.validation import check_resamples, check_seed, refuse_options
 
-replicability_app = typer.Typer(
-    name="replicability",
+replicability_app = Group(
+    "replicability",
     help="Replicability analysis across datasets: on how many datasets is A better than B, and which ones.",
     no_args_is_help=True,
 )
 
 
-def _figure_callback(value: Path | None) -> Path | None:
+def _figure_callback(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
     """Refuse a bad --figure path (a directory, below a file, a link or device) while parsing, before the run."""
     return check_output_target(value, "--figure")
 
@@ -98,46 +99,69 @@ def _analyze_and_emit(
             result, test=test, settings=dict(settings or {}), warnings=[*as_notices(notices or []), *result.warnings]
         )
     for w in result.warnings:
-        typer.echo(f"warning: {w}", err=True)
+        click.echo(f"warning: {w}", err=True)
     emit(render_analysis(result, format, per_u=per_u), output)
 
 
 @replicability_app.command("analyze")
+@click.argument(
+    "pvalues",
+    cls=Argument,
+    type=PATH,
+    help="Table of per-dataset one-sided p-values: CSV/TSV/JSON with columns dataset, p and optionally effect (A - B).",
+)
+@click.option(
+    "--alpha", "-a", "alpha", type=float, default=DEFAULT_ALPHA, help="Bound on P(k_hat > k) and on the FWER."
+)
+@click.option(
+    "--dependent/--independent",
+    "dependent",
+    default=True,
+    help="Dependence between datasets: --dependent (default; any dependence, Bonferroni/Holm) or "
+    "--independent (Fisher's k is the recommended count).",
+)
+@click.option(
+    "--positive-dependence",
+    "positive",
+    is_flag=True,
+    default=False,
+    help="Assume positively dependent (PRDS) test statistics: Simes' k is the recommended count.",
+)
+@click.option(
+    "--method",
+    "-m",
+    "method",
+    default="holm",
+    help="Identification: holm, bonferroni, hochberg, hommel, fdr_bh (also fdr_by, sidak, holm_sidak, fdr_tsbh).",
+)
+@click.option(
+    "--estimators",
+    "estimators",
+    default=",".join(DEFAULT_PC_METHODS),
+    help=f"Partial-conjunction estimators to report ({', '.join(PC_METHODS)}).",
+)
+@click.option(
+    "--per-u", "per_u", is_flag=True, default=False, help="Also show the partial-conjunction p-values for every u."
+)
+@click.option(
+    "--table-format",
+    "input_format",
+    default=None,
+    help=f"Input format ({', '.join(TABLE_FORMATS)}); default: from the extension.",
+)
+@format_option(FORMATS)
+@output_option()
 def analyze_command(
-    pvalues: Path = typer.Argument(
-        ...,
-        help="Table of per-dataset one-sided p-values: CSV/TSV/JSON with "
-        "columns dataset, p and optionally effect (A - B).",
-    ),
-    alpha: float = typer.Option(DEFAULT_ALPHA, "--alpha", "-a", help="Bound on P(k_hat > k) and on the FWER."),
-    dependent: bool = typer.Option(
-        True,
-        "--dependent/--independent",
-        help="Dependence between datasets: --dependent (default; any dependence, Bonferroni/Holm) or "
-        "--independent (Fisher's k is the recommended count).",
-    ),
-    positive: bool = typer.Option(
-        False,
-        "--positive-dependence",
-        help="Assume positively dependent (PRDS) test statistics: Simes' k is the recommended count.",
-    ),
-    method: str = typer.Option(
-        "holm",
-        "--method",
-        "-m",
-        help="Identification: holm, bonferroni, hochberg, hommel, fdr_bh (also fdr_by, sidak, holm_sidak, fdr_tsbh).",
-    ),
-    estimators: str = typer.Option(
-        ",".join(DEFAULT_PC_METHODS),
-        "--estimators",
-        help=f"Partial-conjunction estimators to report ({', '.join(PC_METHODS)}).",
-    ),
-    per_u: bool = typer.Option(False, "--per-u", help="Also show the partial-conjunction p-values for every u."),
-    input_format: str | None = typer.Option(
-        None, "--table-format", help=f"Input format ({', '.join(TABLE_FORMATS)}); default: from the extension."
-    ),
-    format: str = format_option(FORMATS),
-    output: Path | None = output_option(),
+    pvalues: Path,
+    alpha: float,
+    dependent: bool,
+    positive: bool,
+    method: str,
+    estimators: str,
+    per_u: bool,
+    input_format: str | None,
+    format: str,
+    output: Path | None,
 ) -> None:
     """Count (k_hat) and identify the datasets on which system A is better than system B."""
     check_choice(format, FORMATS, "--format")
@@ -161,40 +185,97 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
 
 
 @replicability_app.command("from-predictions")
+@click.option(
+    "--dataset",
+    "-d",
+    "dataset",
+    multiple=True,
+    required=True,
+    help="NAME=GOLD,PRED_A,PRED_B (repeatable; one per dataset).",
+)
+@click.option(
+    "--test",
+    "-t",
+    "test",
+    type=Choice(PAIRED_TESTS),
+    default="bootstrap",
+    help=f"One-sided paired test: {', '.join(PAIRED_TESTS)}.",
+)
+@click.option(
+    "--metric",
+    "metric",
+    default="micro",
+    help=f"F average tested by {' or '.join(RESAMPLING_TESTS)}: micro, {', '.join(weighting_names())}.",
+)
+@click.option(
+    "--resamples",
+    "-R",
+    "resamples",
+    type=click.IntRange(min=1),
+    default=DEFAULT_RESAMPLES,
+    help="Bootstrap resamples / AR trials.",
+)
+@click.option(
+    "--seed",
+    "seed",
+    type=int,
+    default=DEFAULT_SEED,
+    help="Random seed of the resampling tests (same for every dataset).",
+)
+@click.option(
+    "--input-format",
+    "input_format",
+    type=Choice(LABEL_FORMATS),
+    default=None,
+    help="Force the format of gold and prediction files (e.g. labels-lines).",
+)
+@click.option(
+    "--on-missing",
+    "on_missing",
+    type=Choice(MISSING_POLICIES),
+    default="error",
+    help=f"Missing predictions: {', '.join(MISSING_POLICIES)}.",
+)
+@click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
+@click.option("--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class.")
+@click.option(
+    "--alpha", "-a", "alpha", type=float, default=DEFAULT_ALPHA, help="Bound on P(k_hat > k) and on the FWER."
+)
+@click.option(
+    "--dependent/--independent", "dependent", default=True, help="Dependence between datasets (see `analyze`)."
+)
+@click.option(
+    "--positive-dependence",
+    "positive",
+    is_flag=True,
+    default=False,
+    help="Assume PRDS: Simes' k is recommended.",
+)
+@click.option("--method", "-m", "method", default="holm", help="Identification procedure (see `analyze`).")
+@click.option("--estimators", "estimators", default=",".join(DEFAULT_PC_METHODS), help="Estimators to report.")
+@click.option(
+    "--per-u", "per_u", is_flag=True, default=False, help="Also show the partial-conjunction p-values for every u."
+)
+@format_option(FORMATS)
+@output_option()
 def from_predictions_command(
-    dataset: list[str] = typer.Option(
-        ..., "--dataset", "-d", help="NAME=GOLD,PRED_A,PRED_B (repeatable; one per dataset)."
-    ),
-    test: str = typer.Option("bootstrap", "--test", "-t", help=f"One-sided paired test: {', '.join(PAIRED_TESTS)}."),
-    metric: str = typer.Option(
-        "micro",
-        "--metric",
-        help=f"F average tested by {' or '.join(RESAMPLING_TESTS)}: micro, {', '.join(weighting_names())}.",
-    ),
-    resamples: int = typer.Option(
-        DEFAULT_RESAMPLES, "--resamples", "-R", min=1, help="Bootstrap resamples / AR trials."
-    ),
-    seed: int = typer.Option(
-        DEFAULT_SEED, "--seed", help="Random seed of the resampling tests (same for every dataset)."
-    ),
-    input_format: str | None = typer.Option(
-        None, "--input-format", help="Force the format of gold and prediction files (e.g. labels-lines)."
-    ),
-    on_missing: str = typer.Option(
-        "error", "--on-missing", help=f"Missing predictions: {', '.join(MISSING_POLICIES)}."
-    ),
-    negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
-    no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
-    alpha: float = typer.Option(DEFAULT_ALPHA, "--alpha", "-a", help="Bound on P(k_hat > k) and on the FWER."),
-    dependent: bool = typer.Option(
-        True, "--dependent/--independent", help="Dependence between datasets (see `analyze`)."
-    ),
-    positive: bool = typer.Option(False, "--positive-dependence", help="Assume PRDS: Simes' k is recommended."),
-    method: str = typer.Option("holm", "--method", "-m", help="Identification procedure (see `analyze`)."),
-    estimators: str = typer.Option(",".join(DEFAULT_PC_METHODS), "--estimators", help="Estimators to report."),
-    per_u: bool = typer.Option(False, "--per-u", help="Also show the partial-conjunction p-values for every u."),
-    format: str = format_option(FORMATS),
-    output: Path | None = output_option(),
+    dataset: tuple[str, ...],
+    test: str,
+    metric: str,
+    resamples: int,
+    seed: int,
+    input_format: str | None,
+    on_missing: str,
+    negative: str,
+    no_negative: bool,
+    alpha: float,
+    dependent: bool,
+    positive: bool,
+    method: str,
+    estimators: str,
+    per_u: bool,
+    format: str,
+    output: Path | None,
 ) -> None:
     """Run a one-sided paired test (A better than B) on every dataset, then the replicability analysis."""
     check_choice(format, FORMATS, "--format")
@@ -243,23 +324,49 @@ def from_predictions_command(
 
 
 @replicability_app.command("simulate")
+@click.option("--reps", "-r", "reps", type=click.IntRange(min=1), default=1000, help="Repetitions per scenario.")
+@click.option("--seed", "seed", type=int, default=DEFAULT_SEED, help="Seed of numpy's default generator (PCG64).")
+@click.option(
+    "--n",
+    "n",
+    type=click.IntRange(min=1),
+    default=100,
+    help="Datasets per repetition (the dependent scenario needs 100).",
+)
+@click.option("--alpha", "-a", "alpha", type=float, default=DEFAULT_ALPHA)
+@click.option(
+    "--scenario",
+    "scenario",
+    type=Choice(("both", *SCENARIOS)),
+    default="both",
+    help="independent, dependent or both.",
+)
+@click.option(
+    "--estimators",
+    "estimators",
+    default=",".join(DEFAULT_PC_METHODS),
+    help=f"Partial-conjunction estimators ({', '.join(PC_METHODS)}).",
+)
+@click.option(
+    "--figure",
+    "figure",
+    type=PATH,
+    default=None,
+    help="Write a k_hat histogram (PNG/PDF/SVG; needs matplotlib).",
+    callback=_figure_callback,
+)
+@format_option(FORMATS)
+@output_option()
 def simulate_command(
-    reps: int = typer.Option(1000, "--reps", "-r", min=1, help="Repetitions per scenario."),
-    seed: int = typer.Option(DEFAULT_SEED, "--seed", help="Seed of numpy's default generator (PCG64)."),
-    n: int = typer.Option(100, "--n", min=1, help="Datasets per repetition (the dependent scenario needs 100)."),
-    alpha: float = typer.Option(DEFAULT_ALPHA, "--alpha", "-a"),
-    scenario: str = typer.Option("both", "--scenario", help="independent, dependent or both."),
-    estimators: str = typer.Option(
-        ",".join(DEFAULT_PC_METHODS), "--estimators", help=f"Partial-conjunction estimators ({', '.join(PC_METHODS)})."
-    ),
-    figure: Path | None = typer.Option(
-        None,
-        "--figure",
-        help="Write a k_hat histogram (PNG/PDF/SVG; needs matplotlib).",
-        callback=_figure_callback,
-    ),
-    format: str = format_option(FORMATS),
-    output: Path | None = output_option(),
+    reps: int,
+    seed: int,
+    n: int,
+    alpha: float,
+    scenario: str,
+    estimators: str,
+    figure: Path | None,
+    format: str,
+    output: Path | None,
 ) -> None:
     """Dror et al. §5: how often each k_hat overclaims when all N nulls are true."""
     check_choice(format, FORMATS, "--format")
@@ -283,9 +390,9 @@ def simulate_command(
     emit(text, output)
     if figure is not None and image is not None:
         write_bytes_atomic(figure, image, what="--figure")
-        typer.echo(f"wrote {figure}", err=True)
+        click.echo(f"wrote {figure}", err=True)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: click.Group) -> None:
     """Add the `replicability` command group."""
-    app.add_typer(replicability_app, name="replicability")
+    app.add_command(replicability_app)

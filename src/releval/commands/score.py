@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
+import click
 
+from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, check_label_options, emit_result, format_option, output_option
 from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N, MISSING_POLICIES, OUTPUT_FORMATS, TASKS
+from releval.data.formats import LABEL_FORMATS
 from releval.metrics.weightings import get_weightings, weighting_names
 from releval.validation import check_beta, check_width, check_zero_division, refuse_options
 
@@ -35,38 +37,112 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+@click.command("score", cls=Command)
+@click.argument(
+    "gold", cls=Argument, type=PATH, help="Gold file (SemEval key or blocks, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV)."
+)
+@click.argument(
+    "preds",
+    cls=Argument,
+    type=PATH,
+    nargs=-1,
+    required=True,
+    help="One or more prediction files; each becomes a column block.",
+)
+@click.option(
+    "--task",
+    "task",
+    type=Choice(TASKS),
+    default="rc",
+    help="rc (classification), semeval-official (perl v1.2 score), e2e.",
+)
+@click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
+@click.option("--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class.")
+@click.option(
+    "--weighting",
+    "-w",
+    "weighting",
+    multiple=True,
+    default=DEFAULT_WEIGHTING_NAMES,
+    help=f"Weightings besides micro: {', '.join(weighting_names())} (repeatable).",
+)
+@click.option("--beta", "beta", type=float, default=1.0, help="F-beta's beta.")
+@click.option("--zero-division", "zero_division", type=float, default=0.0, help="Value of P, R or F when 0/0.")
+@click.option(
+    "--entropy-n",
+    "entropy_n",
+    type=Choice(ENTROPY_N),
+    default="all",
+    help="Entropy's N: all gold items, or positive only.",
+)
+@click.option(
+    "--on-missing",
+    "on_missing",
+    type=Choice(MISSING_POLICIES),
+    default="error",
+    help="Missing predictions: error, negative, wrong.",
+)
+@click.option(
+    "--strict-labels", "strict_labels", is_flag=True, default=False, help="Refuse predicted labels absent from gold."
+)
+@click.option(
+    "--by-position", "by_position", is_flag=True, default=False, help="Align by line position instead of by id."
+)
+@click.option(
+    "--view",
+    "view",
+    type=Choice(("directed", "undirected")),
+    default="directed",
+    help="directed, or undirected (SemEval direction dropped).",
+)
+@click.option("--patch", "patch", type=PATH, default=None, help="TACRev-style relabelling [{id, relation}] for gold.")
+@click.option(
+    "--input-format",
+    "input_format",
+    type=Choice(tuple(LABEL_FORMATS)),
+    default=None,
+    help="Force the format of gold and preds.",
+)
+@click.option(
+    "--gold-format",
+    "gold_format",
+    type=Choice(tuple(LABEL_FORMATS)),
+    default=None,
+    help="Force the gold file's format.",
+)
+@click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files.")
+@click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files.")
+@click.option("--criterion", "criterion", default="strict,boundaries", help="e2e: strict,boundaries.")
+@click.option("--types", "types", type=PATH, default=None, help="e2e: SpERT types file (symmetric relations).")
+@click.option("--relaxed", "relaxed", is_flag=True, default=False, help="e2e: also the experimental Relaxed criterion.")
+@format_option()
+@click.option("--width", "width", type=int, default=2, help="Decimals of percentages in text/markdown/latex.")
+@output_option()
 def score_command(
-    gold: Path = typer.Argument(
-        ..., help="Gold file (SemEval key or blocks, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV)."
-    ),
-    preds: list[Path] = typer.Argument(..., help="One or more prediction files; each becomes a column block."),
-    task: str = typer.Option("rc", "--task", help="rc (classification), semeval-official (perl v1.2 score), e2e."),
-    negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
-    no_negative: bool = typer.Option(False, "--no-negative", help="The data has no negative class."),
-    weighting: list[str] = typer.Option(
-        list(DEFAULT_WEIGHTING_NAMES),
-        "--weighting",
-        "-w",
-        help=f"Weightings besides micro: {', '.join(weighting_names())} (repeatable).",
-    ),
-    beta: float = typer.Option(1.0, "--beta", help="F-beta's beta."),
-    zero_division: float = typer.Option(0.0, "--zero-division", help="Value of P, R or F when 0/0."),
-    entropy_n: str = typer.Option("all", "--entropy-n", help="Entropy's N: all gold items, or positive only."),
-    on_missing: str = typer.Option("error", "--on-missing", help="Missing predictions: error, negative, wrong."),
-    strict_labels: bool = typer.Option(False, "--strict-labels", help="Refuse predicted labels absent from gold."),
-    by_position: bool = typer.Option(False, "--by-position", help="Align by line position instead of by id."),
-    view: str = typer.Option("directed", "--view", help="directed, or undirected (SemEval direction dropped)."),
-    patch: Path | None = typer.Option(None, "--patch", help="TACRev-style relabelling [{id, relation}] for gold."),
-    input_format: str | None = typer.Option(None, "--input-format", help="Force the format of gold and preds."),
-    gold_format: str | None = typer.Option(None, "--gold-format", help="Force the gold file's format."),
-    id_field: str = typer.Option("id", "--id-field", help="Id field of JSONL/CSV/TSV files."),
-    label_field: str | None = typer.Option(None, "--label-field", help="Label field of JSONL/CSV/TSV files."),
-    criterion: str = typer.Option("strict,boundaries", "--criterion", help="e2e: strict,boundaries."),
-    types: Path | None = typer.Option(None, "--types", help="e2e: SpERT types file (symmetric relations)."),
-    relaxed: bool = typer.Option(False, "--relaxed", help="e2e: also the experimental Relaxed criterion."),
-    format: str = format_option(),
-    width: int = typer.Option(2, "--width", help="Decimals of percentages in text/markdown/latex."),
-    output: Path | None = output_option(),
+    gold: Path,
+    preds: tuple[Path, ...],
+    task: str,
+    negative: str,
+    no_negative: bool,
+    weighting: tuple[str, ...],
+    beta: float,
+    zero_division: float,
+    entropy_n: str,
+    on_missing: str,
+    strict_labels: bool,
+    by_position: bool,
+    view: str,
+    patch: Path | None,
+    input_format: str | None,
+    gold_format: str | None,
+    id_field: str,
+    label_field: str | None,
+    criterion: str,
+    types: Path | None,
+    relaxed: bool,
+    format: str,
+    width: int,
+    output: Path | None,
 ) -> None:
     """Score predictions against gold under micro, weighted, dodrans, entropy and macro averaging.
 
@@ -77,7 +153,7 @@ def score_command(
     given = {
         "--negative": negative != "auto",
         "--no-negative": no_negative,
-        "--weighting": weighting != list(DEFAULT_WEIGHTING_NAMES),
+        "--weighting": tuple(weighting) != tuple(DEFAULT_WEIGHTING_NAMES),
         "--beta": beta != 1.0,
         "--zero-division": zero_division != 0.0,
         "--entropy-n": entropy_n != "all",
@@ -113,9 +189,10 @@ def score_command(
     if task == "semeval-official":
         from releval.commands.semeval import run_semeval_official
 
-        raise typer.Exit(
-            run_semeval_official(gold, preds, allow_skipped=on_missing != "error", format=format, output=output)
+        code = run_semeval_official(
+            gold, list(preds), allow_skipped=on_missing != "error", format=format, output=output
         )
+        raise click.exceptions.Exit(code)
     if task == "e2e":
         from releval.tasks.e2e import E2EConfig, score
 
@@ -163,5 +240,5 @@ def score_command(
     emit_result(results, format, width, output)
 
 
-def register(app: typer.Typer) -> None:
-    app.command("score")(score_command)
+def register(app: click.Group) -> None:
+    app.add_command(score_command)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
+import click
 
+from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, emit, format_option, output_option
 from releval.core.options import OUTPUT_FORMATS
 from releval.core.table import Column, Table
@@ -73,16 +74,41 @@ def render_stats(rows: list[tuple[str, LabelStats]], format: str) -> str:
     return render_as(format, lambda: stats_tables(rows), lambda: [{"view": v, **s.to_dict()} for v, s in rows])
 
 
+@click.command("stats", cls=Command)
+@click.argument(
+    "files",
+    cls=Argument,
+    type=PATH,
+    nargs=-1,
+    required=True,
+    help="Dataset files (classification, or end-to-end RE: SpERT/PURE).",
+)
+@click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
+@click.option(
+    "--view",
+    "view",
+    type=Choice(("directed", "undirected", "both")),
+    default="both",
+    help="SemEval: directed, undirected or both.",
+)
+@click.option("--input-format", "input_format", type=Choice(FORMATS), default=None, help="Force the input format.")
+@click.option(
+    "--compare",
+    "compare",
+    is_flag=True,
+    default=False,
+    help="e2e: list the differences between two dataset versions (exit 1 if any).",
+)
+@format_option()
+@output_option()
 def stats_command(
-    files: list[Path] = typer.Argument(..., help="Dataset files (classification, or end-to-end RE: SpERT/PURE)."),
-    negative: str = typer.Option("auto", "--negative", help="Negative label; 'auto' detects no_relation/Other/NA."),
-    view: str = typer.Option("both", "--view", help="SemEval: directed, undirected or both."),
-    input_format: str | None = typer.Option(None, "--input-format", help="Force the input format."),
-    compare: bool = typer.Option(
-        False, "--compare", help="e2e: list the differences between two dataset versions (exit 1 if any)."
-    ),
-    format: str = format_option(),
-    output: Path | None = output_option(),
+    files: tuple[Path, ...],
+    negative: str,
+    view: str,
+    input_format: str | None,
+    compare: bool,
+    format: str,
+    output: Path | None,
 ) -> None:
     """Dataset statistics: #relations, #samples, % negative, perplexity with/without negative, ratio.
 
@@ -103,11 +129,11 @@ def stats_command(
 
             given = {"--negative": negative != "auto", "--view": view != "both"}
             refuse_options(given, "not used with end-to-end RE files (they have no negative class or direction)")
-            raise typer.Exit(run_stats_e2e(files, compare=compare, format=format, output=output))
+            raise click.exceptions.Exit(run_stats_e2e(list(files), compare=compare, format=format, output=output))
         loaded.append(parse_labels(data, str(f), found.name))
     refuse_options({"--compare": compare}, "works on end-to-end RE dataset files only")
     emit(render_stats(collect(loaded, negative, view), format), output)
 
 
-def register(app: typer.Typer) -> None:
-    app.command("stats")(stats_command)
+def register(app: click.Group) -> None:
+    app.add_command(stats_command)
