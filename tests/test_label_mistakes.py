@@ -68,13 +68,14 @@ def test_labels_that_differ_only_in_case_are_refused(tmp_path: Path) -> None:
         releval.score(gold, pred, negative=None)
 
 
-def test_by_position_on_files_listed_in_another_order_is_refused(tmp_path: Path) -> None:
+def test_by_position_on_files_listed_in_another_order_warns_with_the_fix(tmp_path: Path) -> None:
     lines = KEY.read_text().splitlines()
     shuffled = tmp_path / "pred.txt"
     shuffled.write_text("\n".join(lines[1:] + lines[:1]) + "\n")  # the same ids, rotated by one
-    with pytest.raises(releval.InputError, match="align by id instead") as caught:
-        releval.score(KEY, shuffled, by_position=True)
-    assert caught.value.line == 1 and caught.value.field == "id"
+    with pytest.warns(releval.RelevalWarning, match="align by id instead"):
+        result = releval.score(KEY, shuffled, by_position=True)
+    (warning,) = [w for w in result.warnings if w.code == "position-ids-disagree"]
+    assert "2717 prediction id(s)" in warning and f"{shuffled}, line 1: id '8002' where gold has '8001'" in warning
     assert releval.score(KEY, shuffled)["micro"].f == 1.0  # by id: every item meets its own label
 
 
@@ -82,7 +83,8 @@ def test_by_position_with_ids_of_another_scheme_is_what_it_is_for(tmp_path: Path
     lines = [line.split("\t") for line in KEY.read_text().splitlines()]
     renumbered = tmp_path / "pred.txt"
     renumbered.write_text("".join(f"{k}\t{label}\n" for k, (_, label) in enumerate(lines)))
-    assert releval.score(KEY, renumbered, by_position=True)["micro"].f == 1.0
+    result = releval.score(KEY, renumbered, by_position=True)
+    assert result["micro"].f == 1.0 and result.warnings == []
 
 
 @pytest.mark.parametrize(

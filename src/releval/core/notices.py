@@ -30,6 +30,7 @@ CODES = {
     "label-absent-from-key": "a predicted label that the answer key does not contain",
     "undefined-statistic": "a statistic that is undefined for these data",
     "estimator-invalid": "an estimator that is not valid under the stated dependence",
+    "position-ids-disagree": "aligned by position although the ids say the files list the items in another order",
     "swapped-files": "file names suggest that gold and predictions were given the other way round",
     "warning": "any other warning",
 }

@@ -36,6 +36,10 @@ VIEWS = ("directed", "undirected")
 #: Entropy weighting's N: all gold items, or positive gold items only (Harbecke et al. 2022, §3).
 ENTROPY_N = ("all", "positive")
 
+#: The classes an end-to-end macro average runs over: those with gold support (releval), those seen in gold or
+#: predictions (SpERT's evaluator: scikit-learn over the union), or every declared type (sincere, Taillé et al.).
+MACRO_CLASSES = ("gold", "gold+pred", "declared")
+
 #: End-to-end RE criteria (Taillé et al. 2020); Relaxed is experimental and only given on request.
 RE_CRITERIA = ("strict", "boundaries")
 CRITERIA = ("ner", "strict", "boundaries", "relaxed")

@@ -6,13 +6,14 @@ bootstrap draws in one call. Definitions: metrics notes §1.1–1.2, Harbecke et
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.core.options import ENTROPY_N
+from releval.core.options import ENTROPY_N, MACRO_CLASSES
 from releval.metrics.counts import ClassCounts
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting
 from releval.validation import check_beta, check_choice, check_zero_division
@@ -61,10 +62,15 @@ class AveragingSpec:
     beta: float = 1.0
     zero_division: float = 0.0
     entropy_n: str = "all"  # "all": N counts every gold item incl. the negative class; "positive": only C+
+    #: Which positive classes the weightings run over: "gold" (gold support > 0), "gold+pred" (gold or predicted
+    #: > 0, SpERT's macro), "declared" (every class of the label list, sincere's macro). Only macro can differ:
+    #: every other weighting gives a class without gold support the weight 0.
+    classes: str = "gold"
 
     def __post_init__(self) -> None:
         """Refuse settings that make no score (OptionError); NaN zero_division stays: scikit-learn's option."""
         check_choice(self.entropy_n, ENTROPY_N, "entropy_n")
+        check_choice(self.classes, MACRO_CLASSES, "macro_classes")
         check_beta(self.beta)
         check_zero_division(self.zero_division, allow_nan=True)
 
@@ -78,12 +84,41 @@ def micro_average(counts: ClassCounts, spec: AveragingSpec) -> PRF:
     return prf_from_counts(tp, fp, fn, spec.beta, spec.zero_division)
 
 
-def average_weights(support: NDArray, spec: AveragingSpec) -> dict[str, NDArray[np.float64]]:
-    """Normalised weights of every weighting over the positive classes with gold support > 0, (..., K) each."""
+def average_weights(
+    support: NDArray, spec: AveragingSpec, predicted: NDArray | None = None
+) -> dict[str, NDArray[np.float64]]:
+    """Normalised weights of every weighting over the positive classes with gold support > 0, (..., K) each.
+
+    `spec.classes` widens the class set of the weightings that give a class without gold support a weight — macro
+    (w = 1) and any power:0 — to the classes with gold support or predictions (`predicted`, TP + FP, needed then;
+    SpERT's macro) or to every positive class (sincere's). Every other weighting gives such a class w(0) = 0, so
+    its weights are the same under any class set.
+
+    >>> spec = AveragingSpec(np.ones(3, dtype=bool), classes="gold+pred")
+    >>> [w.tolist() for w in average_weights(np.array([2, 0, 0]), spec, predicted=np.array([1, 1, 0])).values()]
+    [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.5, 0.5, 0.0]]
+    """
     support = np.asarray(support)
-    mask = spec.positive & (support > 0)
+    gold = spec.positive & (support > 0)
+    wider = gold
+    if spec.classes == "gold+pred":
+        if predicted is None:
+            raise ValueError("macro over gold and predicted classes needs the predicted counts")
+        wider = spec.positive & ((support > 0) | (np.asarray(predicted) > 0))
+    elif spec.classes == "declared":
+        wider = np.broadcast_to(spec.positive, support.shape)
     n_total = support.sum(axis=-1) if spec.entropy_n == "all" else (support * spec.positive).sum(axis=-1)
-    return {weighting.name: weighting.weights(support, mask, n_total) for weighting in spec.weightings}
+    return {
+        w.name: w.weights(support, wider if wider is not gold and _weighs_unsupported(w) else gold, n_total)
+        for w in spec.weightings
+    }
+
+
+def _weighs_unsupported(weighting: Weighting) -> bool:
+    """Whether the weighting gives a class without gold support a finite positive weight (macro, power:0)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = float(weighting.fn(np.zeros(1), np.ones(1))[0])
+    return math.isfinite(value) and value > 0
 
 
 def weighted_averages(counts: ClassCounts, spec: AveragingSpec, per_class: PRF | None = None) -> dict[str, PRF]:
@@ -91,7 +126,7 @@ def weighted_averages(counts: ClassCounts, spec: AveragingSpec, per_class: PRF |
     if per_class is None:
         per_class = prf_from_counts(counts.tp, counts.fp, counts.fn, spec.beta, spec.zero_division)
     out: dict[str, PRF] = {}
-    for name, w in average_weights(counts.support, spec).items():
+    for name, w in average_weights(counts.support, spec, counts.predicted).items():
         out[name] = PRF(
             precision=(w * per_class.precision).sum(axis=-1),
             recall=(w * per_class.recall).sum(axis=-1),
@@ -120,8 +155,8 @@ def f_averages(
     positive = spec.positive.astype(np.float64)
     out = {MICRO: _f_beta(tp @ positive, fp @ positive, fn @ positive, spec.beta, spec.zero_division)}
     per_class = _f_beta(tp, fp, fn, spec.beta, spec.zero_division)
-    if weights is None:
-        weights = average_weights(tp + fn, spec)
+    if weights is None or spec.classes == "gold+pred":  # the class set depends on each system's predictions
+        weights = average_weights(tp + fn, spec, tp + fp)
     out.update({name: (w * per_class).sum(axis=-1) for name, w in weights.items()})
     return out
 

@@ -43,8 +43,8 @@ from releval.tasks.base import ScoringConfig, build_signature
 from releval.tasks.label_mistakes import (
     check_label_spelling,
     check_negative_exists,
-    check_position_ids,
     check_semeval_direction,
+    position_id_warnings,
     swapped_files,
 )
 from releval.validation import check_choice, check_nonempty
@@ -214,10 +214,9 @@ def prepare(
     """Align one system with gold under the Config (missing predictions per `on_missing`)."""
     positional = config.by_position if config.by_position is not None else (gold.ids is None and pred.ids is None)
     negative, notes = resolve_negative(config.negative, gold.labels)
-    if positional:
-        check_position_ids(gold, pred)
     alignment = align(gold, pred, on_missing=config.on_missing, negative=negative, by_position=positional)
-    return Prepared(alignment, negative, positional, patch_digest, notes, pred.path, tuple(swapped_files(gold, pred)))
+    warnings = [*(position_id_warnings(gold, pred) if positional else []), *swapped_files(gold, pred)]
+    return Prepared(alignment, negative, positional, patch_digest, notes, pred.path, tuple(warnings))
 
 
 def signature(

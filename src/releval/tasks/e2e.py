@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from releval.core.frames import data_frame
 from releval.core.notices import Notice
-from releval.core.options import RE_CRITERIA
+from releval.core.options import MACRO_CLASSES, RE_CRITERIA
 from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, short_hash
 from releval.core.table import Table
@@ -34,6 +34,7 @@ from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, array_counts
 from releval.result import Average, ClassRow, ScoreResult, score_tables
 from releval.tasks.base import ScoringConfig, build_signature
+from releval.validation import check_choice
 
 E2EInput = str | os.PathLike[str] | E2EDataset | Sequence[Document]
 
@@ -45,6 +46,12 @@ class E2EConfig(ScoringConfig):
     `criteria`: relation criteria among strict, boundaries; `ner`: also NER strict; `relaxed`: also the
     experimental Relaxed criterion; `types`: a SpERT types file or TypeInventory (symmetric relation types match
     in either order); `by_position`: align documents by position instead of by id.
+
+    `macro_classes`: the types macro-F averages over — "gold" (types with gold support; releval's default),
+    "gold+pred" (types in gold or predictions: SpERT's evaluator, scikit-learn over the union) or "declared"
+    (every relation type of the types file: sincere, Taillé et al. 2020). On a test set where a type has no gold
+    instance they differ; the signature records which (`wc:`), so a paper's number can be matched to its
+    convention.
     """
 
     task: ClassVar[str] = "e2e"
@@ -54,6 +61,7 @@ class E2EConfig(ScoringConfig):
     relaxed: bool = False
     types: Any = None  # path, TypeInventory or None
     by_position: bool = False
+    macro_classes: str = "gold"
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -73,6 +81,13 @@ class E2EConfig(ScoringConfig):
         object.__setattr__(self, "criteria", chosen)
         if self.types is not None and not isinstance(self.types, TypeInventory):
             object.__setattr__(self, "types", os.fspath(self.types))
+        check_choice(self.macro_classes, MACRO_CLASSES, "macro_classes")
+        if self.macro_classes == "declared" and self.types is None:
+            raise OptionError(
+                "macro_classes='declared' averages over the relation types a types file declares: give one "
+                "(types=...; --types on the command line)",
+                option="macro_classes",
+            )
 
     @property
     def all_criteria(self) -> list[str]:
@@ -116,7 +131,7 @@ def signature(
             **config.signature_fields(),
             "criterion": counts.criterion + ("(experimental)" if counts.criterion == RELAXED else ""),
             "negative": "none",
-            "weighted_classes": "support>0",
+            "weighted_classes": WEIGHTED_CLASSES[config.macro_classes],
             "alignment": "position" if config.by_position else "id",
             "labels": labels,
             "gold": counts.gold_digest,
@@ -282,9 +297,15 @@ def _duplicate_warnings(counts: dict[str, DocumentCounts]) -> list[Notice]:
     return out
 
 
+#: The signature's `weighted_classes` for each `macro_classes`.
+WEIGHTED_CLASSES = {"gold": "support>0", "gold+pred": "support>0|pred>0", "declared": "declared"}
+
+
 def averaging_spec(config: E2EConfig, k: int) -> AveragingSpec:
-    """Every type is positive (there is no negative class in end-to-end RE); weights over types with gold support."""
-    return AveragingSpec(np.ones(k, dtype=bool), config.weightings, config.beta, config.zero_division, "all")
+    """Every type is positive (there is no negative class in end-to-end RE); weights over the types of
+    `config.macro_classes`."""
+    positive = np.ones(k, dtype=bool)
+    return AveragingSpec(positive, config.weightings, config.beta, config.zero_division, "all", config.macro_classes)
 
 
 def criterion_result(
@@ -339,6 +360,13 @@ def union_counts(a: DocumentCounts, b: DocumentCounts) -> tuple[list[NDArray], l
 def paired_cells(a: E2EResult, b: E2EResult, criterion: str, config: E2EConfig) -> tuple[PairedCells, AveragingSpec]:
     """Per-document statistics of two systems scored on the same gold documents, as distinct cells, and the
     averaging spec: documents are the resampled (or swapped) unit, so relations of one sentence stay together."""
+    if config.macro_classes == "gold+pred":
+        raise OptionError(
+            "macro_classes='gold+pred' is for reproducing SpERT's numbers with score: under it each system's macro "
+            "runs over its own types, so two systems' macro-F are not over the same classes and a paired test of "
+            "their difference compares unlike averages; compare with 'gold' or 'declared'",
+            option="macro_classes",
+        )
     counts_a, counts_b = union_counts(a.counts[criterion], b.counts[criterion])
     cells = cells_from_counts(*counts_a, *counts_b)
     return cells, averaging_spec(config, cells.stats_a.shape[1] // 3)

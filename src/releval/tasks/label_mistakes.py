@@ -8,11 +8,9 @@ costs nothing next to scoring, and each raises one error that names the mistake 
 * directed predictions (`Cause-Effect(e1,e2)`) against an undirected SemEval-2010 Task 8 key (`Cause-Effect`,
   the official `TEST_FILE_KEY.TXT`): no predicted label can match, micro-F1 is 0;
 * predicted labels that differ from gold labels only in letter case (`PER:TITLE` for `per:title`): each is a new
-  label that matches nothing;
-* alignment by position of files whose ids say the items are in another order: every item is paired with another
-  item's prediction.
-
-And one warning, for what cannot be told for sure: gold and predictions given the other way round.
+  label that matches nothing.
+And two warnings, for what the user may have meant: alignment by position of files whose ids say the items are
+in another order, and gold and predictions given the other way round.
 
 Example
 -------
@@ -95,25 +93,30 @@ def check_label_spelling(gold_labels: Sequence[str], pred_only: Sequence[str], p
     )
 
 
-def check_position_ids(gold: LabelFile, pred: LabelFile) -> None:
-    """Aligning by position is refused when a prediction's id names a gold item at another position: the files
-    are in different orders, and pairing by position would score each item against another item's label. Ids of
-    two unrelated schemes (no prediction id is a gold id) are what `by_position` is for, and pass."""
+def position_id_warnings(gold: LabelFile, pred: LabelFile) -> list[Notice]:
+    """Aligning by position when predictions' ids name gold items at other positions: the files list the items
+    in different orders, so most items meet another item's label. The user asked for positions, so this warns —
+    naming the first such line and the fix — rather than refusing; ids of two unrelated schemes (no prediction
+    id is a gold id) are what `by_position` is for, and pass silently."""
     if gold.ids is None or pred.ids is None:
-        return
+        return []
     gold_ids, pred_ids = gold.ids, pred.ids
     if len(gold_ids) == len(pred_ids) and all(a == b for a, b in zip(gold_ids, pred_ids)):
-        return
+        return []
     known = set(gold_ids)
-    for k, (g, p) in enumerate(zip(gold_ids, pred_ids)):
-        if p != g and p in known:
-            raise pred.error(
-                f"aligned by position, but this prediction's id {p!r} is a gold id at another position (gold has "
-                f"{g!r} here): the files list the items in different orders — align by id instead (by_position="
-                "False; drop --by-position on the command line)",
-                k,
-                "id",
-            )
+    moved = [k for k, (g, p) in enumerate(zip(gold_ids, pred_ids)) if p != g and p in known]
+    if not moved:
+        return []
+    k = moved[0]
+    where = f"{pred.path}, {pred.unit} {pred.lines[k]}"
+    return [
+        Notice(
+            f"aligned by position, but {len(moved)} prediction id(s) name a gold item at another position (first: "
+            f"{where}: id {pred_ids[k]!r} where gold has {gold_ids[k]!r}): the files list the items in different "
+            "orders — align by id instead (by_position=False; drop --by-position on the command line)",
+            "position-ids-disagree",
+        )
+    ]
 
 
 #: Words in a file name that say which side it is (whole words: `keyword` is not `key`).
