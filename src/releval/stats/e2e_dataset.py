@@ -12,6 +12,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from pathlib import PurePath
 from typing import Any
 
 import orjson
@@ -202,6 +203,22 @@ def dataset_stats(data: E2EDataset) -> DatasetStats:
             if shared:
                 notes.append(f"{shared} sentence(s) of split '{second}' have the same tokens as one of '{first}'")
     return DatasetStats(data.path, data.format, splits, split_stats("total", data.documents), notes)
+
+
+def files_stats(datasets: Sequence[E2EDataset]) -> DatasetStats:
+    """Statistics of several files taken together — one row per file's split, their total, and the notes on
+    sentences that two files share (a test sentence also in train) — as `releval stats train.json dev.json
+    test.json` shows below the files' own tables."""
+    splits: dict[str, list[Document]] = {}
+    for data in datasets:
+        for name, docs in data.splits.items():
+            key = name if len(data.splits) == 1 else f"{PurePath(data.path).name}:{name}"
+            while key in splits:  # two files of one name in different folders
+                key += "'"
+            splits[key] = docs
+    formats = sorted({d.format for d in datasets})
+    merged = E2EDataset(f"{len(datasets)} files", "+".join(formats), splits)
+    return dataset_stats(merged)
 
 
 def compare_datasets(a: E2EDataset, b: E2EDataset, limit: int = 20) -> list[str]:
