@@ -4,15 +4,13 @@ Formats: text, JSON, Markdown and LaTeX (booktabs), from the tables of `analysis
 `simulation_tables` (releval.core.table).  The JSON form is the result's own `to_dict()`, so it loads back
 with `from_dict()`; it always carries the per-u partial-conjunction p-values, the other forms show them on
 request.  Every analysis carries a sacreBLEU-style signature (alpha, methods, dependence assumption, N,
-releval version).  The histogram figure needs matplotlib (the `plot` extra), imported only when a figure
-is asked for.
+releval version).  The histogram figure (releval.report.figures.khat) needs matplotlib (the `plot` extra),
+imported only when a figure is asked for.
 """
 
 from __future__ import annotations
 
-import io
 import os
-from typing import Any
 
 import numpy as np
 
@@ -21,19 +19,14 @@ from releval.core.table import Column, Table, attach
 from releval.errors import RelevalError
 from releval.replicability.analysis import ReplicabilityResult
 from releval.replicability.simulation import PAPER_VALUES, SimulationResult
+from releval.report.figures.khat import ESTIMATOR_LABELS
 from releval.report.output import write_atomic
 from releval.report.render import render_as
 
 #: The replicability commands write every output format.
 FORMATS = OUTPUT_FORMATS
 
-_LABEL = {
-    "count": "count (naive)",
-    "bonferroni": "Bonferroni",
-    "fisher": "Fisher",
-    "simes": "Simes",
-    "stouffer": "Stouffer",
-}
+_LABEL = ESTIMATOR_LABELS
 _ID_LABEL = {
     "holm": "Holm",
     "bonferroni": "Bonferroni",
@@ -170,51 +163,24 @@ def render_simulation(sim: SimulationResult, format: str = "text") -> str:
     return render_as(format, lambda: simulation_tables(sim), sim.to_dict)
 
 
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise RelevalError(
-            "the histogram figure needs matplotlib: pip install 'releval[plot]' (or drop --figure)"
-        ) from None
-    return plt
+# The figure lives with every other figure (releval.report.figures.khat); these names stay for the command line.
 
 
 def require_matplotlib() -> None:
     """Fail early (before any output is written) when a figure is requested but matplotlib is missing."""
-    _pyplot()
+    from releval.report.figures.base import require_matplotlib as require
+
+    require("the histogram figure", "or drop --figure")
 
 
 def simulation_figure(sim: SimulationResult, format: str = "png") -> bytes:
-    """Histograms of k_hat per estimator (one panel per scenario), as PNG/PDF/SVG bytes."""
-    plt = _pyplot()
-    names = list(sim.scenarios)
-    fig, axes = plt.subplots(1, len(names), figsize=(5.5 * len(names), 3.8), squeeze=False)
-    for ax, name in zip(axes[0], names):
-        sc = sim.scenarios[name]
-        top = max(int(sc.k_hat[m].max()) for m in sim.methods)
-        edges = np.arange(top + 2) - 0.5
-        width = 0.8 / len(sim.methods)
-        for j, m in enumerate(sim.methods):
-            counts, _ = np.histogram(sc.k_hat[m], bins=edges)
-            ax.bar(
-                np.arange(top + 1) + (j - (len(sim.methods) - 1) / 2) * width,
-                counts / sc.reps,
-                width,
-                label=f"{_LABEL[m]}: P(k>0) = {sc.p_over(m):.3f}",
-            )
-        ax.set_title(f"{name} datasets (N = {sc.n}, {sc.reps} reps)")
-        ax.set_xlabel("k_hat (true k = 0)")
-        ax.set_ylabel("fraction of repetitions")
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format=format)
-    plt.close(fig)
-    return buf.getvalue()
+    """Histograms of k_hat per estimator (one panel per scenario), as PNG/PDF/SVG bytes
+    (releval.report.figures.khat_figure, saved by figure_bytes: the same simulation gives the same bytes)."""
+    from releval.report.figures.base import figure_bytes
+    from releval.report.figures.khat import khat_figure
+
+    require_matplotlib()
+    return figure_bytes(khat_figure(sim)[1], format)
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, what: str = "figure") -> None:
