@@ -201,9 +201,13 @@ class ScoreResult:
         return score_tables([self])
 
     @classmethod
-    def tables_of(cls, results: Sequence[ScoreResult]) -> list[Table]:
-        """Several systems' tables: one display table side by side, one CSV block per system."""
-        return score_tables(results)
+    def tables_of(cls, results: Sequence[ScoreResult], per_class: bool | None = None) -> list[Table]:
+        """Several systems' tables: for display one line per system with F under every average (compact; the
+        per-class rows side by side with `per_class=True`, the default for one system); one CSV block per system.
+        """
+        if per_class is None:
+            per_class = len(results) == 1
+        return score_tables(results) if per_class else compact_tables(results)
 
     def to_frame(self) -> Any:
         """Per-class rows and averages as a pandas DataFrame indexed by label (pandas imported only here)."""
@@ -338,6 +342,41 @@ def score_tables(
         show="display",
     )
     return [display, *_data_tables(results, bounded, criterion, warnings)]
+
+
+def compact_tables(results: Sequence[ScoreResult]) -> list[Table]:
+    """One line per system: F (percent) under micro and every weighting, and accuracy — sacreBLEU's one line per
+    system, where the side-by-side per-class table of ten systems runs to hundreds of characters a line. The
+    signature is printed once when every system shares it. Data formats get the full per-class blocks.
+
+    >>> from dataclasses import replace
+    >>> a = ScoreResult("a", [], {"micro": Average("micro", 1.0, 0.5, 2 / 3)}, 0.5, 2, "NA", parse("task:rc"))
+    >>> t = compact_tables([a, replace(a, system="b")])[0]
+    >>> [c.name for c in t.columns], t.rows[1][:2], t.signature
+    (['system', 'micro', 'accuracy'], ('b', 0.6666666666666666), 't:rc')
+    """
+    averages = list(results[0].averages) if results else []
+    with_accuracy = any(r.negative is not None and not math.isnan(r.accuracy) for r in results)
+    columns = [Column("system"), *(Column(name, "percent") for name in averages)]
+    columns += [Column("accuracy", "percent")] if with_accuracy else []
+    rows = []
+    for r in results:
+        cells: list[Any] = [r.system, *(r.averages[name].f if name in r.averages else None for name in averages)]
+        rows.append(tuple(cells + ([r.accuracy] if with_accuracy else [])))
+    signatures = [r.signature.format(short=True) for r in results]
+    shared = len(set(signatures)) == 1
+    signature: Any = signatures[0] if shared else tuple((r.system, sig) for r, sig in zip(results, signatures))
+    notes = list(dict.fromkeys(n for r in results for n in r.notes))
+    if any(r.bounds for r in results):
+        notes.append(
+            "a class-weighted average under Olek's correction is shown at its worst case (--per-class: ranges)"
+        )
+    notes.append("F (%) per average; per-class precision, recall and F: --per-class")
+    warnings = [f"{r.system}: {w}" for r in results for w in r.warnings]
+    beta = results[0].signature.get("beta") if results else None
+    title = "F1 (%) per average" if beta in (None, "1") else f"F{beta} (%) per average"
+    display = Table(title, columns, rows, notes=notes, warnings=warnings, signature=signature, show="display")
+    return [display, *_data_tables(results, any(r.bounds for r in results), None, warnings)]
 
 
 def _data_tables(

@@ -27,8 +27,10 @@ def envelope(results: Sequence[Any], kind: str) -> dict[str, Any]:
     }
 
 
-def render_results(results: Sequence[Any], format: str = "text", width: int = 2) -> str:
-    """Text, Markdown, LaTeX, CSV or JSON of one kind of result (score, e2e score, paired or seed comparison)."""
+def render_results(results: Sequence[Any], format: str = "text", width: int = 2, per_class: bool | None = None) -> str:
+    """Text, Markdown, LaTeX, CSV or JSON of one kind of result (score, e2e score, paired or seed comparison).
+    `per_class` asks several scored systems for their per-class rows side by side instead of one line each
+    (None: per-class rows for one system only)."""
     check_choice(format, OUTPUT_FORMATS, "format")
     check_width(width)
     kind = type(results[0]).__name__  # by name: importing the comparison types would load SciPy for a score
@@ -37,7 +39,7 @@ def render_results(results: Sequence[Any], format: str = "text", width: int = 2)
         return dumps_strict(envelope(results, kinds[kind]), indent=2, ensure_ascii=False) + "\n"
     tables_of = getattr(type(results[0]), "tables_of", None)
     if tables_of is not None:
-        return render(tables_of(results), format, width)
+        return render(tables_of(results, per_class=per_class), format, width)
     from releval.report.compare_report import paired_tables, seed_tables
 
     if kind == "PairedTable":

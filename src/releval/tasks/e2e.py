@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -25,7 +25,7 @@ from releval.core.notices import Notice
 from releval.core.options import MACRO_CLASSES, RE_CRITERIA
 from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, short_hash
-from releval.core.table import Table
+from releval.core.table import Column, Table
 from releval.data.e2e import Document, E2EDataset, TypeInventory, align_arrays, load_any_arrays, load_types
 from releval.data.e2e_arrays import E2EArraysDataset
 from releval.errors import OptionError
@@ -214,9 +214,14 @@ class E2EResult:
         return E2EResult.tables_of([self])
 
     @classmethod
-    def tables_of(cls, results: Sequence[E2EResult]) -> list[Table]:
+    def tables_of(cls, results: Sequence[E2EResult], per_class: bool | None = None) -> list[Table]:
         """Per system: NER strict, then the relation criteria side by side (percent, no accuracy: end-to-end RE
-        has no negative class); in CSV one block per criterion, each with its own signature."""
+        has no negative class); in CSV one block per criterion, each with its own signature. Several systems get
+        one line per system and criterion unless `per_class` asks for the per-type rows."""
+        if per_class is None:
+            per_class = len(results) == 1
+        if not per_class:
+            return _compact_tables(results)
         out: list[Table] = []
         for result in results:
             relation = [c for c in result.results if c != NER]
@@ -246,6 +251,34 @@ class E2EResult:
             list(data.get("notes", [])),
             [Notice.from_dict(w) for w in data.get("warnings", [])],
         )
+
+
+def _compact_tables(results: Sequence[E2EResult]) -> list[Table]:
+    """One line per system and criterion with F (percent) under every average; one signature per criterion when
+    every system shares it."""
+    rows, signatures = [], {}
+    averages = list(next(iter(results[0].results.values())).averages) if results else []
+    for result in results:
+        for criterion, r in result.results.items():
+            rows.append((result.system, CRITERION_NAMES[criterion], *(r.averages[a].f for a in averages)))
+            signatures.setdefault(criterion, {})[result.system] = r.signature.format(short=True)
+    signature: list[tuple[str, str]] = []
+    for criterion, by_system in signatures.items():
+        if len(set(by_system.values())) == 1:
+            signature.append((CRITERION_NAMES[criterion], next(iter(by_system.values()))))
+        else:
+            signature += [(f"{system} {CRITERION_NAMES[criterion]}", sig) for system, sig in by_system.items()]
+    columns = [Column("system"), Column("criterion", align="left"), *(Column(a, "percent") for a in averages)]
+    titles = [f"{CRITERION_NAMES[c]} = {CRITERION_TITLES[c]}" for c in signatures]
+    notes = [*titles, "F (%) per average; per-type precision, recall and F: --per-class"]
+    notes += list(dict.fromkeys(n for result in results for n in result.notes))
+    warnings = [f"{result.system}: {w}" for result in results for w in result.warnings]
+    display = Table("F1 (%) per average", columns, rows, notes=notes, warnings=warnings, signature=tuple(signature))
+    out = [replace(display, show="display")]
+    for result in results:
+        for criterion, r in result.results.items():
+            out += score_tables([r], accuracy=False, criterion=criterion)[1:]
+    return out
 
 
 def score(gold: E2EInput, pred: E2EInput, config: E2EConfig, system: str | None = None) -> E2EResult:
