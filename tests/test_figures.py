@@ -108,6 +108,9 @@ def test_class_weights_options() -> None:
         class_weights(HAND_GOLD, entropy_n="some")
     with pytest.raises(OptionError, match="micro"):
         class_weights(HAND_GOLD, ["micro"])
+    with pytest.raises(OptionError, match="no gold labels"):
+        class_weights([])
+    assert class_weights(["no_relation"] * 3).classes == []  # no positive class: nothing is weighted
 
 
 def test_weights_figure_draws_the_weights() -> None:
@@ -286,6 +289,8 @@ def test_confusion_of_a_hand_example() -> None:
         confusion(gold, pred, labels=["a", "zz"])
     with pytest.raises(OptionError, match="9 gold labels but 2"):
         confusion(gold, pred[:2])
+    with pytest.raises(OptionError, match="no items"):
+        confusion([], [])
     json.dumps(norm.to_dict())
 
 

@@ -153,16 +153,18 @@ def percent_axis(axis: Any, decimals: int | None = None) -> None:
 
 
 def class_ticks(ax: Any, labels: list[str], *, axis: str = "x") -> None:
-    """Class names as the ticks of a categorical axis: every one shown, turned upright on x when they are many or
-    long, so that none overlaps its neighbour."""
+    """Class names as the ticks of a categorical axis: every one shown; on x turned upright when they are many or
+    long, slanted when a few are longer than a word's width, so that none overlaps its neighbour."""
     positions = list(range(len(labels)))
     if axis == "x":
         ax.set_xticks(positions)
         longest = max((len(x) for x in labels), default=0)
         if len(labels) > 8 or longest * len(labels) > 60:
             ax.set_xticklabels(labels, rotation=90, fontsize=_tick_size(len(labels)))
-        else:
+        elif longest > 6:
             ax.set_xticklabels(labels, rotation=30, ha="right", rotation_mode="anchor")
+        else:
+            ax.set_xticklabels(labels)
         ax.set_xlim(-0.6, len(labels) - 0.4)
     else:
         ax.set_yticks(positions)

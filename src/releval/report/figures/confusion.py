@@ -68,6 +68,8 @@ def confusion(
     in gold or predictions; an OptionError names one that does not)."""
     if len(gold) != len(pred):
         raise OptionError(f"confusion matrix: {len(gold)} gold labels but {len(pred)} predictions", option="pred")
+    if not gold:
+        raise OptionError("confusion matrix: no items", option="gold")
     enc = encode(gold, pred)
     matrix = confusion_matrix(enc.gold, enc.pred, len(enc.labels))
     support = matrix.sum(axis=1)

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from releval.core.options import ENTROPY_N
+from releval.errors import OptionError
 from releval.metrics.averages import AveragingSpec, average_weights
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
 from releval.report.figures.base import class_ticks, new_figure, percent_axis, settle_layout, title_with
@@ -79,6 +80,8 @@ def class_weights(
     check_choice(entropy_n, ENTROPY_N, "entropy_n")
     schemes = DEFAULT_WEIGHTINGS if weightings is None else get_weightings(weightings)
     labels = [x if type(x) is str else str(x) for x in gold]
+    if not labels:
+        raise OptionError("class weights: no gold labels", option="gold")
     neg, _ = resolve_negative(negative, labels)
     counts = Counter(labels)
     order = sorted(counts, key=lambda label: (-counts[label], label))
@@ -136,7 +139,7 @@ def weights_figure(
 
         right = ax.secondary_yaxis("right", functions=(to_count, to_weight))
         right.set_ylabel(r"gold items $n_i$ (weighted: $w_i = n_i\,/\,\Sigma_j n_j$)")
-    ax.legend(title="weighting", loc="upper right", fontsize=8)
+    ax.legend(title="weighting", loc="best", fontsize=8)  # the classes go by support: mostly the upper right
     neg = f"; {data.negative!r} ({data.negative_support:,} items) not weighted" if data.negative else ""
     entropy = "" if data.entropy_n == "all" else ", entropy's N: positive items"
     ax.set_title(
