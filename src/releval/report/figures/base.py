@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -127,7 +128,7 @@ def save_figure(
     *,
     dpi: float | None = None,
     what: str = "figure",
-    inputs: Any = (),
+    inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> Path:
     """Save `fig` to `path` as PNG, SVG or PDF by its suffix, atomically and reproducibly; returns the path.
 
