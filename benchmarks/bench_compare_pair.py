@@ -1,4 +1,4 @@
-"""Benchmark: a whole `releval compare` process on one TACRED pair against a 40-line per-item NumPy bootstrap script.
+"""Benchmark: a whole `releval compare` process on one TACRED pair against a 50-line per-item NumPy bootstrap script.
 
 Run: python benchmarks/bench_compare_pair.py [--repeat 7] [--a cnn] [--b lstm] [--resamples 10000] [--data DIR]
 Both sides read the same three TACRev JSONL files (gold: `label_true` of A's file; A and B: `label_pred`) from
