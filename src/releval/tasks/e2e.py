@@ -256,7 +256,8 @@ class E2EResult:
 def _compact_tables(results: Sequence[E2EResult]) -> list[Table]:
     """One line per system and criterion with F (percent) under every average; one signature per criterion when
     every system shares it."""
-    rows, signatures = [], {}
+    rows: list[tuple[Any, ...]] = []
+    signatures: dict[str, dict[str, str]] = {}
     averages = list(next(iter(results[0].results.values())).averages) if results else []
     for result in results:
         for criterion, r in result.results.items():
