@@ -179,18 +179,35 @@ def test_registry_against_harbecke_and_olek() -> None:
             assert f"{s['f1']:.1f} F1 score" in olek or f"result {s['f1']:.1f}" in olek
 
 
+def _on_tacred_test(path: Path) -> None:
+    """The saved result at `path` re-signed as if scored on the whole TACRED test set (its size and gold digest in
+    the registry): the settings checks below then decide, not the five items these tests score."""
+    data = json.loads(path.read_text())
+    fields = dict(releval.signature.parse(data["signature"]).fields) | {"n": "15509", "gold": "39b0892f"}
+    path.write_text(json.dumps(data | {"signature": str(Signature.build(**fields))}))
+
+
 def test_claims_check_tacred_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A TACRED result (dataset guessed from its labels) may be compared with PTR and Olek's corrected number, not
-    with the leaky RECENT numbers; a result scored with negative filling may be compared with none of them."""
+    """A TACRED result (dataset guessed from its labels) on the TACRED test set may be compared with PTR and Olek's
+    corrected number, not with the leaky RECENT numbers; a result scored with negative filling may be compared with
+    none of them; a result on five items with none either, since that is not the test set the claims were on."""
     gold = ["no_relation", "per:title", "org:founded", "per:title", "no_relation"]
     pred = ["no_relation", "per:title", "per:title", "per:title", "org:founded"]
     path = tmp_path / "r.json"
     path.write_text(json.dumps(releval.score(gold, pred).to_dict()))
+    _, verdicts = check_result(load_results(path))
+    assert len(verdicts) == 6 and not any(v.comparable for v in verdicts)
+    assert all("result on 5 of 15509 test items: not the TACRED test set" in v.reasons for v in verdicts)
+    _on_tacred_test(path)
     dataset, verdicts = check_result(load_results(path))
     by_id = {v.claim_id: v for v in verdicts}
     assert dataset == "tacred" and len(verdicts) == 6
     assert by_id["harbecke2022-t3-ptr-tacred"].comparable
     assert by_id["harbecke2022-t3-ptr-tacred"].yours == pytest.approx(100 * 4 / 7)  # micro P 2/4, R 2/3
+    assert (
+        "same test set: the TACRED test set, 15509 items, gold digest 39b0892f"
+        in by_id["harbecke2022-t3-ptr-tacred"].reasons
+    )
     assert by_id["olek-t1t2-recent-spanbert-corrected"].comparable
     assert not by_id["olek-t1t2-recent-spanbert-recreated-original"].comparable
     assert not by_id["harbecke2022-t3-recent-tacred"].comparable
@@ -203,6 +220,7 @@ def test_claims_check_tacred_result(tmp_path: Path, capsys: pytest.CaptureFixtur
         on_missing="negative",
     )
     path.write_text(json.dumps(filled.to_dict()))
+    _on_tacred_test(path)
     _, verdicts = check_result(load_results(path))
     assert not any(v.comparable for v in verdicts)
     assert all(any("RECENT's leak pattern" in r for r in v.reasons) for v in verdicts)

@@ -2,20 +2,28 @@
 user's result against it: which published numbers it may be compared with, which not, and why.
 
 Sources: Taillé et al. (2020) Tables 2 and 4, Harbecke et al. (2022) Tables 3–4, Olek's RECENT note Tables 1–2.
-A check's result (`ClaimsCheck`) saves to JSON and loads back equal.
+Each claim records the test set it was measured on (`test_set`, `test_size`, the `gold` digest where releval can
+compute it, and a note on where they come from; `known_test_sets()` describes every test set): a result on other
+test data is not comparable, whatever its settings. Every system of a result file is checked. A check's result
+(`ClaimsCheck`) saves to JSON and loads back equal.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from releval.core.schema import check_schema, header, reading
 from releval.validation import check_choice
+
+if TYPE_CHECKING:
+    from releval.audit.comparability import SavedResult
+    from releval.core.signature import Signature
 
 GROUP_ORDER = ("Strict", "Boundaries", "Relaxed", "Not comparable", "Relation classification")
 _REGISTRY_FILE = "claims.json"
@@ -28,6 +36,13 @@ def registry() -> dict[str, Any]:
     """The whole registry: description, sources, dataset names and claims (read once from package data)."""
     text = (resources.files("releval.audit") / "data" / _REGISTRY_FILE).read_text(encoding="utf-8")
     return json.loads(text)
+
+
+def known_test_sets() -> dict[str, dict[str, Any]]:
+    """The test sets the claims were measured on, by the id a claim's `test_set` names: name, dataset, unit (items or
+    sentences, as the signature's `n` counts them), size, gold digest and patch digest (None when not known) and
+    where they come from (`provenance`)."""
+    return registry()["test_sets"]
 
 
 def claims(dataset: str | None = None, criterion: str | None = None, source: str | None = None) -> list[dict[str, Any]]:
@@ -122,10 +137,12 @@ class ClaimVerdict:
     reasons: list[str]
     yours: float | None
     theirs: float | None
+    system: str = ""  # which system of the result file ("" in checks saved before systems were told apart)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (a part of a `ClaimsCheck`'s, so no schema version of its own)."""
         return {
+            "system": self.system,
             "claim_id": self.claim_id,
             "reference": self.reference,
             "dataset": self.dataset,
@@ -148,11 +165,13 @@ class ClaimVerdict:
                 [str(r) for r in data["reasons"]],
                 None if yours is None else float(yours),
                 None if theirs is None else float(theirs),
+                str(data.get("system") or ""),
             )
 
 
 class ClaimsCheck(NamedTuple):
-    """What `check_result` found: the result's dataset (None when it cannot be told) and a verdict per claim.
+    """What `check_result` found: the result's dataset (None when it cannot be told) and a verdict per claim and
+    system of the result file (system by system, each verdict naming its `system`).
 
     A named pair, so `dataset, verdicts = check_result(...)` reads it as before.
     """
@@ -177,6 +196,10 @@ class ClaimsCheck(NamedTuple):
             dataset = data.get("dataset")
             return cls(None if dataset is None else str(dataset), [ClaimVerdict.from_dict(v) for v in data["claims"]])
 
+    def systems(self) -> list[str]:
+        """The systems checked, in the result file's order."""
+        return list(dict.fromkeys(v.system for v in self.verdicts))
+
 
 _CONLL04_LABELS = {"Live_In", "Kill", "Work_For", "OrgBased_In", "Located_In", "Loc", "Org", "Peop", "Other"}
 _ACE05_LABELS = {"PHYS", "PART-WHOLE", "ORG-AFF", "GEN-AFF", "PER-SOC", "ART"} | {"FAC", "GPE", "LOC", "ORG", "PER"}
@@ -196,8 +219,9 @@ def guess_dataset(labels: Sequence[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def check_result(results: Sequence[Any], dataset: str | None = None) -> ClaimsCheck:
-    """Each registry claim on the result's dataset, with a verdict; `results` are SavedResult entries of one file."""
+def check_result(results: Sequence[SavedResult], dataset: str | None = None) -> ClaimsCheck:
+    """Each registry claim on the result's dataset, with a verdict for every system of the result file; `results`
+    are the SavedResult entries of one file (`load_results`), whose end-to-end criteria belong to their system."""
     if dataset is not None:
         dataset = check_dataset(dataset)
     if dataset is None:
@@ -205,10 +229,77 @@ def check_result(results: Sequence[Any], dataset: str | None = None) -> ClaimsCh
         dataset = guess_dataset(labels)
     if dataset is None:
         return ClaimsCheck(None, [])
-    return ClaimsCheck(dataset, [_verdict(c, results) for c in claims(dataset=dataset)])
+    entries = claims(dataset=dataset)
+    return ClaimsCheck(dataset, [_verdict(c, rs, name) for name, rs in _systems(results) for c in entries])
 
 
-def _verdict(claim: dict[str, Any], results: Sequence[Any]) -> ClaimVerdict:
+_CRITERION_SUFFIX = re.compile(r"\[[^\[\]]*\]$")
+
+
+def _systems(results: Sequence[SavedResult]) -> list[tuple[str, list[SavedResult]]]:
+    """The results grouped by system, in file order: an end-to-end system's criteria (`name[strict]`, …) together.
+
+    A system is named by its `system` field and its place in the file (`r.json#2`), or by the latter alone.
+    """
+    groups: dict[str, list[SavedResult]] = {}
+    for r in results:
+        key = _CRITERION_SUFFIX.sub("", r.name) if r.criterion is not None else r.name
+        groups.setdefault(key, []).append(r)
+    out = []
+    for key, members in groups.items():
+        system = members[0].data.get("system")
+        out.append((f"{system} ({key})" if isinstance(system, str) and system and system != key else key, members))
+    return out
+
+
+def _identify(gold: str | None, besides: str) -> str | None:
+    """The name of the registry test set (other than `besides`) whose gold digest is `gold`, if any."""
+    return next((t["name"] for k, t in known_test_sets().items() if k != besides and gold and t["gold"] == gold), None)
+
+
+def _test_set_check(claim: dict[str, Any], sig: Signature) -> tuple[list[str], str]:
+    """Whether the result was scored on the claim's test set: the reasons it was not (size, patch, gold digest),
+    and, for a comparable result, what was checked."""
+    ts = known_test_sets()[claim["test_set"]]
+    name, unit, size, gold, patch = ts["name"], ts["unit"], claim["test_size"], claim["gold"], ts["patch"]
+    n, your_gold, your_patch = sig.get("n"), sig.get("gold"), sig.get("patch")
+    other = _identify(your_gold, claim["test_set"])
+    if size is None:
+        text = f"test set unknown ({name}): {claim['test_set_note']}; releval cannot check that yours is the same"
+        return [text + (f"; yours is the {other}" if other else "")], ""
+    reasons = []
+    if n is None:
+        reasons.append(f"your result does not record its number of test {unit}; the {name} has {size}")
+    elif n != str(size):
+        count = int(n) if n.isdigit() else None
+        where = f"of {size} test {unit}" if count is not None and count < size else f"test {unit}, not {size}"
+        reasons.append(f"result on {n} {where}: not the {name}" + (f"; yours is the {other}" if other else ""))
+    if your_patch is not None and patch is None:
+        reasons.append(f"your gold was patched (patch {your_patch}), the claim is on the unpatched {name}")
+    elif your_patch is not None and your_patch != patch:
+        reasons.append(f"your gold was patched with patch {your_patch}, the claim's with {patch} ({name})")
+    elif your_patch is None and patch is not None and (gold is None or your_gold != gold):
+        reasons.append(f"the claim is on the {name} (patch {patch}); your gold was not patched")
+    if gold is not None and n == str(size) and your_gold != gold:
+        if your_gold is None:
+            reasons.append(f"your result does not record a gold digest; the {name}'s is {gold}")
+        else:
+            text = f"gold labels differ from those of the {name}: digest {your_gold}, not {gold}"
+            if other:
+                text += f"; they are those of the {other}"
+            elif your_patch is None:
+                text += f" (another version or relabelling of the data, such as a TACRev patch, other {unit}, or the "
+                text += f"same {unit} in another order?)"
+            reasons.append(text)
+    if gold is not None:
+        return reasons, f"same test set: the {name}, {size} {unit}, gold digest {gold}"
+    return reasons, (
+        f"same number of test {unit} as the {name} ({size}); its gold digest is not recorded (releval cannot "
+        "compute it from data available here), so only the size was checked"
+    )
+
+
+def _verdict(claim: dict[str, Any], results: Sequence[SavedResult], system: str = "") -> ClaimVerdict:
     reasons: list[str] = []
     task = claim["task"]
     same_task = [r for r in results if r.signature.get("task", "rc") == task]
@@ -227,6 +318,10 @@ def _verdict(claim: dict[str, Any], results: Sequence[Any]) -> ClaimVerdict:
     if claim.get("missing_policy") == "negative" and not claim.get("incorrectly_stated"):
         reasons.append("obtained with missing predictions filled as the negative class: " + claim.get("notes", ""))
     mine = candidates[0] if candidates else None
+    same_data = ""
+    if same_task:  # the criteria of one system share their test data: checked even when the criterion differs
+        data_reasons, same_data = _test_set_check(claim, (mine or same_task[0]).signature)
+        reasons += data_reasons
     average = "macro" if claim["average"] == "macro" else "micro"
     if mine is not None:
         sig = mine.signature
@@ -246,24 +341,34 @@ def _verdict(claim: dict[str, Any], results: Sequence[Any]) -> ClaimVerdict:
     comparable = not reasons
     if comparable:
         reasons.append(f"same task, criterion, negative class and averaging ({average})")
+        reasons.append(same_data)
         if claim.get("runs"):
             reasons.append(f"the claim is a mean over {claim['runs']} runs: compare it with a mean over runs")
         if claim.get("marks"):
             reasons.append(f"marked {', '.join(sorted(set(claim['marks'].values())))} in the source table")
-    return ClaimVerdict(claim["id"], claim["reference"], claim["dataset"], comparable, reasons, yours, theirs)
+    return ClaimVerdict(
+        claim["id"], claim["reference"], claim["dataset"], comparable, reasons, yours, theirs, system=system
+    )
 
 
 def render_verdicts(dataset: str | None, verdicts: Sequence[ClaimVerdict]) -> str:
-    """Plain text: comparable claims first, then the others with their reasons."""
+    """Plain text, one block per system of the result file: comparable claims first, then the others with their
+    reasons."""
     if dataset is None:
         return "cannot tell the dataset from the result's labels; name it with --dataset\n"
     names = registry()["datasets"]
-    lines = [f"published results on {names.get(dataset, dataset)} ({len(verdicts)}):"]
-    for title, ok in (("may be compared with", True), ("may NOT be compared with", False)):
-        chosen = [v for v in verdicts if v.comparable == ok]
-        lines.append(f"{title} ({len(chosen)}):")
-        for v in chosen:
-            nums = f" (theirs {v.theirs:.2f}" + (f", yours {v.yours:.2f})" if v.yours is not None else ")")
-            lines.append(f"  {v.claim_id}: {v.reference}{nums if v.theirs is not None else ''}")
-            lines += [f"      - {r}" for r in v.reasons]
+    systems = list(dict.fromkeys(v.system for v in verdicts))
+    per_system = len(verdicts) // max(len(systems), 1)
+    lines = [f"published results on {names.get(dataset, dataset)} ({per_system}):"]
+    for system in systems:
+        mine = [v for v in verdicts if v.system == system]
+        if system:
+            lines += ["", f"== {system} =="]
+        for title, ok in (("may be compared with", True), ("may NOT be compared with", False)):
+            chosen = [v for v in mine if v.comparable == ok]
+            lines.append(f"{title} ({len(chosen)}):")
+            for v in chosen:
+                nums = f" (theirs {v.theirs:.2f}" + (f", yours {v.yours:.2f})" if v.yours is not None else ")")
+                lines.append(f"  {v.claim_id}: {v.reference}{nums if v.theirs is not None else ''}")
+                lines += [f"      - {r}" for r in v.reasons]
     return "\n".join(lines) + "\n"
