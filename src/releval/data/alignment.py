@@ -10,9 +10,14 @@ that class as correct (issue 11). `Alignment.missing_label` says which one was u
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+from numpy.typing import NDArray
+
 from releval.core.options import MISSING_POLICIES
+from releval.data.columns import IdColumn, as_list, distinct, id_column, labels_at, locate
 from releval.data.labels import LabelFile
 from releval.errors import InputError, raise_all
 from releval.validation import check_choice
@@ -42,9 +47,9 @@ class Alignment:
         return self.missing_gold_negative / self.n_missing if self.missing_ids else None
 
 
-def missing_placeholder(*label_lists: list[str]) -> str:
+def missing_placeholder(*label_lists: Sequence[str]) -> str:
     """`<missing>`, or the first of `<missing-2>`, `<missing-3>`, … that is no label of the given lists."""
-    used = set().union(*map(set, label_lists))
+    used = set().union(*map(distinct, label_lists))
     if MISSING_LABEL not in used:
         return MISSING_LABEL
     k = 2
@@ -53,9 +58,11 @@ def missing_placeholder(*label_lists: list[str]) -> str:
     return f"<missing-{k}>"
 
 
-def _examples(items: list[str], k: int = 5) -> str:
+def _examples(items: list[str], total: int | None = None, k: int = 5) -> str:
+    """The first `k` items quoted, and how many more of `total` (default: all of `items`) there are."""
+    total = len(items) if total is None else total
     shown = ", ".join(repr(x) for x in items[:k])
-    return shown + (f", … ({len(items) - k} more)" if len(items) > k else "")
+    return shown + (f", … ({total - k} more)" if total > k else "")
 
 
 def align(
@@ -66,7 +73,11 @@ def align(
     negative: str | None = None,
     by_position: bool = False,
 ) -> Alignment:
-    """Pair each gold item with its prediction; unknown ids are always an error, missing ones per policy."""
+    """Pair each gold item with its prediction; unknown ids are always an error, missing ones per policy.
+
+    Ids are matched as compact columns (`releval.data.columns.locate`: by hash, every match confirmed by comparing
+    the bytes), without a str or a dictionary entry per id.
+    """
     check_choice(on_missing, MISSING_POLICIES, "on_missing")
     if by_position or gold.ids is None or pred.ids is None:
         if not by_position:
@@ -81,33 +92,28 @@ def align(
                 f"has {len(pred)} items but gold {gold.path} has {len(gold)}; position alignment needs equal lengths",
                 file=pred.path,
             )
-        return Alignment(list(gold.labels), list(pred.labels), notes=["aligned by position"])
-    if gold.ids == pred.ids:
-        return Alignment(list(gold.labels), list(pred.labels))
-    index = {item_id: i for i, item_id in enumerate(gold.ids)}
-    unknown = [k for k, pid in enumerate(pred.ids) if pid not in index]
-    if unknown:
-        examples = _examples([pred.ids[k] for k in unknown])
-        raise pred.error(f"{len(unknown)} prediction id(s) not in gold {gold.path}: {examples}", unknown[0], "id")
-    slots: list[str | None] = [None] * len(gold)
-    source = [0] * len(gold)
-    repeated: list[InputError] = []
-    for k, (pid, label) in enumerate(zip(pred.ids, pred.labels)):
-        i = index[pid]
-        if slots[i] is not None:
-            repeated.append(pred.error(f"id {pid} repeated (first on {pred.unit} {pred.lines[source[i]]})", k, "id"))
-            continue
-        slots[i] = label
-        source[i] = k
-    raise_all(repeated[:50])
-    missing = [i for i, s in enumerate(slots) if s is None]
-    if not missing:
-        return Alignment(list(gold.labels), slots)  # type: ignore[arg-type]
-    missing_ids = [gold.ids[i] for i in missing]
+        return Alignment(as_list(gold.labels), as_list(pred.labels), notes=["aligned by position"])
+    gold_ids, pred_ids = id_column(gold.ids), id_column(pred.ids)
+    if gold_ids == pred_ids:
+        return Alignment(as_list(gold.labels), as_list(pred.labels))
+    at = locate(gold_ids, pred_ids)  # each prediction's gold item
+    unknown = np.flatnonzero(at < 0)
+    if len(unknown):
+        examples = _examples(pred_ids.take(unknown[:5]), len(unknown))
+        raise pred.error(f"{len(unknown)} prediction id(s) not in gold {gold.path}: {examples}", int(unknown[0]), "id")
+    hits = np.bincount(at, minlength=len(gold))
+    if len(hits) and hits.max() > 1:
+        raise_all(_repeated(pred, pred_ids, at, hits))
+    source = np.full(len(gold), -1, dtype=np.int64)  # each gold item's prediction
+    source[at] = np.arange(len(at))
+    missing = np.flatnonzero(source < 0)
+    if not len(missing):
+        return Alignment(as_list(gold.labels), labels_at(pred.labels, source))
     if on_missing == "error":
         raise InputError(
-            f"{len(missing)} gold item(s) have no prediction: {_examples(missing_ids)}; if this is intended, "
-            "choose a policy (on_missing='negative' or 'wrong'; --on-missing on the command line)",
+            f"{len(missing)} gold item(s) have no prediction: {_examples(gold_ids.take(missing[:5]), len(missing))}; "
+            "if this is intended, choose a policy (on_missing='negative' or 'wrong'; --on-missing on the command "
+            "line)",
             file=pred.path,
             field="id",
         )
@@ -117,18 +123,33 @@ def align(
         fill = negative
     else:
         fill = missing_placeholder(gold.labels, pred.labels)
-    gold_negative = sum(gold.labels[i] == negative for i in missing) if negative is not None else 0
-    for i in missing:
-        slots[i] = fill
+    gold_negative = labels_at(gold.labels, missing).count(negative) if negative is not None else 0
     note = f"{len(missing)} missing prediction(s) filled as {'the negative class' if fill == negative else 'wrong'}"
     if negative is not None:
         note += f"; {100 * gold_negative / len(missing):.1f} % of them are gold-negative"
     return Alignment(
-        list(gold.labels),
-        slots,  # type: ignore[arg-type]
+        as_list(gold.labels),
+        labels_at(pred.labels, source, fill),
         on_missing,
-        missing_ids,
+        gold_ids.take(missing),
         gold_negative,
         [note],
         fill if on_missing == "wrong" else MISSING_LABEL,
     )
+
+
+def _repeated(pred: LabelFile, pred_ids: IdColumn, at: NDArray[np.int64], hits: NDArray[np.int64]) -> list[InputError]:
+    """An error at every prediction whose gold item an earlier one already took (at most 50)."""
+    errors: list[InputError] = []
+    first: dict[int, int] = {}
+    for k in np.flatnonzero(hits[at] > 1).tolist():
+        i = int(at[k])
+        if i in first:
+            errors.append(
+                pred.error(f"id {pred_ids[k]} repeated (first on {pred.unit} {pred.lines[first[i]]})", k, "id")
+            )
+            if len(errors) == 50:
+                break
+        else:
+            first[i] = k
+    return errors

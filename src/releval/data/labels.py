@@ -147,17 +147,20 @@ def _digest_in_background(data: bytes) -> Callable[[], str]:
 
 def apply_patch(gold: LabelFile, patch_path: PathLike) -> LabelFile:
     """Apply a TACRev-style relabelling `[{"id", "relation"}]`; every patch id must exist in gold."""
+    import numpy as np
+
+    from releval.data.columns import LabelColumn, as_list, id_column, locate
+
     patch = load_labels(patch_path, format="tacred-json")
     if gold.ids is None:
         raise InputError("a patch needs gold with ids", file=str(patch_path))
-    index = {item_id: i for i, item_id in enumerate(gold.ids)}
-    unknown = [k for k, pid in enumerate(patch.ids or []) if pid not in index]
-    if unknown:
-        k = unknown[0]
-        raise patch.error(
-            f"{len(unknown)} patch id(s) not in gold {gold.path}, e.g. '{(patch.ids or [])[k]}'", k, field="id"
-        )
-    labels = list(gold.labels)
-    for pid, label in zip(patch.ids or [], patch.labels):
-        labels[index[pid]] = label
-    return gold.with_labels(labels)
+    patch_ids = id_column(patch.ids or [])
+    at = locate(id_column(gold.ids), patch_ids)
+    unknown = np.flatnonzero(at < 0)
+    if len(unknown):
+        k = int(unknown[0])
+        raise patch.error(f"{len(unknown)} patch id(s) not in gold {gold.path}, e.g. '{patch_ids[k]}'", k, field="id")
+    labels = as_list(gold.labels)
+    for i, label in zip(at.tolist(), patch.labels):
+        labels[i] = label
+    return gold.with_labels(LabelColumn.from_strings(labels))
