@@ -119,6 +119,27 @@ def test_semeval_official_run_loads_no_statistics_module_and_no_framework() -> N
     assert imported & {*FRAMEWORKS, "scipy", "statsmodels", "pandas", "matplotlib"} == set()
 
 
+@pytest.mark.parametrize("argv", [["--help"], []], ids=["--help", "bare"])
+def test_the_command_list_imports_no_command_module(argv: list[str]) -> None:
+    """`releval --help` lists the commands from releval.cli's summaries, without importing their modules."""
+    proc, modules = _modules_of_command(argv)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "check-stats" in proc.stdout
+    assert {m for m in modules if m.startswith("releval.commands.")} <= {"releval.commands.base"}
+    assert {m.split(".")[0] for m in modules} & {*FRAMEWORKS, *HEAVY} == set()
+
+
+def test_the_command_list_says_what_each_command_says() -> None:
+    """Each summary in releval.cli is the first paragraph of its command's help."""
+    from releval import cli
+    from releval.commands.base import first_paragraph
+
+    cli.register_commands([])
+    assert list(cli._SUMMARIES) == list(cli._COMMANDS)
+    for name, summary in cli._SUMMARIES.items():
+        assert summary == first_paragraph(cli.app.commands[name].help), name
+
+
 @pytest.mark.parametrize("argv", [["--help"], ["compare", "--help"]], ids=" ".join)
 def test_help_loads_no_framework(argv: list[str]) -> None:
     """Not even the help of `compare`, whose progress bar is rich's (imported when the bar is drawn)."""

@@ -48,6 +48,19 @@ _COMMANDS: dict[str, str] = {
     "audit": "releval.commands.audit",
     "claims": "releval.commands.audit",
 }
+#: Each command's line in `releval --help`: the first paragraph of its help, written out so that listing the
+#: commands imports none of their modules (some import NumPy for their constants). tests/test_startup_imports.py
+#: checks that each is its command's own.
+_SUMMARIES: dict[str, str] = {
+    "score": "Score predictions against gold under micro, weighted, dodrans, entropy and macro averaging.",
+    "stats": "Dataset statistics: #relations, #samples, % negative, perplexity with/without negative, ratio.",
+    "compare": "Compare systems on one test set: paired tests (one file per system) or Welch/Cohen over seeds "
+    "(several).",
+    "check-stats": "Check published mean ± sd comparisons: the Welch t, p and Cohen's d compatible with the rounding.",
+    "replicability": "Replicability analysis across datasets: on how many datasets is A better than B, and which ones.",
+    "audit": "Audit an evaluation (GOLD PRED, or `run GOLD PRED`) or a comparison of saved results (`compare`).",
+    "claims": "Published results with their evaluation settings.",
+}
 _built: list[click.Group] = []  # the group, once built
 
 
@@ -67,6 +80,11 @@ def _app() -> click.Group:
                 if cmd_name not in self.commands and cmd_name in _COMMANDS:
                     _register(_COMMANDS[cmd_name])
                 return self.commands.get(cmd_name)
+
+            def summary(self, ctx: click.Context, name: str) -> str | None:
+                if name in _SUMMARIES and name not in self.commands:
+                    return _SUMMARIES[name]
+                return super().summary(ctx, name)
 
         def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
             if value and not ctx.resilient_parsing:

@@ -88,13 +88,16 @@ class Group(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)
 
+    def summary(self, ctx: click.Context, name: str) -> str | None:
+        """A command's entry in the group's help: the first paragraph of its help (None: not listed)."""
+        command = self.get_command(ctx, name)
+        if command is None or command.hidden:
+            return None
+        return command.short_help or first_paragraph(command.help)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """Each command with the first paragraph of its help, wrapped rather than cut short."""
-        rows = []
-        for name in self.list_commands(ctx):
-            command = self.get_command(ctx, name)
-            if command is not None and not command.hidden:
-                rows.append((name, command.short_help or first_paragraph(command.help)))
+        """Each command with its summary, wrapped rather than cut short."""
+        rows = [(name, text) for name in self.list_commands(ctx) if (text := self.summary(ctx, name)) is not None]
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)

@@ -12,7 +12,6 @@ import click
 from releval.commands.base import PATH, Choice
 from releval.core.options import OUTPUT_FORMATS
 from releval.data.io import inputs_read
-from releval.report.output import check_target, write_atomic
 from releval.validation import check_choice as _check_choice
 from releval.validation import check_nonempty, check_output_path, refuse_options
 
@@ -28,7 +27,11 @@ def check_output_target(value: Path | None, option: str) -> Path | None:
     /dev/null, a socket (check_target).
     """
     target = check_output_path(value, option)
-    return None if target is None else check_target(target, option)
+    if target is None:
+        return None
+    from releval.report.output import check_target  # tempfile & co.: only a run that writes a file loads them
+
+    return check_target(target, option)
 
 
 def _output_callback(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
@@ -83,6 +86,8 @@ def emit(text: str, output: Path | None, inputs: Iterable[str | os.PathLike[str]
     if output is None:
         click.echo(text, nl=False)
     else:
+        from releval.report.output import write_atomic
+
         write_atomic(output, text, what="--output", inputs=[*inputs, *_given_paths(), *inputs_read()])
         click.echo(f"wrote {output}", err=True)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,10 +15,11 @@ from releval.data.decoding import read_utf8
 from releval.data.formats import E2EFormat
 from releval.data.labels import FORMATS, LabelFile, find_format, parse_labels
 from releval.data.semeval_labels import DIRECTED_SET, undirected
-from releval.metrics.classification import detect_negative
 from releval.report.render import render_as
-from releval.stats.label_distribution import LabelStats, label_stats
 from releval.validation import check_nonempty, refuse_options
+
+if TYPE_CHECKING:
+    from releval.stats.label_distribution import LabelStats
 
 
 def _is_semeval(f: LabelFile) -> bool:
@@ -26,6 +28,9 @@ def _is_semeval(f: LabelFile) -> bool:
 
 def collect(files: list[LabelFile], negative: str | None, view: str) -> list[tuple[str, LabelStats]]:
     """Statistics per file and for all files together; SemEval files get a directed and an undirected row."""
+    from releval.metrics.classification import detect_negative  # NumPy: not for `stats --help`
+    from releval.stats.label_distribution import label_stats
+
     rows: list[tuple[str, LabelStats]] = []
     views = ["directed", "undirected"] if view == "both" else [view]
     semeval = all(_is_semeval(f) for f in files)
