@@ -1,26 +1,212 @@
-"""The compact columns of a label file (issue 13: `releval score` on a 10^7-line pair within 1.5 GB).
+"""The loaded form of a label file (issue 13: `releval score` on a 10^7-line pair within 1.5 GB).
 
-Ids are held as one UTF-8 buffer with offsets and hashes (`IdColumn`) and labels as codes into a vocabulary
-(`LabelColumn`). Tested here: ids are matched exactly even when every hash collides, and the columns behave as the
-lists they replace.
+Loaders hold ids as one UTF-8 buffer with offsets and hashes (`IdColumn`) and labels as codes into a vocabulary
+(`LabelColumn`), read a block of lines at a time. Tested here: the bytes per item stay within a budget
+(tracemalloc), a file read in many blocks is read exactly as in one (also every error), ids are matched exactly
+even when every hash collides, and the columns behave as the lists they replace.
 """
 
 from __future__ import annotations
 
+import gc
 import pickle
 import random
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.fuzz import oracle
 
 from releval.data import alignment
 from releval.data.alignment import align
 from releval.data.columns import IdColumn, LabelColumn, has_repeats, id_column, locate
-from releval.data.labels import LabelFile, apply_patch
+from releval.data.formats import id_tsv, jsonl, tables
+from releval.data.labels import LabelFile, apply_patch, load_labels
 from releval.errors import InputError, InputErrors
 
+#: The module whose BLOCK_BYTES reads each kind of file.
+MODULES = {".jsonl": jsonl, ".tsv": id_tsv, ".csv": tables}
 LABELS = ["no_relation"] + [f"rel:{i:02d}" for i in range(41)]
+N = 100_000
+
+
+def _write(path: Path, ids: list[str], labels: list[str]) -> Path:
+    """`path` written as JSON lines, `<id>\\t<label>` lines (.tsv) or a CSV table with a header (.csv)."""
+    if path.suffix == ".tsv":
+        path.write_text("".join(f"{i}\t{x}\n" for i, x in zip(ids, labels)), encoding="utf-8")
+    elif path.suffix == ".csv":
+        path.write_text("id,label\n" + "".join(f"{i},{x}\n" for i, x in zip(ids, labels)), encoding="utf-8")
+    else:
+        path.write_text("".join(f'{{"id": "{i}", "label": "{x}"}}\n' for i, x in zip(ids, labels)), encoding="utf-8")
+    return path
+
+
+def _pair(n: int, seed: int = 0) -> tuple[list[str], list[str]]:
+    rng = random.Random(seed)
+    return [f"id{k}" for k in range(n)], [LABELS[0] if rng.random() < 0.8 else rng.choice(LABELS) for _ in range(n)]
+
+
+# ----------------------------------------------------------------------------------------------- the byte budget
+
+#: Bytes per item a loaded 10^5-line file may hold beyond its ids' characters: about 17 (an offset and a hash per
+#: id, a one-byte label code); lists of str took 65 (a 49-byte str header per id, a pointer per id and per label).
+HELD_PER_ITEM = 32
+#: Bytes per item that reading may take at its peak beyond the file's bytes and the loaded columns: one block's
+#: records and strings (BLOCK_BYTES set to 64 KiB here, as a 2 MiB block is to a large file): about 20 here; the
+#: whole-file parse took 100 (JSON lines) and 150 (TSV).
+PEAK_PER_ITEM = 40
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".tsv", ".csv"])
+def test_a_loaded_file_stays_within_its_byte_budget(
+    tmp_path: Path, suffix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids, labels = _pair(N)
+    path = _write(tmp_path / f"gold{suffix}", ids, labels)
+    id_chars = sum(map(len, ids))
+    for module in MODULES.values():
+        monkeypatch.setattr(module, "BLOCK_BYTES", 1 << 16)
+    load_labels(path)  # modules and caches loaded before measuring
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        loaded = load_labels(path)
+        gc.collect()
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert loaded.ids == ids and loaded.labels == labels
+    held -= before
+    assert (held - id_chars) / N <= HELD_PER_ITEM, f"{held / N:.1f} bytes per item held"
+    beyond = peak - before - path.stat().st_size - held
+    assert beyond / N <= PEAK_PER_ITEM, f"{beyond / N:.1f} bytes per item at the peak beyond file and columns"
+
+
+# ----------------------------------------------------------------------------------------------- blocks
+
+
+def _read(path: Path, **options: object) -> tuple[str, object]:
+    """('ok', (ids, labels, lines, fields)) or ('error', messages) of loading `path`."""
+    try:
+        f = load_labels(path, **options)  # type: ignore[arg-type]
+    except InputErrors as exc:
+        return "error", [str(e) for e in exc.errors]
+    except InputError as exc:
+        return "error", [str(exc)]
+    fields = {k: list(v) for k, v in f.fields.items()}
+    return "ok", (None if f.ids is None else list(f.ids), list(f.labels), list(f.lines), fields, f.format)
+
+
+def _records(n: int, record: Callable[[int], str], end: str = "\n") -> str:
+    return "".join(record(k) + end for k in range(n))
+
+
+def _record(item_id: str, label: str = '"a"', more: str = "") -> str:
+    """A JSON record from the JSON text of its id and label (and of more members)."""
+    return '{"id": ' + item_id + ', "label": ' + label + more + "}"
+
+
+def _plain(k: int, label: str = "a") -> str:
+    return _record(f'"i{k}"', f'"{label}"')
+
+
+JSONL_CASES = {
+    "clean": _records(40, lambda k: _plain(k, LABELS[k % 5])),
+    "integer ids in one block": _records(5, lambda k: _record(str(k))) + _records(30, _plain),
+    "types": _records(30, lambda k: _record(f'"i{k}"', more=f', "subj_type": "T{k % 3}", "obj_type": "O"')),
+    "repeated across blocks": _records(40, lambda k: _plain(k % 25)),
+    "bad ids in two blocks": _records(40, lambda k: _record(f'"{" " if k in (3, 33) else ""}i{k}"')),
+    "bad label late": _records(40, lambda k: _plain(k, "" if k == 38 else "a")),
+    "control character": _records(30, lambda k: _record(f'"i{k}{chr(92) + "u0001" if k == 20 else ""}"')),
+    "non-ascii": _records(30, lambda k: _record(f'"é{k}"', f'"ß{k % 2}"')),
+    "invalid utf-8 late": _records(30, _plain) + _record('"x"', more=', "z": "\udcff"') + "\n",
+    "no final line feed": _records(20, _plain).rstrip("\n"),
+    "crlf": _records(20, _plain, "\r\n"),
+    "blank line": _records(20, lambda k: _plain(k) + ("\n" if k == 12 else "")),
+    "two records on a line": "".join(_plain(k) + (" " if k == 9 else "\n") for k in range(20)),
+    "key twice late": _records(30, lambda k: _record(f'"i{k}"', more=', "label": "b"' if k == 27 else "")),
+    "label not a string late": _records(30, lambda k: _record(f'"i{k}"', "1") if k == 29 else _plain(k)),
+    "many labels": _records(600, lambda k: _plain(k, f"L{k}")),
+}
+TSV_CASES = {
+    "clean": "".join(f"i{k}\t{LABELS[k % 7]}\n" for k in range(40)),
+    "crlf": "".join(f"i{k}\ta\r\n" for k in range(40)),
+    "lone cr late": "".join(f"i{k}\ta\n" for k in range(30)) + "x\ta\rb\n",
+    "repeated across blocks": "".join(f"i{k % 30}\ta\n" for k in range(40)),
+    "two tabs late": "".join(f"i{k}\ta\n" for k in range(30)) + "x\ta\tb\n",
+    "blank line": "".join(f"i{k}\ta\n" + ("\n" if k == 17 else "") for k in range(30)),
+    "trailing space in ids": "".join(f"i{k}{' ' if k % 11 == 0 else ''}\ta\n" for k in range(40)),
+    "non-ascii": "".join(f"é{k}\tß\n" for k in range(40)),
+    "invalid utf-8 late": None,  # written as bytes below
+}
+
+
+CSV_CASES = {
+    "clean": "id,label,x\n" + "".join(f"i{k},{LABELS[k % 7]},{k}\n" for k in range(40)),
+    "header only": "id,label\n",
+    "no label column": "id,x\n" + "".join(f"i{k},a\n" for k in range(40)),
+    "crlf": "id,label\r\n" + "".join(f"i{k},a\r\n" for k in range(40)),
+    "quoted late": "id,label\n" + "".join(f"i{k},a\n" for k in range(40)) + '"i,x",b\n',
+    "short row late": "id,label\n" + "".join(f"i{k},a\n" for k in range(40)) + "x\n",
+    "repeated across blocks": "id,label\n" + "".join(f"i{k % 30},a\n" for k in range(40)),
+    "bad label late": "id,label\n" + "".join(f"i{k},{'a ' if k == 37 else 'a'}\n" for k in range(40)),
+    "bad header and bytes late": "x,y\n" + "".join(f"i{k},a\n" for k in range(40)) + "\udcff,a\n",
+}
+CASES = {".jsonl": JSONL_CASES, ".tsv": TSV_CASES, ".csv": CSV_CASES}
+
+
+def _case_bytes(text: str | None) -> bytes:
+    if text is None:
+        return "".join(f"i{k}\ta\n" for k in range(30)).encode() + b"x\t\xff\n"
+    return text.encode("utf-8", "surrogateescape")
+
+
+@pytest.mark.parametrize(("suffix", "case"), [(suffix, c) for suffix, cases in CASES.items() for c in cases])
+@pytest.mark.parametrize("role", ["gold", "pred"])
+def test_a_file_read_in_many_blocks_reads_as_in_one(
+    tmp_path: Path, suffix: str, case: str, role: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Items, line numbers and every error message are the same whatever the block size: one line per block, a
+    few lines, or the whole file in one block."""
+    path = tmp_path / f"{role}{suffix}"
+    path.write_bytes(_case_bytes(CASES[suffix][case]))
+    seen = []
+    for size in (1 << 30, 1, 37, 200):
+        monkeypatch.setattr(MODULES[suffix], "BLOCK_BYTES", size)
+        seen.append(_read(path, role=role, check_unique=role == "gold"))
+    assert seen[1:] == seen[:1] * 3
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".tsv", ".csv"])
+def test_a_blocked_file_reads_as_the_whole_file_path(
+    tmp_path: Path, suffix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The block reader and the whole-file reader it falls back to give the same file (the latter is what every
+    problem is named by)."""
+    ids, labels = _pair(2000, seed=3)
+    ids = [f"é{x}" if k % 7 == 0 else x for k, x in enumerate(ids)]
+    path = _write(tmp_path / f"gold{suffix}", ids, labels)
+    monkeypatch.setattr(MODULES[suffix], "BLOCK_BYTES", 1000)
+    blocked = load_labels(path)
+    monkeypatch.setattr(jsonl, "_block_jsonl", lambda *args: None)
+    monkeypatch.setattr(id_tsv.IdTsv, "_by_block", lambda *args: None)
+    monkeypatch.setattr(tables.Table, "_by_block", lambda *args: None)
+    whole = load_labels(path)
+    assert isinstance(blocked.ids, IdColumn) and isinstance(blocked.labels, LabelColumn)
+    assert (blocked.ids, blocked.labels, list(blocked.lines)) == (whole.ids, whole.labels, list(whole.lines))
+    assert blocked.ids == ids and blocked.labels == labels and blocked.digest == whole.digest
+
+
+def test_the_loader_fuzzer_finds_nothing_with_tiny_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mutated inputs through every loader with blocks of a few bytes: every block boundary path is taken."""
+    for module in MODULES.values():
+        monkeypatch.setattr(module, "BLOCK_BYTES", 16)
+    report = oracle.run(7, 1500, workers=1)
+    assert report.count == 1500
+    assert not report.new_classes(), report.summary()
 
 
 # ----------------------------------------------------------------------------------------------- exact matching

@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import sys
+from collections.abc import Iterator
 from itertools import repeat
 
 from releval.data.decoding import excerpt
@@ -49,6 +50,37 @@ def text_lines(text: str, file: str) -> list[str]:
     if lines[-1] == "":
         lines.pop()
     return lines
+
+
+def line_blocks(data: bytes, size: int, start: int = 0) -> Iterator[tuple[int, int]]:
+    """(start, end) of consecutive slices of `data` from byte `start`, of about `size` bytes each, every one ending
+    after a line feed (the last one at the end of the data)."""
+    while start < len(data):
+        end = data.find(b"\n", start + size - 1)
+        end = len(data) if end < 0 else end + 1
+        yield start, end
+        start = end
+
+
+def text_blocks(data: bytes, size: int) -> Iterator[list[str] | None]:
+    """The lines of UTF-8 `data`, about `size` bytes at a time (`line_blocks`), split as `text_lines` splits the
+    whole text; None for a block that is not valid UTF-8 or holds a lone CR (the caller then reads the whole text,
+    which names the line). A line feed never splits a UTF-8 character nor a CRLF."""
+    for start, end in line_blocks(data, size):
+        try:
+            text = data[start:end].decode("utf-8")
+        except UnicodeDecodeError:
+            yield None
+            return
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+            if "\r" in text:
+                yield None
+                return
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        yield lines
 
 
 def split_columns(lines: list[str], delimiter: str, k: int) -> list[list[str]] | None:

@@ -12,7 +12,7 @@ format's own module is imported only when it is used.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from functools import cached_property
@@ -34,22 +34,25 @@ class LabelFile:
     """Items of one file: ids (None when aligned by position), labels, where each item is, extra fields.
 
     `lines` holds each item's line number, or its record number when `unit` is "record" (a JSON list, where a
-    line would mean nothing); `where(i)` turns it into InputError keywords.
+    line would mean nothing); `error(message, i)` makes an InputError located there.
+
+    The loaders hold ids, labels and extra fields as compact columns (`releval.data.columns.IdColumn` and
+    `LabelColumn`: sequences of str equal to the lists they stand for); a LabelFile made by hand may hold lists.
     """
 
     path: str
     format: str
-    ids: list[str] | None
-    labels: list[str]
+    ids: Sequence[str] | None
+    labels: Sequence[str]
     lines: Sequence[int]
-    fields: dict[str, list[str]] = field(default_factory=dict)
+    fields: Mapping[str, Sequence[str]] = field(default_factory=dict)
     digest: str = ""
     unit: str = "line"
 
     def __len__(self) -> int:
         return len(self.labels)
 
-    def with_labels(self, labels: list[str]) -> LabelFile:
+    def with_labels(self, labels: Sequence[str]) -> LabelFile:
         """The same items with other labels (e.g. a relabelling patch applied)."""
         return replace(self, labels=labels)
 

@@ -103,14 +103,6 @@ def check_labels(labels: list, numbers: Sequence[int], name: str, unit: str, fld
     return distinct  # not reached: a label with a problem raised
 
 
-def share_labels(labels: list[str], distinct: set[str]) -> None:
-    """Make equal labels one object, in place: a parser gives each line its own copy of the label (about 50 bytes
-    each), a 10^7-line file holds a few dozen distinct labels, so this frees about 0.5 GB there for one dictionary
-    lookup per item."""
-    canonical = {label: label for label in distinct}
-    labels[:] = map(canonical.__getitem__, labels)
-
-
 def raise_problems(
     values: list, numbers: Sequence[int], problem_of: Callable[[Any], str | None], name: str, unit: str, fld: str
 ) -> None:
@@ -170,18 +162,67 @@ def make_file(
     plain_ids: bool = False,
 ) -> LabelFile:
     """The checked LabelFile: labels, then ids (strings already; `plain_ids`: see `ids_ok`), then their
-    uniqueness."""
+    uniqueness; held as compact columns (releval.data.columns)."""
     if not labels:
         raise InputError("file has no items", file=name)
-    distinct_labels = check_labels(labels, numbers, name, unit, label_field)
-    if len(distinct_labels) * 4 < len(labels):  # a few labels repeated (classification); not free-text ones
-        share_labels(labels, distinct_labels)
+    check_labels(labels, numbers, name, unit, label_field)
     if ids is not None:
         distinct = set(ids) if check_unique else None
         check_ids(ids, numbers, name, unit, id_field, plain_ids, distinct)
         if check_unique:
             refuse_repeated_ids(ids, numbers, name, unit, distinct)
-    return LabelFile(name, fmt, ids, labels, numbers, extras or {}, unit=unit)
+    from releval.data.columns import IdColumn, LabelColumn  # numpy: imported once a file is read
+
+    columns = {f: LabelColumn.from_strings(values) for f, values in (extras or {}).items()}
+    id_column = None if ids is None else IdColumn.from_strings(ids)
+    return LabelFile(name, fmt, id_column, LabelColumn.from_strings(labels), numbers, columns, unit=unit)
+
+
+def _good_label(label: str) -> bool:
+    return label_problem(label) is None
+
+
+class BlockReader:
+    """A file's items read block by block into compact columns, each block checked as `make_file` checks a whole
+    file, so that no str per item of the whole file is ever held (issue 13: a 10^7-line pair took 3 GB).
+
+    `add` says False at the first block with a problem, and `finish` gives None when an id repeats: the caller
+    then reads the file by its whole-file path, which names every problem (up to `MAX_ERRORS`) exactly as before.
+    Items are numbered by line from `first`. `plain`: see `ids_ok`.
+    """
+
+    def __init__(self, plain: bool = False, extra_fields: Sequence[str] = (), first: int = 1) -> None:
+        from releval.data.columns import IdBuilder, LabelCoder
+
+        self.plain = plain
+        self.first = first
+        self.extra_fields = tuple(extra_fields)
+        self.n = 0
+        self._ids = IdBuilder()
+        self._labels = LabelCoder()
+        self._extras = [LabelCoder() for _ in self.extra_fields]
+
+    def add(self, ids: list[str], labels: list[str], extras: Sequence[list[str]] = ()) -> bool:
+        """Take one block's ids, labels and extra fields (str each); False, taking nothing, if one is not fine."""
+        if not ids_ok(ids, self.plain) or not self._labels.add(labels, _good_label):
+            return False
+        self._ids.add(ids)
+        for coder, values in zip(self._extras, extras):
+            coder.add(values)
+        self.n += len(ids)
+        return True
+
+    def finish(self, name: str, fmt: str, check_unique: bool) -> LabelFile | None:
+        """The LabelFile of every block added; None when it has no items or (`check_unique`) an id repeats."""
+        if not self.n:
+            return None
+        from releval.data.columns import has_repeats
+
+        ids = self._ids.column()
+        if check_unique and has_repeats(ids):
+            return None
+        extras = {f: coder.column() for f, coder in zip(self.extra_fields, self._extras)}
+        return LabelFile(name, fmt, ids, self._labels.column(), range(self.first, self.first + self.n), extras)
 
 
 # ----------------------------------------------------------------------------------------------- text formats

@@ -19,10 +19,13 @@ import re
 
 from releval.data import semeval_labels as sem
 from releval.data.decoding import decode_text, excerpt
-from releval.data.delimited import split_columns, text_lines
+from releval.data.delimited import split_columns, text_blocks, text_lines
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
-from releval.data.formats.common import MAX_ERRORS, id_problem, label_problem, make_file
+from releval.data.formats.common import MAX_ERRORS, BlockReader, id_problem, label_problem, make_file
 from releval.errors import InputError, raise_all
+
+#: Bytes of `<id>\t<label>` lines read at a time: the block's strings are dropped once its columns are filled.
+BLOCK_BYTES = 1 << 21
 
 _TABBED = re.compile(r"^\S+\t")
 _NUMERIC = re.compile(r"^[0-9]+\t")
@@ -50,16 +53,37 @@ class IdTsv(LabelFormat):
         return Evidence.WEAK_NAME if head.named(".tsv") else None
 
     def parse(self, data: bytes, name: str, fields: Fields) -> LabelFile:
-        """Fast path: when every line holds one tab, the columns come from one join and split, and the checks run
-        on whole columns; otherwise (or when a check fails) a line-by-line pass names every problem."""
+        """Fast path: a block of lines at a time (`BlockReader`), each block's columns from one join and split when
+        every line holds one tab, checked on whole columns. Anything else (or a failed check) reads the whole file
+        again: its columns when every line has one tab, where the checks name the problems, or line by line."""
+        loaded = self._by_block(data, name, fields.check_unique)
+        if loaded is not None:
+            return loaded
         lines = text_lines(decode_text(data, name), name)
         columns = split_columns(lines, "\t", 2)
         if columns is not None:
             ids, labels = columns
             numbers = range(1, len(lines) + 1)
-            if not self.semeval or (set(labels) <= _KNOWN and _DIGITS.fullmatch("".join(ids)) and all(ids)):
+            if self._plausible(ids, labels):
                 return make_file(name, self.name, ids, labels, numbers, check_unique=fields.check_unique)
         return self._by_line(lines, name)
+
+    def _by_block(self, data: bytes, name: str, check_unique: bool) -> LabelFile | None:
+        """The file read BLOCK_BYTES at a time into compact columns, or None when a block is not plain `<id>\\t<label>`
+        lines that pass every check."""
+        reader = BlockReader()
+        for lines in text_blocks(data, BLOCK_BYTES):
+            columns = None if lines is None else split_columns(lines, "\t", 2)
+            if columns is None:
+                return None
+            ids, labels = columns
+            if not (self._plausible(ids, labels) and reader.add(ids, labels)):
+                return None
+        return reader.finish(name, self.name, check_unique)
+
+    def _plausible(self, ids: list[str], labels: list[str]) -> bool:
+        """What the format asks of a block's columns beyond what every format does (nothing, for `id-tsv`)."""
+        return not self.semeval or bool(set(labels) <= _KNOWN and _DIGITS.fullmatch("".join(ids)) and all(ids))
 
     def _read_line(self, raw: str) -> tuple[str, str, str | None, str | None]:
         """(id, label, problem, field of the problem) of one non-blank line; the problem is None for a good line."""

@@ -14,8 +14,9 @@ as the prediction:
     {"id": "098f665fb966708cfcd2", "label_true": "no_relation", "label_pred": "no_relation"}
 
 A record is exactly one line: two records on one line, or one record over two lines, are refused at their line.
-A file is parsed in one msgspec call, and a vectorised check of the line breaks proves that its values are its
-lines; anything unusual falls back to a line-by-line reading that names every problem.
+A file is parsed by msgspec a block of lines at a time into compact columns (`BlockReader`: no str per id of the
+whole file is held), and a vectorised check of the line breaks proves that its values are its lines; anything
+unusual falls back to a whole-file reading, and a line-by-line one, that name every problem.
 """
 
 from __future__ import annotations
@@ -28,16 +29,21 @@ import msgspec
 import orjson
 
 from releval.data.decoding import exact_json, json_problem, keys_may_repeat
+from releval.data.delimited import line_blocks
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
 from releval.data.formats.common import (
     MAX_ERRORS,
     TYPE_FIELDS,
+    BlockReader,
     make_file,
     pick_label_field,
     records_to_file,
     repeated_key_errors,
 )
 from releval.errors import InputError, raise_all
+
+#: Bytes of JSON lines decoded at a time: the block's records and strings are dropped once its columns are filled.
+BLOCK_BYTES = 1 << 21
 
 
 def _objects(head: Head) -> list[str]:
@@ -71,7 +77,10 @@ class Jsonl(LabelFormat):
         if isinstance(first, dict) and id_field in first:
             lf = label_field or pick_label_field(first, fields.role, name, 1)
             extra = tuple(f for f in TYPE_FIELDS if f in first and f not in (id_field, lf))
-            fast = _fast_jsonl(data, (id_field, lf, *extra))
+            loaded = _block_jsonl(data, (id_field, lf, *extra), name, self.name, fields.check_unique)
+            if loaded is not None:
+                return loaded
+            fast = _fast_jsonl(data, (id_field, lf, *extra))  # whole-file lists: make_file names the problems
             if fast is not None:
                 ids, (labels, *extra_values), plain = fast
                 return make_file(
@@ -118,18 +127,11 @@ def _struct_decoder(id_type: Any, names: tuple[str, ...]) -> msgspec.json.Decode
     return msgspec.json.Decoder(record)
 
 
-def _fast_jsonl(data: bytes, names: tuple[str, ...]) -> tuple[list[str], list[list[str]], bool] | None:
-    """(ids, [labels, *extras], plain) of a JSON lines file with typed decoding of every line at once (msgspec), or
-    None when anything is unusual, so the careful line-by-line path can locate the problem. `plain`: the bytes are
-    ASCII without escapes or DEL, so no id holds a control character (msgspec refuses raw control characters in
-    strings).
-
-    msgspec's `decode_lines` reads a stream of JSON values, not lines; `_one_record_per_line` then proves that the
-    values are exactly the lines, and `keys_may_repeat` that no record holds a read key twice.
-    """
-    if len(set(names)) != len(names) or not data.startswith(b"{"):
-        return None
-    for id_type in (str, str | int):  # string ids (the common case) first; integer ids become their digits
+def _decode_records(data: bytes | memoryview, names: tuple[str, ...]) -> tuple[list[str], list[list[str]]] | None:
+    """(ids, [labels, *extras]) of JSON values holding the fields `names` (msgspec's typed decoding of every value
+    at once), or None when one is malformed or of another type. String ids are tried first (the common case);
+    integer ids become their digits."""
+    for id_type in (str, str | int):
         try:
             records = _struct_decoder(id_type, names).decode_lines(data)
             break
@@ -139,22 +141,73 @@ def _fast_jsonl(data: bytes, names: tuple[str, ...]) -> tuple[list[str], list[li
             return None  # malformed JSON, invalid UTF-8, deep nesting: the careful path says where
     else:
         return None
+    ids = [r.f0 for r in records]  # a comprehension beats map(attrgetter) on struct fields
+    if id_type is not str:
+        ids = [x if type(x) is str else str(x) for x in ids]
+    labels = [r.f1 for r in records]
+    extras = [list(map(attrgetter(f"f{i}"), records)) for i in range(2, len(names))]
+    return ids, [labels, *extras]
+
+
+def _plain(data: bytes, is_ascii: bool) -> bool:
+    """ASCII without escapes or DEL: no id holds a control character (msgspec refuses raw ones in strings)."""
+    return is_ascii and b"\\" not in data and b"\x7f" not in data
+
+
+def _block_jsonl(data: bytes, names: tuple[str, ...], name: str, fmt: str, check_unique: bool) -> LabelFile | None:
+    """The file read BLOCK_BYTES at a time into compact columns (`BlockReader`), or None when anything is unusual
+    or wrong — then `_fast_jsonl` and `make_file`, or the careful path, read it again and name every problem.
+
+    The same proofs as `_fast_jsonl`: every line decodes, the values are the lines, no read key repeats, the bytes
+    are UTF-8 (checked a block at a time: a line feed never splits a UTF-8 character).
+    """
+    if len(set(names)) != len(names) or not data.startswith(b"{"):
+        return None
+    is_ascii = data.isascii()
+    reader = BlockReader(_plain(data, is_ascii), names[2:])
+    view = memoryview(data)
+    for start, end in line_blocks(data, BLOCK_BYTES):
+        block = view[start:end]
+        decoded = _decode_records(block, names)
+        if decoded is None:
+            return None
+        if not is_ascii:
+            try:
+                str(block, "utf-8")  # msgspec skips the fields it does not read without validating them
+            except UnicodeDecodeError:
+                return None
+        ids, (labels, *extras) = decoded
+        if not reader.add(ids, labels, extras):
+            return None
+    n = reader.n
+    if not _one_record_per_line(data, n) or keys_may_repeat(data, names, dict.fromkeys(names, n)):
+        return None
+    return reader.finish(name, fmt, check_unique)
+
+
+def _fast_jsonl(data: bytes, names: tuple[str, ...]) -> tuple[list[str], list[list[str]], bool] | None:
+    """(ids, [labels, *extras], plain) of a JSON lines file with typed decoding of every line at once (msgspec), or
+    None when anything is unusual, so the careful line-by-line path can locate the problem. `plain`: see `_plain`.
+
+    msgspec's `decode_lines` reads a stream of JSON values, not lines; `_one_record_per_line` then proves that the
+    values are exactly the lines, and `keys_may_repeat` that no record holds a read key twice.
+    """
+    if len(set(names)) != len(names) or not data.startswith(b"{"):
+        return None
+    decoded = _decode_records(data, names)
+    if decoded is None:
+        return None
     is_ascii = data.isascii()
     if not is_ascii:
         try:
             data.decode("utf-8")  # msgspec skips the fields it does not read without validating them
         except UnicodeDecodeError:
             return None
-    n = len(records)
+    ids, columns = decoded
+    n = len(ids)
     if not _one_record_per_line(data, n) or keys_may_repeat(data, names, dict.fromkeys(names, n)):
         return None
-    ids = [r.f0 for r in records]  # a comprehension beats map(attrgetter) on struct fields
-    if id_type is not str:
-        ids = [x if type(x) is str else str(x) for x in ids]
-    plain = is_ascii and b"\\" not in data and b"\x7f" not in data
-    labels = [r.f1 for r in records]
-    extras = [list(map(attrgetter(f"f{i}"), records)) for i in range(2, len(names))]
-    return ids, [labels, *extras], plain
+    return ids, columns, _plain(data, is_ascii)
 
 
 def _one_record_per_line(data: bytes, n: int) -> bool:

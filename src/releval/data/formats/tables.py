@@ -14,11 +14,16 @@ record runs from its first to its last line.
 
 from __future__ import annotations
 
+from itertools import chain
+
 from releval.data.decoding import decode_text, excerpt
-from releval.data.delimited import read_records, split_columns, text_lines
+from releval.data.delimited import read_records, split_columns, text_blocks, text_lines
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat, Span
-from releval.data.formats.common import LABEL_FIELD_CANDIDATES, MAX_ERRORS, make_file, pick_label_field
+from releval.data.formats.common import LABEL_FIELD_CANDIDATES, MAX_ERRORS, BlockReader, make_file, pick_label_field
 from releval.errors import InputError, raise_all
+
+#: Bytes of an unquoted table read at a time: the block's strings are dropped once its columns are filled.
+BLOCK_BYTES = 1 << 21
 
 _HEADER_NAMES = {"id", "label", "relation", "prediction", "pred", "gold"} | set(LABEL_FIELD_CANDIDATES["pred"])
 
@@ -29,7 +34,12 @@ class Table(LabelFormat):
     delimiter = ","
 
     def parse(self, data: bytes, name: str, fields: Fields) -> LabelFile:
-        """Without any quote in the file the rows are plain lines and the columns come from one join and split."""
+        """Without any quote in the file the rows are plain lines: they are read a block at a time into compact
+        columns (`BlockReader`), each block's columns from one join and split. Anything unusual reads the whole text
+        again, which names every problem."""
+        loaded = self._by_block(data, name, fields)
+        if loaded is not None:
+            return loaded
         text = decode_text(data, name)
         delimiter, id_field = self.delimiter, fields.id_field
         quoted = '"' in text
@@ -41,16 +51,7 @@ class Table(LabelFormat):
         if not records:
             raise InputError("file is empty", file=name)
         header_line, _, cells = records[0]
-        header = [h.strip() for h in cells]
-        lf = fields.label_field or pick_label_field(dict.fromkeys(header, ""), fields.role, name, header_line)
-        for fld in (id_field, lf):
-            if fld not in header:
-                raise InputError(
-                    f"header has no column '{fld}' (columns: {', '.join(header)})", file=name, line=header_line
-                )
-            if header.count(fld) > 1:
-                raise InputError(f"header names column '{fld}' twice", file=name, line=header_line, field=fld)
-        id_col, label_col = header.index(id_field), header.index(lf)
+        header, (lf, id_col, label_col) = self._header(cells, name, header_line, fields)
         if not quoted:
             columns = split_columns(lines[1:], delimiter, len(header))
             if columns is not None:
@@ -105,6 +106,38 @@ class Table(LabelFormat):
             label_field=lf,
             check_unique=fields.check_unique,
         )
+
+    def _header(self, cells: list[str], name: str, line: int, fields: Fields) -> tuple[list[str], tuple[str, int, int]]:
+        """The header's column names, and (the label field, the id column, the label column) it gives; a header
+        without the id or the label column, or naming one twice, is an InputError at its line."""
+        header = [h.strip() for h in cells]
+        lf = fields.label_field or pick_label_field(dict.fromkeys(header, ""), fields.role, name, line)
+        for fld in (fields.id_field, lf):
+            if fld not in header:
+                raise InputError(f"header has no column '{fld}' (columns: {', '.join(header)})", file=name, line=line)
+            if header.count(fld) > 1:
+                raise InputError(f"header names column '{fld}' twice", file=name, line=line, field=fld)
+        return header, (lf, header.index(fields.id_field), header.index(lf))
+
+    def _by_block(self, data: bytes, name: str, fields: Fields) -> LabelFile | None:
+        """An unquoted table read BLOCK_BYTES at a time into compact columns, or None when anything is unusual (a
+        quote, a header without the columns asked for, a row of another width) or a check fails."""
+        if b'"' in data:
+            return None
+        blocks = text_blocks(data, BLOCK_BYTES)
+        first = next(blocks, None)
+        if not first:
+            return None
+        try:
+            header, (_, id_col, label_col) = self._header(first[0].split(self.delimiter), name, 1, fields)
+        except InputError:
+            return None
+        reader = BlockReader(first=2)
+        for lines in chain([first[1:]], blocks):
+            columns = None if lines is None else split_columns(lines, self.delimiter, len(header))
+            if columns is None or not reader.add(columns[id_col], columns[label_col]):
+                return None
+        return reader.finish(name, self.name, fields.check_unique)
 
     def record_spans(self, data: bytes, name: str, fields: Fields) -> list[Span]:
         """A row runs from its first line to its last (a quoted line break makes it longer)."""
