@@ -1,13 +1,14 @@
 """Benchmark: peak memory (RSS) of `releval score` on a JSONL and a TSV gold + prediction pair.
 
-Run: python benchmarks/bench_memory.py [--sizes 1000000 10000000] [--repeat 3]
+Run: python benchmarks/bench_memory.py [--sizes 1000000 10000000] [--repeat 3] [--shuffle]
 For each size n (lines per file) and format, the median over --repeat runs of the peak RSS of a whole
 `python -m releval score GOLD PRED -f json -o OUT` process, measured by a fresh parent process through
 getrusage(RUSAGE_CHILDREN) (Linux reports ru_maxrss in KiB), so nothing but that run counts. Printed: the files'
 size, the id + label bytes they hold (gold and prediction: what a loader must keep), the peak RSS, the peak above
 the start-up floor (the same command on a 10-line pair) per 10^6 lines, and the peak and the part above the floor
 as multiples of the id + label bytes. Data: ids `id0…`, 42 labels with a TACRED-like skew (79.5 % negative), 35 %
-of predictions wrong, as in bench_score.py.
+of predictions wrong, as in bench_score.py. The predictions are in gold's order, unless --shuffle writes them in a
+random order (seeded), which makes alignment match every id instead of finding the two files' ids equal.
 """
 
 from __future__ import annotations
@@ -37,18 +38,25 @@ PROBE = textwrap.dedent(
 )
 
 
-def write_pair(folder: Path, fmt: str, gold: np.ndarray, pred: np.ndarray) -> tuple[Path, Path, int]:
-    """Write gold and prediction files in `fmt`, in blocks; return their paths and the id + label bytes held."""
+def write_pair(
+    folder: Path, fmt: str, gold: np.ndarray, pred: np.ndarray, shuffle: bool = False
+) -> tuple[Path, Path, int]:
+    """Write gold and prediction files in `fmt`, in blocks (the predictions in a random order when `shuffle`);
+    return their paths and the id + label bytes held."""
     paths = (folder / f"gold.{fmt}", folder / f"pred.{fmt}")
     id_label_bytes = 0
-    for path, labels in zip(paths, (gold, pred)):
+    orders = (
+        np.arange(gold.size),
+        np.random.default_rng(1).permutation(pred.size) if shuffle else np.arange(pred.size),
+    )
+    for path, labels, order in zip(paths, (gold, pred), orders):
         with path.open("w", encoding="utf-8") as handle:
             if fmt == "tsv":
                 handle.write("id\tlabel\n")
             for start in range(0, labels.size, 1_000_000):
-                block = labels[start : start + 1_000_000]
-                ids = [f"id{i}" for i in range(start, start + block.size)]
-                names = [LABELS[k] for k in block]
+                items = order[start : start + 1_000_000]
+                ids = [f"id{i}" for i in items]
+                names = [LABELS[k] for k in labels[items]]
                 id_label_bytes += sum(map(len, ids)) + sum(map(len, names))
                 if fmt == "tsv":
                     handle.write("".join(f"{i}\t{x}\n" for i, x in zip(ids, names)))
@@ -74,6 +82,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--shuffle", action="store_true", help="write the predictions in a random order")
     args = parser.parse_args()
     mib = 1 << 20
     print(
@@ -89,7 +98,7 @@ def main() -> None:
             floor = peak_rss(*write_pair(small, fmt, g, p)[:2], small / "out.json", args.repeat)
             for n in args.sizes:
                 gold, pred = label_indices(n)
-                gold_path, pred_path, held = write_pair(folder, fmt, gold, pred)
+                gold_path, pred_path, held = write_pair(folder, fmt, gold, pred, args.shuffle)
                 size = gold_path.stat().st_size + pred_path.stat().st_size
                 peak = peak_rss(gold_path, pred_path, folder / "out.json", args.repeat)
                 above = peak - floor
