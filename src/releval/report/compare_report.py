@@ -1,9 +1,10 @@
-"""Comparisons (paired tests, seed comparisons, check-stats audits) as tables: text, JSON, Markdown, LaTeX, CSV.
+"""Comparisons (paired tests, per-class differences, seed comparisons, check-stats audits) as tables: text, JSON,
+Markdown, LaTeX, CSV.
 
 The text form follows sacreBLEU's paired table: one block of system scores, then one line per compared pair
 with the difference, its confidence interval, the raw and the adjusted p-value; the signature comes last. The
-builders (`paired_tables`, `seed_tables`, `check_tables`) return `releval.core.table.Table`s, which
-`releval.report.render` writes in every format; CSV gets the pair rows with real fractions and the signature.
+builders (`paired_tables`, `per_class_tables`, `seed_tables`, `check_tables`) return `releval.core.table.Table`s,
+which `releval.report.render` writes in every format; CSV gets the pair rows with real fractions and the signature.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from releval.significance.compare import PairedTable, SeedTable
 
 if TYPE_CHECKING:  # check-stats' records; importing their module loads SciPy, which a paired table never needs
     from releval.audit.published import StatsCheck
+    from releval.significance.per_class import PerClassComparison
 
 _ADJUSTED = {"holm": "p (Holm)", "bonferroni": "p (Bonf.)", "none": "p (unadj.)"}
 
@@ -79,6 +81,81 @@ def paired_tables(table: PairedTable) -> list[Table]:
     return attach(
         [scores, pairs], signature=str(table.signature), warnings=getattr(table, "warnings", ()), notes=table.notes
     )
+
+
+def per_class_tables(result: PerClassComparison) -> list[Table]:
+    """The averages of the pair (one row per test and average), then one row per (test, class) sorted by |Δ|
+    within each test: gold support, F of A and B, Δ = A − B, its CI, p, p adjusted across the classes, and
+    whether the class survives the correction at the result's alpha."""
+    conf = int(round(100 * result.confidence)) if result.confidence is not None else None
+    ci_name = f"{conf}% CI of Δ" if conf is not None else "CI of Δ"
+    head = (
+        Column("test", align="right"),
+        Column("A", "percent", key="score_a"),
+        Column("B", "percent", key="score_b"),
+        Column("Δ = A−B", "signed-percent", key="delta"),
+        Column(ci_name, "signed-interval", key="delta_ci"),
+        Column("p", "p", key="p"),
+    )
+    averages = Table(
+        f"Averages, {result.a} (A) vs {result.b} (B)",
+        (Column("average"), *head),
+        [
+            (m, t, c.score_a, c.score_b, c.effect, c.ci_effect, c.p_value)
+            for t in result.tests
+            for m, c in result.averages[t].items()
+        ],
+    )
+    rows = result.rows
+    per_class = Table(
+        _per_class_title(result),
+        (
+            Column("class", key="label"),
+            Column("support", "count"),
+            *head,
+            Column(_ADJUSTED[result.correction], "p", key="p_adjusted"),
+            Column("survives", key="survives", align="right", display=lambda v: "yes" if v else "no"),
+        ),
+        [
+            (
+                r.label,
+                r.support,
+                r.test,
+                r.score_a,
+                r.score_b,
+                r.effect,
+                r.ci_effect,
+                r.p_value,
+                r.p_adjusted,
+                result.survives(r),
+            )
+            for r in rows
+        ],
+        rule_before=[i for i in range(1, len(rows)) if rows[i].test != rows[i - 1].test],
+        notes=[
+            f"survives: {_ADJUSTED[result.correction]} ≤ α = {result.alpha:g}; classes sorted by |Δ| within each test",
+        ],
+    )
+    return attach(
+        [averages, per_class],
+        signature=str(result.signature),
+        warnings=result.warnings,
+        notes=result.notes,
+    )
+
+
+def _per_class_title(result: PerClassComparison) -> str:
+    unit = "" if result.unit == "items" else f" {result.unit}"
+    criterion = f", {result.criterion}" if result.criterion else ""
+    return f"Per-class F, {result.a} (A) vs {result.b} (B){criterion}, {result.alternative}, n = {result.n}{unit}"
+
+
+def render_per_class(result: PerClassComparison, format: str = "text", width: int = 2) -> str:
+    """`per_class_tables` in text, Markdown, LaTeX or CSV, or JSON: the envelope every command writes, holding
+    `result.to_dict()` (which loads back with `PerClassComparison.from_dict`)."""
+    from releval.report.results import envelope
+
+    return render_as(format, lambda: per_class_tables(result), lambda: envelope([result], "per-class-paired"), width)
 
 
 def seed_tables(table: SeedTable) -> list[Table]:
