@@ -2,8 +2,8 @@
 
 Start-up is part of every run, so this module does not import click: the click group is built on first use
 (`app`, resolved by the module's `__getattr__`), a command's module is imported only when that command is looked
-up (a run imports the module of the command it invokes; the help imports them all to list them), and
-`releval --version` prints without any of it.
+up (a run imports the module of the command it invokes; `releval --help` lists the commands from `_SUMMARIES`
+and imports none), and `releval --version` prints without any of it.
 """
 
 from __future__ import annotations
@@ -122,13 +122,13 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+_registered: set[str] = set()  # the command modules whose commands the group holds
+
+
 def _register(module: str) -> None:
     if module not in _registered:
         importlib.import_module(module).register(_app())
         _registered.add(module)
-
-
-_registered: set[str] = set()
 
 
 def register_commands(argv: list[str] | None = None) -> None:
