@@ -11,8 +11,8 @@ draws as the averages: `per_class_differences` keeps them, and reports for every
 * the p-values adjusted across the classes, within each test, by the test's correction (Holm by default).
 
 The averages are computed from the same resamples in the same order, so a seed gives exactly the numbers
-`paired_bootstrap`, `approximate_randomization` and `compare_paired` give for the pair (tests/
-test_per_class_significance.py checks it). Relation classification resamples items; end-to-end RE (an
+`paired_bootstrap`, `approximate_randomization` and `compare_paired` give for the pair
+(tests/test_per_class_significance.py checks it). Relation classification resamples items; end-to-end RE (an
 `E2EConfig`) resamples documents, with one criterion's relation types (or entity types, for NER) as the classes.
 
 In a resample where a class has no gold item, its F is that of its false positives alone (0), or `zero_division`
@@ -296,7 +296,7 @@ class PerClassComparison:
 
 
 @dataclass(frozen=True)
-class _Draws:
+class ClassDraws:
     """One resampling run: the averages' F of A and B per resample, and the compared classes' F per resample."""
 
     averages: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]]
@@ -322,7 +322,7 @@ def resampled_class_f(
     resamples: int,
     seed: int | None,
     method: str = "bootstrap",
-) -> _Draws:
+) -> ClassDraws:
     """`releval.metrics.cells.resampled_f` — the same generator, the same draws in the same blocks, the same
     arithmetic, so the averages' F are the same numbers — keeping each resample's F of the `classes` of both
     systems as well."""
@@ -342,7 +342,7 @@ def resampled_class_f(
         class_a.append(_class_f(tot_a, classes, spec))
         class_b.append(_class_f(tot_b, classes, spec))
     averages = {name: (np.concatenate(parts_a[name]), np.concatenate(parts_b[name])) for name in parts_a}
-    return _Draws(averages, np.concatenate(class_a).T, np.concatenate(class_b).T)
+    return ClassDraws(averages, np.concatenate(class_a).T, np.concatenate(class_b).T)
 
 
 def _resampling_tests(test: SignificanceConfig) -> tuple[str, ...]:
