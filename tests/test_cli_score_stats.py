@@ -24,15 +24,19 @@ CNN = EXAMPLES / "semeval2010_task8" / "onehaitao_cnn.txt"
 
 
 def test_bundled_example_text(capsys: pytest.CaptureFixture[str]) -> None:
-    """The README's main command: R-BERT directed micro 89.48 and macro 82.81 (metrics notes §1.3)."""
+    """The README's main command: R-BERT directed micro 89.48 and macro 82.81 (metrics notes §1.3), one line per
+    system; with --per-class the per-class block, R-BERT's micro P and R too."""
     assert main(["score", str(KEY), str(RBERT), str(CNN)]) == 0
     out = capsys.readouterr().out
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.strip()}
-    assert rows["micro"][:3] == ["88.06", "90.94", "89.48"]
-    assert rows["macro"][2] == "82.81"
-    for name in ("weighted", "dodrans", "entropy", "accuracy"):
-        assert name in rows
+    assert rows["system"] == ["micro", "weighted", "dodrans", "entropy", "macro", "accuracy"]
+    assert rows["onehaitao_rbert"][0] == "89.48" and rows["onehaitao_rbert"][4] == "82.81"
     assert "negative class 'Other' detected automatically" in out
+    assert out.count("signature: ") == 1  # both systems share it
+    assert main(["score", str(KEY), str(RBERT), str(CNN), "--per-class"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.strip()}
+    assert rows["micro"][:3] == ["88.06", "90.94", "89.48"]
     assert out.count("signature (") == 2
 
 

@@ -44,3 +44,20 @@ def test_a_test_sentence_that_is_also_in_train_is_noted(tmp_path: Path) -> None:
     leaked = json.loads(ALL_SPLITS.read_text())["train"][:2]
     combined = files_stats([load_e2e(p) for p in write_splits(tmp_path, extra_test=leaked)])
     assert "20 sentence(s) of split 'conll04_test' have the same tokens as one of 'conll04_train'" in combined.notes
+
+
+def test_the_command_prints_the_files_together_with_a_total_row(tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    paths = write_splits(tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-m", "releval", "stats", *map(str, paths)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "== 3 files (spert) ==" in out
+    total = next(line for line in out.splitlines() if line.startswith("total "))
+    docs = [doc for split in json.loads(ALL_SPLITS.read_text()).values() for doc in split]
+    counts = [len(docs), *(sum(len(d[k]) for d in docs) for k in ("tokens", "entities", "relations"))]
+    assert re.split(r"\s+", total)[1:5] == [f"{n:,}" for n in counts] and counts[0] == 1441
+    assert "18 sentence(s) of split 'conll04_test' have the same tokens as one of 'conll04_train'" in out

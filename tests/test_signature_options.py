@@ -333,6 +333,10 @@ VARIANTS = (
             Values("criterion", ((), ("--criterion", "strict"), ("--criterion", "boundaries"))),
             Values("types", ((), ("--types", "{types}"), ("--types", "{types_sym}"))),
             Values("relaxed", ((), ("--relaxed",))),
+            Values(
+                "macro-classes",
+                ((), ("--macro-classes", "gold+pred"), ("--macro-classes", "declared", "--types", "{types}")),
+            ),
             WEIGHTING,
             BETA,
             ZERO_DIVISION,
@@ -515,6 +519,9 @@ NOT_VARIED = {
     "* --output": "where the document goes",
     "* --width": "decimals of percentages in text, Markdown and LaTeX; JSON keeps full precision",
     "compare --progress": "a progress bar on stderr",
+    "score --per-class": "the per-class rows side by side instead of one line per system (display only)",
+    # permissions: the numbers and the signature are those of the run without it, which refuses instead
+    "score --allow-absent-negative": "accepts a --negative label gold lacks; without it that run is refused",
     "replicability simulate --figure": "also writes a histogram image; the JSON is the same",
     # inputs, not settings: which prediction files are scored (the data part of a signature covers gold only)
     "compare --system": "names the systems' prediction files (inputs)",
@@ -689,7 +696,9 @@ def test_score_signs_as_the_python_api(
     argv = ["score", files["key"], files[name], *_rc_args(shared), "--beta", repr(beta)]
     argv += ["--zero-division", repr(zero_division), "--entropy-n", entropy_n, "--view", view]
     argv += (["--patch", files[patch]] if patch else []) + (["--by-position"] if by_position else [])
+    argv += ["--allow-absent-negative"]  # Cause-Effect(e2,e1) under --view undirected is in no label: permitted here
     settings_ = {**shared, "beta": beta, "zero_division": zero_division, "entropy_n": entropy_n, "view": view}
+    settings_["allow_absent_negative"] = True
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api = releval.score(

@@ -13,7 +13,7 @@ from releval.core.table import Column, Table
 from releval.data.e2e import load_e2e
 from releval.errors import OptionError
 from releval.report.render import render_as
-from releval.stats.e2e_dataset import DatasetStats, compare_datasets, dataset_stats
+from releval.stats.e2e_dataset import DatasetStats, compare_datasets, dataset_stats, files_stats
 from releval.validation import check_choice
 
 
@@ -52,7 +52,10 @@ def run_stats_e2e(files: list[Path], *, compare: bool, format: str, output: Path
         differences = compare_datasets(datasets[0], datasets[1])
         emit(render_compare(datasets[0].path, datasets[1].path, differences, format), output)
         return 1 if differences else 0
-    emit(render_stats_e2e([dataset_stats(d) for d in datasets], format), output)
+    stats = [dataset_stats(d) for d in datasets]
+    if len(datasets) > 1:  # the files together: a total row and the sentences two files share
+        stats.append(files_stats(datasets))
+    emit(render_stats_e2e(stats, format), output)
     return 0
 
 

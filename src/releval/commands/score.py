@@ -8,7 +8,14 @@ import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, check_label_options, emit_result, format_option, output_option
-from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N, MISSING_POLICIES, OUTPUT_FORMATS, TASKS
+from releval.core.options import (
+    DEFAULT_WEIGHTING_NAMES,
+    ENTROPY_N,
+    MACRO_CLASSES,
+    MISSING_POLICIES,
+    OUTPUT_FORMATS,
+    TASKS,
+)
 from releval.data.formats import LABEL_FORMATS
 from releval.metrics.weightings import get_weightings, weighting_names
 from releval.validation import check_beta, check_width, check_zero_division, refuse_options
@@ -17,6 +24,7 @@ from releval.validation import check_beta, check_width, check_zero_division, ref
 TASK_OPTIONS: dict[str, tuple[str, ...]] = {
     "--negative": ("rc",),
     "--no-negative": ("rc",),
+    "--allow-absent-negative": ("rc",),
     "--entropy-n": ("rc",),
     "--strict-labels": ("rc",),
     "--view": ("rc",),
@@ -34,6 +42,8 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
     "--criterion": ("e2e",),
     "--types": ("e2e",),
     "--relaxed": ("e2e",),
+    "--macro-classes": ("e2e",),
+    "--per-class": ("rc", "e2e"),
 }
 
 
@@ -58,6 +68,13 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
 )
 @click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
 @click.option("--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class.")
+@click.option(
+    "--allow-absent-negative",
+    "allow_absent_negative",
+    is_flag=True,
+    default=False,
+    help="Accept a --negative label that gold does not contain (else refused: a typo makes it a positive class).",
+)
 @click.option(
     "--weighting",
     "-w",
@@ -115,6 +132,20 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
 @click.option("--criterion", "criterion", default="strict,boundaries", help="e2e: strict,boundaries.")
 @click.option("--types", "types", type=PATH, default=None, help="e2e: SpERT types file (symmetric relations).")
 @click.option("--relaxed", "relaxed", is_flag=True, default=False, help="e2e: also the experimental Relaxed criterion.")
+@click.option(
+    "--macro-classes",
+    "macro_classes",
+    type=Choice(MACRO_CLASSES),
+    default="gold",
+    help="e2e: types macro-F averages over: with gold support, in gold or predictions (SpERT), declared (sincere).",
+)
+@click.option(
+    "--per-class",
+    "per_class",
+    is_flag=True,
+    default=False,
+    help="Per-class rows of every system side by side (several systems otherwise print one line each).",
+)
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages in text/markdown/latex.")
 @output_option()
@@ -124,6 +155,7 @@ def score_command(
     task: str,
     negative: str,
     no_negative: bool,
+    allow_absent_negative: bool,
     weighting: tuple[str, ...],
     beta: float,
     zero_division: float,
@@ -140,6 +172,8 @@ def score_command(
     criterion: str,
     types: Path | None,
     relaxed: bool,
+    macro_classes: str,
+    per_class: bool,
     format: str,
     width: int,
     output: Path | None,
@@ -153,6 +187,7 @@ def score_command(
     given = {
         "--negative": negative != "auto",
         "--no-negative": no_negative,
+        "--allow-absent-negative": allow_absent_negative,
         "--weighting": tuple(weighting) != tuple(DEFAULT_WEIGHTING_NAMES),
         "--beta": beta != 1.0,
         "--zero-division": zero_division != 0.0,
@@ -169,6 +204,8 @@ def score_command(
         "--criterion": criterion != "strict,boundaries",
         "--types": types is not None,
         "--relaxed": relaxed,
+        "--macro-classes": macro_classes != "gold",
+        "--per-class": per_class,
         "--width": width != 2,
     }
     unused = [o for o, on in given.items() if on and task not in TASK_OPTIONS[o]]
@@ -204,8 +241,10 @@ def score_command(
             relaxed=relaxed,
             types=types,
             by_position=by_position,
+            macro_classes=macro_classes,
         )
-        emit_result([score(gold, pred, e2e_config) for pred in preds], format, width, output)
+        results_e2e = [score(gold, pred, e2e_config) for pred in preds]
+        emit_result(results_e2e, format, width, output, per_class=per_class or None)
         return
     from releval.tasks.classification import (
         ClassificationConfig,
@@ -231,13 +270,14 @@ def score_command(
         pred_format=input_format,
         id_field=id_field,
         label_field=label_field,
+        allow_absent_negative=allow_absent_negative,
     )
     gold_file, digest = load_gold(gold, config)
     results = []
     for pred in preds:
         pred_file = load_pred(pred, config)
         results.append(score_prepared(prepare(gold_file, pred_file, config, digest), config, system_name(pred_file)))
-    emit_result(results, format, width, output)
+    emit_result(results, format, width, output, per_class=per_class or None)
 
 
 def register(app: click.Group) -> None:
