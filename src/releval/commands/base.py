@@ -59,8 +59,41 @@ class Argument(click.Argument):
         self.help = help
 
 
+#: The output format an --output suffix names, when --format is not given (`.txt` names none: any text goes).
+SUFFIX_FORMATS = {".json": "json", ".csv": "csv", ".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
+
+
+def format_from_suffix(ctx: click.Context) -> None:
+    """`-o out.json` without `-f` writes JSON, not text into a `.json` file; `-f csv -o out.json` is refused.
+
+    Applies to commands with both `format` and `output` parameters, after parsing, before the command runs.
+    """
+    from releval.errors import OptionError
+
+    output, format = ctx.params.get("output"), ctx.params.get("format")
+    if output is None or format is None or "format" not in ctx.params:
+        return
+    named = SUFFIX_FORMATS.get(Path(output).suffix.lower())
+    if named is None:
+        return
+    if ctx.get_parameter_source("format") in (click.core.ParameterSource.DEFAULT, None):
+        ctx.params["format"] = named
+    elif format != named:
+        raise OptionError(
+            f"--format {format} does not match --output's suffix {Path(output).suffix} ({named}); "
+            "drop -f to write what the suffix says, or name the file for the format",
+            option="--format",
+        )
+
+
 class Command(click.Command):
-    """A command whose help lists its arguments (with their help) before its options, whatever click's version."""
+    """A command whose help lists its arguments (with their help) before its options, whatever click's version;
+    an --output suffix picks the --format when none is given (`format_from_suffix`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, args)
+        format_from_suffix(ctx)
+        return rest
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self.format_usage(ctx, formatter)

@@ -88,8 +88,12 @@ def emit(text: str, output: Path | None, inputs: Iterable[str | os.PathLike[str]
     else:
         from releval.report.output import write_atomic
 
+        made = [p for p in reversed(Path(output).absolute().parents) if not p.exists()]
         write_atomic(output, text, what="--output", inputs=[*inputs, *_given_paths(), *inputs_read()])
-        click.echo(f"wrote {output}", err=True)
+        note = ""
+        if made:  # a missing folder is made, and said: a typo in the path shows
+            note = f" (made the folder {made[0]}" + (", and the ones in it)" if len(made) > 1 else ")")
+        click.echo(f"wrote {output}{note}", err=True)
 
 
 def check_choice(value: str, choices: tuple[str, ...], option: str) -> str:
