@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -10,6 +9,7 @@ import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, check_label_options, emit, emit_result, format_option, output_option
+from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.options import (
     ALTERNATIVES,
     CORRECTIONS,
@@ -139,7 +139,7 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
 )
 @click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files.")
 @click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files.")
-@click.option("--progress/--no-progress", "progress", default=None, help="Progress bar on stderr.")
+@progress_option()
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages.")
 @output_option()
@@ -198,7 +198,7 @@ def compare_command(
         raise OptionError(f"--system: name(s) used twice: {', '.join(dupes)}", option="--system")
     if baseline is not None and baseline not in names:  # refused before any file is read
         raise OptionError(f"--baseline {baseline!r} is not among the systems: {', '.join(names)}", option="--baseline")
-    show = progress if progress is not None else sys.stderr.isatty()
+    show = progress_wanted(progress)
     from releval.significance.config import SignificanceConfig
 
     test_config = SignificanceConfig(
@@ -232,7 +232,14 @@ def compare_command(
     negative_label = check_label_options(
         negative, no_negative, id_field, label_field, {"--input-format": input_format, "--gold-format": gold_format}
     )
-    from releval.significance.compare import PairedTable, SeedTable, align_systems, paired_table, seed_runs_table
+    from releval.significance.compare import (
+        PairedTable,
+        SeedTable,
+        align_systems,
+        paired_table,
+        seed_runs_table,
+        system_pairs,
+    )
     from releval.tasks.classification import ClassificationConfig
 
     config = ClassificationConfig(
@@ -249,15 +256,16 @@ def compare_command(
     counts = {len(v) for v in runs.values()}
     table: PairedTable | SeedTable
     if counts == {1}:
-        table = paired_table(
-            gold_labels,
-            {k: v[0] for k, v in runs.items()},
-            config,
-            test_config,
-            baseline=baseline,
-            progress=show,
-            facts=facts,
-        )
+        with progress_bar(len(system_pairs(names, baseline)) * len(tests), "comparing", show) as advance:
+            table = paired_table(
+                gold_labels,
+                {k: v[0] for k, v in runs.items()},
+                config,
+                test_config,
+                baseline=baseline,
+                progress=advance,
+                facts=facts,
+            )
     else:
         _check_not_mixed({k: len(v) for k, v in runs.items()})
         table = seed_runs_table(gold_labels, runs, config, test_config, baseline=baseline, facts=facts)
@@ -286,13 +294,15 @@ def _compare_e2e(
     output: Path | None,
 ) -> None:
     """`compare --task e2e`: paired tests over documents (one file per system) or seeds (several)."""
-    from releval.significance.compare import paired_table, seed_runs_table
+    from releval.significance.compare import paired_table, seed_runs_table, system_pairs
 
     run_counts = {name: len(paths) for name, paths in specs}
     if set(run_counts.values()) == {1}:
-        table: Any = paired_table(
-            gold, {name: paths[0] for name, paths in specs}, config, test, baseline=baseline, progress=progress
-        )
+        total = len(system_pairs(list(run_counts), baseline)) * len(test.tests)
+        with progress_bar(total, "comparing", progress) as advance:
+            table: Any = paired_table(
+                gold, {name: paths[0] for name, paths in specs}, config, test, baseline=baseline, progress=advance
+            )
     else:
         _check_not_mixed(run_counts)
         table = seed_runs_table(gold, dict(specs), config, test, baseline=baseline)

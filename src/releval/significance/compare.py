@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -259,34 +258,20 @@ def adjust(p_values: Sequence[float], correction: str = "holm") -> list[float]:
     return [float(p) for p in adjust_pvalues(p_values, correction)]
 
 
-def _progress(enabled: bool, total: int, description: str):  # noqa: ANN202
-    if not enabled:
-        return nullcontext(None)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+def _advance(progress: object) -> Callable[[int], None] | None:
+    """The caller's progress callback (called with the number of (pair, test) steps just done), or None.
 
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    progress.start()
-    progress.add_task(description, total=total)
-    return _Closing(progress)
-
-
-class _Closing:
-    def __init__(self, progress: Any) -> None:
-        self.progress = progress
-
-    def __enter__(self) -> Any:
-        return self.progress
-
-    def __exit__(self, *exc: object) -> None:
-        self.progress.stop()
+    The library draws nothing: `releval compare` passes the callback of its bar (releval.commands.progress).
+    False, the old spelling of no bar, is None."""
+    if progress is None or progress is False:
+        return None
+    if not callable(progress):
+        raise OptionError(
+            "progress: expected a callable advance(n) called with the steps done (or None), got "
+            f"{progress!r}; the bar is drawn by the command line",
+            option="progress",
+        )
+    return progress
 
 
 def _check_systems(systems: Mapping[str, Any]) -> list[str]:
@@ -316,7 +301,7 @@ def compare_paired(
     test: SignificanceConfig | None = None,
     *,
     baseline: str | None = None,
-    progress: bool = False,
+    progress: Callable[[int], None] | None = None,
     facts: rc.DataFacts | None = None,
     **settings: Any,
 ) -> PairedTable:
@@ -336,6 +321,10 @@ def compare_paired(
         correctness, which end-to-end RE does not have: they are refused there.
     facts
         How aligned classification label lists were aligned (missing-prediction policy, fills): signed and warned.
+    progress
+        Called with the number of (pair, test) steps just done, len(pairs) × len(tests) in all (the joint
+        bootstrap of three systems or more counts its pairs when it is drawn); `releval compare` moves its bar
+        with it. Nothing is drawn here, and no number depends on it.
 
     Returns
     -------
@@ -356,23 +345,24 @@ def paired_table(
     test: SignificanceConfig | None = None,
     *,
     baseline: str | None = None,
-    progress: bool = False,
+    progress: Callable[[int], None] | None = None,
     facts: rc.DataFacts | None = None,
     **settings: Any,
 ) -> PairedTable:
     """`compare_paired` without repeating the warnings through `warnings.warn` (the command line shows them on
     stderr and in the document)."""
     config, test = _configs(config, test, settings)
+    advance = _advance(progress)
     if baseline is not None and baseline not in systems:
         raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
     if not isinstance(config, rc.ClassificationConfig):  # end-to-end RE's (`_configs` gives one or the other)
-        return _paired_e2e(gold, systems, config, test, baseline, progress)
+        return _paired_e2e(gold, systems, config, test, baseline, advance)
     if not _label_lists(gold):
         labels, runs, facts = align_systems(gold, {name: [pred] for name, pred in systems.items()}, config)
         return _paired_rc(
-            labels, {name: preds[0] for name, preds in runs.items()}, config, test, baseline, progress, facts
+            labels, {name: preds[0] for name, preds in runs.items()}, config, test, baseline, advance, facts
         )
-    return _paired_rc(list(gold), systems, config, test, baseline, progress, facts)
+    return _paired_rc(list(gold), systems, config, test, baseline, advance, facts)
 
 
 def _label_lists(gold: Any) -> bool:
@@ -425,7 +415,7 @@ def _paired_rc(
     config: rc.ClassificationConfig,
     test: SignificanceConfig,
     baseline: str | None,
-    progress: bool,
+    progress: Callable[[int], None] | None,
     facts: rc.DataFacts | None,
 ) -> PairedTable:
     names = _check_systems(systems)
@@ -451,6 +441,8 @@ def _paired_rc(
     joint = None  # two systems: the pair engine, whose numbers for a seed are unchanged
     if "bootstrap" in test.tests and len(pairs) > 1:
         joint = _joint_bootstrap(gold, systems, pairs, config, negative, test)
+        if progress is not None:
+            progress(len(pairs))  # every pair's bootstrap step at once
     raw = _run_tests(pairs, test, progress, cells, discordant, joint)
     sig = rc.signature(
         config,
@@ -591,45 +583,44 @@ def _joint_bootstrap(
 def _run_tests(
     pairs: Sequence[tuple[str, str]],
     test: SignificanceConfig,
-    progress: bool,
+    progress: Callable[[int], None] | None,
     cells: PairCells,
     discordant: Callable[[str, str, str], dict[str, Any]] | None,
     joint: Mapping[tuple[str, str], dict[str, MetricComparison]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Raw rows of every test for every pair (a progress bar on stderr when asked). `joint`: the bootstrap's rows
-    of every pair, already drawn jointly (`_joint_bootstrap`); the other resampling tests draw per pair."""
+    """Raw rows of every test for every pair, `progress` called with 1 after each. `joint`: the bootstrap's rows
+    of every pair, already drawn jointly (`_joint_bootstrap`, counted when drawn); the other tests draw per pair."""
     raw: list[dict[str, Any]] = []
     per_pair = [t for t in test.tests if t in RESAMPLING_TESTS and not (t == "bootstrap" and joint is not None)]
-    with _progress(progress, len(pairs) * len(test.tests), "comparing") as bar:
-        for a, b in pairs:
-            pair_cells = cells(a, b) if per_pair else []
-            for t in test.tests:
-                if t in RESAMPLING_TESTS:
-                    if t == "bootstrap" and joint is not None:
-                        results = [("", joint[(a, b)])]
-                    else:
-                        results = [(prefix, resampling_rows(c, spec, t, test)) for prefix, c, spec in pair_cells]
-                    for prefix, rows in results:
-                        for m, r in rows.items():
-                            raw.append(
-                                {
-                                    "a": a,
-                                    "b": b,
-                                    "test": t,
-                                    "metric": f"{prefix}{m}",
-                                    "score_a": r.score_a,
-                                    "score_b": r.score_b,
-                                    "effect": r.effect,
-                                    "p_value": r.p_value,
-                                    "ci_effect": r.ci_effect,
-                                    "ci_a": r.ci_a,
-                                    "ci_b": r.ci_b,
-                                }
-                            )
-                elif discordant is not None:
-                    raw.append({"a": a, "b": b, "test": test.test_name(t), "metric": "accuracy", **discordant(t, a, b)})
-                if bar is not None:
-                    bar.advance(bar.task_ids[0])
+    for a, b in pairs:
+        pair_cells = cells(a, b) if per_pair else []
+        for t in test.tests:
+            if t in RESAMPLING_TESTS:
+                if t == "bootstrap" and joint is not None:
+                    results = [("", joint[(a, b)])]
+                else:
+                    results = [(prefix, resampling_rows(c, spec, t, test)) for prefix, c, spec in pair_cells]
+                for prefix, rows in results:
+                    for m, r in rows.items():
+                        raw.append(
+                            {
+                                "a": a,
+                                "b": b,
+                                "test": t,
+                                "metric": f"{prefix}{m}",
+                                "score_a": r.score_a,
+                                "score_b": r.score_b,
+                                "effect": r.effect,
+                                "p_value": r.p_value,
+                                "ci_effect": r.ci_effect,
+                                "ci_a": r.ci_a,
+                                "ci_b": r.ci_b,
+                            }
+                        )
+            elif discordant is not None:
+                raw.append({"a": a, "b": b, "test": test.test_name(t), "metric": "accuracy", **discordant(t, a, b)})
+            if progress is not None and not (t == "bootstrap" and joint is not None):
+                progress(1)  # the joint bootstrap's steps were counted when it was drawn
     return raw
 
 
@@ -697,7 +688,7 @@ def _paired_e2e(
     config: e2e.E2EConfig,
     test: SignificanceConfig,
     baseline: str | None,
-    progress: bool,
+    progress: Callable[[int], None] | None,
 ) -> PairedTable:
     from releval.tasks import e2e
 
