@@ -325,7 +325,8 @@ def labels_at(labels: Sequence[str], index: NDArray[np.integer], fill: str | Non
 def distinct(labels: Sequence[str]) -> set[str]:
     """The set of the labels (a LabelColumn's from its codes)."""
     if isinstance(labels, LabelColumn):
-        return {labels.vocabulary[k] for k in np.unique(labels.codes).tolist()}
+        present = np.bincount(labels.codes, minlength=len(labels.vocabulary))
+        return {labels.vocabulary[k] for k in np.flatnonzero(present).tolist()}
     return set(labels)
 
 
