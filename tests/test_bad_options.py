@@ -263,6 +263,70 @@ CASES: list[Case] = [
 ]
 
 
+#: `releval plot`: each subcommand (a figure file named .png, so only the case's own mistake is refused) and the
+#: mistakes of the options they share.
+PLOTS = {
+    "weights": ("plot", "weights", KEY, "-o", "{png}"),
+    "per-class": ("plot", "per-class", KEY, RBERT, "-o", "{png}"),
+    "bootstrap": ("plot", "bootstrap", KEY, CNN, RBERT, "-R", "10", "-o", "{png}"),
+    "confusion": ("plot", "confusion", KEY, RBERT, "-o", "{png}"),
+}
+PLOT_SHARED = [
+    (("--negative", ""), "--negative"),
+    (("--negative", "Other", "--no-negative"), "--negative"),
+    (("--negative", "Othr"), "--negative"),
+    (("--no-negative=yes",), "--no-negative"),
+    (("--allow-absent-negative=yes",), "--allow-absent-negative"),
+    (("--view", "bogus"), "--view"),
+    (("--input-format", "bogus"), "--input-format"),
+    (("--gold-format", "bogus"), "--gold-format"),
+    (("--id-field", ""), "--id-field"),
+    (("--label-field", " "), "--label-field"),
+    (("--data-json", "{dir}"), "--data-json"),
+    (("--data-json", "{png}"), "--data-json"),
+    (("--dataset", " "), "--dataset"),
+    (("--dpi", "0"), "--dpi"),
+]
+CASES += [c(*PLOTS[name], *argv, names=names) for name in PLOTS for argv, names in PLOT_SHARED]
+CASES += [
+    c(*PLOTS[name], *argv, names=names)
+    for name in ("per-class", "bootstrap", "confusion")
+    for argv, names in ((("--on-missing", "maybe"), "--on-missing"), (("--by-position=yes",), "--by-position"))
+]
+CASES += [
+    c(*PLOTS[name], *argv, names=names)
+    for name in ("weights", "per-class", "bootstrap")
+    for argv, names in ((("--entropy-n", "bogus"), "--entropy-n"),)
+]
+CASES += [
+    c("plot", "weights", "{missing}", "-o", "{png}", names="{missing}", covers="gold"),
+    c("plot", "weights", KEY, "-o", "{dir}", names="--output"),
+    c("plot", "weights", KEY, "-o", "{file}/sub/w.png", names="--output"),
+    c("plot", "weights", KEY, "-o", "{png}.jpg", names="--output"),
+    c(*PLOTS["weights"], "-w", "micro", names="--weighting"),
+    c("plot", "per-class", "{missing}", RBERT, "-o", "{png}", names="{missing}", covers="gold"),
+    c("plot", "per-class", KEY, "{missing}", "-o", "{png}", names="{missing}", covers="preds"),
+    c("plot", "per-class", KEY, "-o", "{png}", names="PREDS", covers="preds"),
+    c("plot", "per-class", KEY, RBERT, "-o", "{dir}", names="--output"),
+    c(*PLOTS["per-class"], "--metric", "bogus", names="--metric"),
+    c(*PLOTS["per-class"], "-w", "power:nan", names="--weighting"),
+    c("plot", "bootstrap", "{missing}", CNN, RBERT, "-o", "{png}", names="{missing}", covers="gold"),
+    c("plot", "bootstrap", KEY, "{missing}", RBERT, "-o", "{png}", names="{missing}", covers="a"),
+    c("plot", "bootstrap", KEY, CNN, "{missing}", "-o", "{png}", names="{missing}", covers="b"),
+    c("plot", "bootstrap", KEY, CNN, RBERT, "-o", "{dir}", names="--output"),
+    c(*PLOTS["bootstrap"], "--average", "bogus", names="--average"),
+    c(*PLOTS["bootstrap"], "--resamples", "0", names="--resamples"),
+    c(*PLOTS["bootstrap"], "--seed", "-1", names="--seed"),
+    c(*PLOTS["bootstrap"], "--confidence", "1", names="--confidence"),
+    c(*PLOTS["bootstrap"], "--alternative", "bogus", names="--alternative"),
+    c("plot", "confusion", "{missing}", RBERT, "-o", "{png}", names="{missing}", covers="gold"),
+    c("plot", "confusion", KEY, "{missing}", "-o", "{png}", names="{missing}", covers="pred"),
+    c("plot", "confusion", KEY, RBERT, "-o", "{dir}", names="--output"),
+    c(*PLOTS["confusion"], "--normalize=yes", names="--normalize"),
+    c(*PLOTS["confusion"], "--label", "Bogus", names="--label"),
+]
+
+
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Valid input files the cases refer to, made once."""
@@ -296,6 +360,7 @@ def _setup(tmp_path: Path, inputs: dict[str, str]) -> tuple[dict[str, str], Path
         "missing": str(tmp_path / "missing.txt"),
         "dir": str(existing),
         "file": str(existing / "keep.txt"),
+        "png": str(outdir / "figure.png"),  # `releval plot`'s output: a figure's suffix
     }
     return places, outdir, existing
 

@@ -47,6 +47,7 @@ _COMMANDS: dict[str, str] = {
     "replicability": "releval.commands.replicability",
     "audit": "releval.commands.audit",
     "claims": "releval.commands.audit",
+    "plot": "releval.commands.plot",
 }
 #: Each command's line in `releval --help`: the first paragraph of its help, written out so that listing the
 #: commands imports none of their modules (some import NumPy for their constants). tests/test_startup_imports.py
@@ -60,6 +61,7 @@ _SUMMARIES: dict[str, str] = {
     "replicability": "Replicability analysis across datasets: on how many datasets is A better than B, and which ones.",
     "audit": "Audit an evaluation (GOLD PRED, or `run GOLD PRED`) or a comparison of saved results (`compare`).",
     "claims": "Published results with their evaluation settings.",
+    "plot": "Draw a figure from label files: class weights, per-class F, the bootstrap Δ, a confusion matrix.",
 }
 _built: list[click.Group] = []  # the group, once built
 

@@ -1,0 +1,548 @@
+"""`releval plot weights|per-class|bootstrap|confusion`: the figures of releval.report.figures from label files.
+
+Each subcommand reads its files as `score` and `compare` do (same formats, same label options), draws one figure
+through the library and saves it with `save_figure`: PNG, SVG or PDF by the suffix of -o/--output, atomically and
+byte-for-byte reproducibly. Everything that can be refused without reading an input is refused first — the suffix,
+the output path, an output that is one of the inputs, a missing matplotlib — so a bad run writes nothing.
+`--data-json` also writes the plotted data (the figure data's `to_dict()`). The k̂ histogram of the replicability
+simulation stays `releval replicability simulate --figure`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from releval.commands.base import PATH, Argument, Choice, Group
+from releval.commands.common import check_label_options, check_output_target, result_warnings
+from releval.core.options import (
+    ALTERNATIVES,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_WEIGHTING_NAMES,
+    ENTROPY_N,
+    MISSING_POLICIES,
+)
+from releval.data.formats import LABEL_FORMATS
+from releval.errors import InputError, OptionError, raise_all
+from releval.metrics.weightings import weighting_names
+from releval.validation import check_confidence, check_nonempty, check_resamples, check_seed
+
+if TYPE_CHECKING:
+    from releval.tasks.classification import ClassificationConfig, Prepared
+
+#: Pixel density of a PNG when --dpi is not given (the library's default).
+DEFAULT_DPI = 150
+
+plot_app = Group(
+    "plot",
+    help="""Draw a figure from label files: class weights, per-class F, the bootstrap Δ, a confusion matrix.
+
+    Each subcommand writes one PNG, SVG or PDF file, chosen by the suffix of -o/--output, and says on stderr what it
+    wrote; --data-json also writes the plotted data as JSON. Figures need matplotlib: pip install 'releval[plot]'.
+    The k̂ histogram of the replicability simulation is `releval replicability simulate --figure FILE`.
+    Prediction files may be given as NAME=PATH to name the system in the figure (default: the file's name).
+    """,
+    no_args_is_help=True,
+)
+
+
+# ------------------------------------------------------------------------------------------------------ options
+
+
+def _output_callback(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """The figure file: a known suffix and a writable target, refused while parsing, before any input is read."""
+    if value is None:
+        return None
+    from releval.report.figures import figure_format
+
+    figure_format(value, "--output")
+    return check_output_target(value, "--output")
+
+
+def _data_callback(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    return check_output_target(value, "--data-json")
+
+
+def _figure_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """-o/--output (required), --data-json, --dataset and --dpi, shared by every subcommand."""
+    for option in reversed(
+        (
+            click.option(
+                "--output",
+                "-o",
+                "output",
+                type=PATH,
+                required=True,
+                callback=_output_callback,
+                help="The figure file; its suffix picks the format: .png, .svg or .pdf.",
+            ),
+            click.option(
+                "--data-json",
+                "data_json",
+                type=PATH,
+                default=None,
+                callback=_data_callback,
+                help="Also write the plotted data here as JSON.",
+            ),
+            click.option("--dataset", "dataset", default=None, help="Name the data in the figure's title."),
+            click.option(
+                "--dpi", "dpi", type=click.IntRange(10, 1200), default=DEFAULT_DPI, help="Pixel density of a PNG."
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def _label_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """How label files are read and aligned: the options `score` and `compare` spell the same way."""
+    for option in reversed(
+        (
+            click.option(
+                "--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA."
+            ),
+            click.option(
+                "--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class."
+            ),
+            click.option(
+                "--allow-absent-negative",
+                "allow_absent_negative",
+                is_flag=True,
+                default=False,
+                help="Accept a --negative label that gold does not contain.",
+            ),
+            click.option(
+                "--view",
+                "view",
+                type=Choice(("directed", "undirected")),
+                default="directed",
+                help="directed, or undirected (SemEval direction dropped).",
+            ),
+            click.option(
+                "--input-format",
+                "input_format",
+                type=Choice(tuple(LABEL_FORMATS)),
+                default=None,
+                help="Force the format of every file.",
+            ),
+            click.option(
+                "--gold-format",
+                "gold_format",
+                type=Choice(tuple(LABEL_FORMATS)),
+                default=None,
+                help="Force the gold file's format.",
+            ),
+            click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files."),
+            click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files."),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def _alignment_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """How predictions are matched to gold, as in `score` and `compare`."""
+    command = click.option(
+        "--by-position", "by_position", is_flag=True, default=False, help="Align by line position instead of by id."
+    )(command)
+    return click.option(
+        "--on-missing",
+        "on_missing",
+        type=Choice(MISSING_POLICIES),
+        default="error",
+        help="Missing predictions: error, negative, wrong.",
+    )(command)
+
+
+def _weighting_option(help: str) -> Callable[[Any], Any]:
+    return click.option("--weighting", "-w", "weighting", multiple=True, default=DEFAULT_WEIGHTING_NAMES, help=help)
+
+
+_ENTROPY_N_OPTION = click.option(
+    "--entropy-n",
+    "entropy_n",
+    type=Choice(ENTROPY_N),
+    default="all",
+    help="Entropy's N: all gold items, or positive only.",
+)
+
+
+# ------------------------------------------------------------------------------------------------------ helpers
+
+
+def _config(
+    reading: dict[str, Any], *, weightings: Sequence[str] = DEFAULT_WEIGHTING_NAMES, **settings: Any
+) -> ClassificationConfig:
+    """The ClassificationConfig of the label options (checked as `score` checks them), before any file is read."""
+    from releval.tasks.classification import ClassificationConfig
+
+    negative = check_label_options(
+        reading["negative"],
+        reading["no_negative"],
+        reading["id_field"],
+        reading["label_field"],
+        {"--input-format": reading["input_format"], "--gold-format": reading["gold_format"]},
+    )
+    return ClassificationConfig(
+        weightings=tuple(weightings),
+        negative=negative,
+        view=reading["view"],
+        gold_format=reading["gold_format"],
+        pred_format=reading["input_format"],
+        id_field=reading["id_field"],
+        label_field=reading["label_field"],
+        allow_absent_negative=reading["allow_absent_negative"],
+        **settings,
+    )
+
+
+def _system(spec: Path) -> tuple[str | None, Path]:
+    """A prediction argument: PATH, or NAME=PATH as `compare --system` takes it (an existing file whose name has
+    '=' in it is a path; so is a spec with a path separator before its '=')."""
+    text = os.fspath(spec)
+    name, sep, path = text.partition("=")
+    if not sep or spec.exists() or os.sep in name or (os.altsep and os.altsep in name):
+        return None, spec
+    if not name.strip() or not path.strip():
+        raise OptionError(f"a prediction file is given as PATH or NAME=PATH, not {text!r}")
+    return name.strip(), Path(path.strip())
+
+
+def _before_reading(output: Path, data_json: Path | None, dataset: str | None, inputs: Sequence[Path]) -> None:
+    """What is refused before any input is read: a blank --dataset, a missing matplotlib, --data-json naming the
+    figure, an output that is one of the inputs."""
+    from releval.report.figures import require_matplotlib
+    from releval.report.output import check_not_input
+
+    if dataset is not None:
+        check_nonempty(dataset, "--dataset")
+    require_matplotlib("releval plot")
+    if data_json is not None and os.path.abspath(data_json) == os.path.abspath(output):
+        raise OptionError(f"--data-json '{data_json}' names the same file as --output", option="--data-json")
+    check_not_input(output, inputs, "--output")
+    if data_json is not None:
+        check_not_input(data_json, inputs, "--data-json")
+
+
+def _aligned(
+    gold: Path, systems: Sequence[tuple[str | None, Path]], config: ClassificationConfig
+) -> tuple[list[str], list[tuple[str, Prepared]]]:
+    """Gold's labels and every system aligned with it under the Config, as `compare` aligns them; the systems are
+    named by NAME= or by their file. Every system's input problems are reported together; a name used twice is
+    refused."""
+    from releval.tasks import classification as rc
+    from releval.tasks.label_mistakes import check_negative_exists
+
+    gold_file, digest = rc.load_gold(gold, config)
+    if config.negative not in (rc.AUTO, None) and not config.allow_absent_negative:
+        check_negative_exists(config.negative, sorted(set(gold_file.labels)), [])
+    prepared: list[tuple[str, Prepared]] = []
+    errors: list[InputError] = []
+    for name, path in systems:
+        try:
+            pred = rc.load_pred(path, config)
+            prepared.append((name or rc.system_name(pred), rc.prepare(gold_file, pred, config, digest)))
+        except InputError as exc:
+            errors.append(exc)
+    raise_all(errors)
+    names = [name for name, _ in prepared]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise OptionError(f"system name(s) used twice: {', '.join(twice)}; name the files NAME=PATH")
+    return list(gold_file.labels), prepared
+
+
+def _alignment_warnings(prepared: Sequence[tuple[str, Prepared]]) -> None:
+    """The alignment's warnings (fills of missing predictions, ids read by position) on stderr, one line each."""
+    from releval.tasks.classification import DataFacts
+
+    for name, one in prepared:
+        for w in one.warnings:
+            click.echo(f"warning ({name}): {w}", err=True)
+    for w in DataFacts.of(list(prepared)).warnings:
+        click.echo(f"warning: {w}", err=True)
+
+
+def _save(
+    fig: Any,
+    data: Any,
+    kind: str,
+    output: Path,
+    data_json: Path | None,
+    dpi: int,
+    inputs: Sequence[Path],
+    what: str,
+) -> None:
+    """Write the figure (and the data), then one line per file on stderr: `wrote FILE (FORMAT, what)`."""
+    from releval.core.schema import header
+    from releval.data.io import inputs_read
+    from releval.report.figures import figure_format, save_figure
+    from releval.report.output import write_atomic
+    from releval.report.strict_json import dumps_strict
+
+    read: list[str | os.PathLike[str]] = [*inputs, *inputs_read()]
+    save_figure(fig, output, dpi=dpi, what="--output", inputs=read)
+    click.echo(f"wrote {output} ({figure_format(output, '--output').upper()}, {what})", err=True)
+    if data_json is not None:
+        document = header("figure-data") | {"figure": kind, "data": data.to_dict()}
+        write_atomic(
+            data_json, dumps_strict(document, indent=2, ensure_ascii=False) + "\n", what="--data-json", inputs=read
+        )
+        click.echo(f"wrote {data_json}", err=True)
+
+
+def _plural(n: int, word: str, words: str | None = None) -> str:
+    """`1 class`, `2 classes`: a count and its noun."""
+    return f"{n:,} {word if n == 1 else words or word + 's'}"
+
+
+# ---------------------------------------------------------------------------------------------------- commands
+
+
+@plot_app.command("weights")
+@click.argument(
+    "gold", cls=Argument, type=PATH, help="Gold file (SemEval key or blocks, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV)."
+)
+@_weighting_option(f"Weightings to draw: {', '.join(weighting_names())} (repeatable).")
+@_ENTROPY_N_OPTION
+@_label_options
+@_figure_options
+def weights_command(
+    gold: Path,
+    weighting: tuple[str, ...],
+    entropy_n: str,
+    output: Path,
+    data_json: Path | None,
+    dataset: str | None,
+    dpi: int,
+    **reading: Any,
+) -> None:
+    """The weight each weighting gives each positive class of a gold file (Harbecke et al. 2022, Fig. 1).
+
+    The positive classes go by gold support; the negative class is in no average and is left out. The weights
+    are the scorer's own (micro's per-class weight is that of weighted).
+    """
+    from releval.report.figures import weights_figure
+
+    config = _config(reading, weightings=weighting, entropy_n=entropy_n)
+    _before_reading(output, data_json, dataset, [gold])
+    labels_read, _ = _aligned(gold, [], config)
+    data, fig = weights_figure(
+        labels_read, config.weightings, config.negative, entropy_n=config.entropy_n, dataset=dataset
+    )
+    what = f"{_plural(len(data.classes), 'class', 'classes')}, {_plural(len(data.weights), 'weighting')}"
+    _save(fig, data, "weights", output, data_json, dpi, [gold], what)
+
+
+@plot_app.command("per-class")
+@click.argument("gold", cls=Argument, type=PATH, help="Gold file (the formats `score` reads).")
+@click.argument(
+    "preds",
+    cls=Argument,
+    type=PATH,
+    nargs=-1,
+    required=True,
+    help="One prediction file per system, PATH or NAME=PATH.",
+)
+@click.option(
+    "--metric",
+    "metric",
+    type=Choice(("f", "precision", "recall")),
+    default="f",
+    help="What to draw per class and average: f, precision or recall.",
+)
+@_weighting_option(f"Averages besides micro: {', '.join(weighting_names())} (repeatable).")
+@_ENTROPY_N_OPTION
+@_alignment_options
+@_label_options
+@_figure_options
+def per_class_command(
+    gold: Path,
+    preds: tuple[Path, ...],
+    metric: str,
+    weighting: tuple[str, ...],
+    entropy_n: str,
+    on_missing: str,
+    by_position: bool,
+    output: Path,
+    data_json: Path | None,
+    dataset: str | None,
+    dpi: int,
+    **reading: Any,
+) -> None:
+    """Per-class F of one or several systems, with each system's averages beside them.
+
+    Each system is scored as `releval score` scores it; the classes are the positive classes with gold support,
+    by support, and the averages are micro and each --weighting.
+    """
+    from releval.report.figures import per_class_figure
+    from releval.tasks.classification import score_prepared
+
+    config = _config(
+        reading, weightings=weighting, entropy_n=entropy_n, on_missing=on_missing, by_position=by_position or None
+    )
+    systems = [_system(p) for p in preds]
+    _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
+    _, prepared = _aligned(gold, systems, config)
+    results = [score_prepared(one, config, name) for name, one in prepared]
+    for line in result_warnings(results):
+        click.echo(line, err=True)
+    data, fig = per_class_figure(results, metric=metric, dataset=dataset)
+    what = f"{_plural(len(data.classes), 'class', 'classes')}, {_plural(len(data.systems), 'system')}"
+    _save(fig, data, "per-class", output, data_json, dpi, [gold, *(p for _, p in systems)], what)
+
+
+def _average(value: str) -> str:
+    """micro, or a weighting by its canonical name (power:0.50 → power:0.5)."""
+    from releval.metrics.weightings import get_weighting
+
+    key = value.strip().lower()
+    if key == "micro":
+        return key
+    try:
+        return get_weighting(key).name
+    except OptionError:
+        known = ", ".join(("micro", *weighting_names()))
+        raise OptionError(f"--average: {value!r} is not one of {known}", option="--average") from None
+
+
+@plot_app.command("bootstrap")
+@click.argument("gold", cls=Argument, type=PATH, help="Gold file (the formats `score` reads).")
+@click.argument("a", cls=Argument, type=PATH, help="Predictions of A, the baseline (PATH or NAME=PATH).")
+@click.argument("b", cls=Argument, type=PATH, help="Predictions of B (PATH or NAME=PATH): Δ = F(B) − F(A).")
+@click.option(
+    "--average",
+    "metric",
+    default="micro",
+    help=f"The F average resampled: micro, {', '.join(weighting_names())}.",
+)
+@click.option("--resamples", "-R", "resamples", type=int, default=DEFAULT_RESAMPLES, help="Bootstrap resamples.")
+@click.option("--seed", "seed", type=int, default=DEFAULT_SEED, help="Random seed.")
+@click.option("--confidence", "confidence", type=float, default=0.95, help="Level of the percentile interval.")
+@click.option(
+    "--alternative",
+    "alternative",
+    type=Choice(ALTERNATIVES),
+    default="two-sided",
+    help="The p-value's alternative: two-sided, greater (B > A) or less.",
+)
+@_ENTROPY_N_OPTION
+@_alignment_options
+@_label_options
+@_figure_options
+def bootstrap_command(
+    gold: Path,
+    a: Path,
+    b: Path,
+    metric: str,
+    resamples: int,
+    seed: int,
+    confidence: float,
+    alternative: str,
+    entropy_n: str,
+    on_missing: str,
+    by_position: bool,
+    output: Path,
+    data_json: Path | None,
+    dataset: str | None,
+    dpi: int,
+    **reading: Any,
+) -> None:
+    """The paired bootstrap distribution of Δ = F(B) − F(A), with its percentile interval, Δ = 0 and p.
+
+    The draws are those of `releval compare GOLD -s A -s B --baseline A` for the same seed: the same interval
+    and p-value.
+    """
+    from releval.report.figures import bootstrap_figure
+    from releval.significance.config import SignificanceConfig
+
+    metric = _average(metric)
+    check_resamples(resamples)
+    check_seed(seed)
+    check_confidence(confidence)
+    # compare's averages, and the one asked for (power:A) when it is not among them
+    known = ("micro", *DEFAULT_WEIGHTING_NAMES)
+    weightings = DEFAULT_WEIGHTING_NAMES if metric in known else (*DEFAULT_WEIGHTING_NAMES, metric)
+    config = _config(
+        reading, weightings=weightings, entropy_n=entropy_n, on_missing=on_missing, by_position=by_position or None
+    )
+    test = SignificanceConfig(("bootstrap",), alternative, resamples, seed, confidence)
+    systems = [_system(a), _system(b)]
+    paths = [gold, *(p for _, p in systems)]
+    _before_reading(output, data_json, dataset, paths)
+    gold_labels, prepared = _aligned(gold, systems, config)
+    _alignment_warnings(prepared)
+    (name_a, pa), (name_b, pb) = prepared
+    data, fig = bootstrap_figure(
+        gold_labels,
+        list(pa.alignment.pred),
+        list(pb.alignment.pred),
+        config,
+        test,
+        metric=metric,
+        names=(name_a, name_b),
+        dataset=dataset,
+    )
+    what = f"{metric}-F1 of {name_b} minus {name_a}, {_plural(data.resamples, 'resample')}"
+    _save(fig, data, "bootstrap", output, data_json, dpi, paths, what)
+
+
+@plot_app.command("confusion")
+@click.argument("gold", cls=Argument, type=PATH, help="Gold file (the formats `score` reads).")
+@click.argument("pred", cls=Argument, type=PATH, help="Prediction file (PATH or NAME=PATH).")
+@click.option("--normalize", "normalize", is_flag=True, default=False, help="Each row as % of its gold label's items.")
+@click.option(
+    "--label",
+    "labels",
+    multiple=True,
+    help="Only these labels as rows and columns, in this order (repeatable; default: all).",
+)
+@_alignment_options
+@_label_options
+@_figure_options
+def confusion_command(
+    gold: Path,
+    pred: Path,
+    normalize: bool,
+    labels: tuple[str, ...],
+    on_missing: str,
+    by_position: bool,
+    output: Path,
+    data_json: Path | None,
+    dataset: str | None,
+    dpi: int,
+    **reading: Any,
+) -> None:
+    """The confusion matrix of one system: gold label × predicted label, counts (log colour scale) or row shares.
+
+    The negative class is a label like any other here; labels only predicted come after the gold labels.
+    """
+    from releval.report.figures import confusion_figure
+
+    config = _config(reading, on_missing=on_missing, by_position=by_position or None)
+    systems = [_system(pred)]
+    paths = [gold, systems[0][1]]
+    _before_reading(output, data_json, dataset, paths)
+    gold_labels, prepared = _aligned(gold, systems, config)
+    _alignment_warnings(prepared)
+    name, one = prepared[0]
+    data, fig = confusion_figure(
+        gold_labels,
+        list(one.alignment.pred),
+        normalize=normalize,
+        labels=list(labels) or None,
+        system=name,
+        dataset=dataset,
+    )
+    what = f"{_plural(len(data.labels), 'label')}, {'rows as % of gold' if normalize else 'counts'}"
+    _save(fig, data, "confusion", output, data_json, dpi, paths, what)
+
+
+def register(app: click.Group) -> None:
+    """Add the `plot` command group."""
+    app.add_command(plot_app)
