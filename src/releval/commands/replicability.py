@@ -18,6 +18,7 @@ from releval.commands.common import (
     output_option,
     resolve_negative_option,
 )
+from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.notices import as_notices
 from releval.core.options import (
     DEFAULT_ALPHA,
@@ -256,6 +257,7 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
 @click.option(
     "--per-u", "per_u", is_flag=True, default=False, help="Also show the partial-conjunction p-values for every u."
 )
+@progress_option()
 @format_option(FORMATS)
 @output_option()
 def from_predictions_command(
@@ -274,6 +276,7 @@ def from_predictions_command(
     method: str,
     estimators: str,
     per_u: bool,
+    progress: bool | None,
     format: str,
     output: Path | None,
 ) -> None:
@@ -303,7 +306,10 @@ def from_predictions_command(
     from releval.tasks.classification import ClassificationConfig
 
     config = ClassificationConfig(negative=negative_label, on_missing=on_missing, pred_format=input_format)
-    tests = dataset_tests(specs, test=test, metric=metric, config=config, resamples=resamples, seed=seed)
+    with progress_bar(2 * len(specs), "testing datasets", progress_wanted(progress)) as advance:
+        tests = dataset_tests(
+            specs, test=test, metric=metric, config=config, resamples=resamples, seed=seed, progress=advance
+        )
     settings = dict(tests.settings)
     notices = list(tests.warnings)
     _analyze_and_emit(
@@ -355,6 +361,7 @@ def from_predictions_command(
     help="Write a k_hat histogram (PNG/PDF/SVG; needs matplotlib).",
     callback=_figure_callback,
 )
+@progress_option()
 @format_option(FORMATS)
 @output_option()
 def simulate_command(
@@ -365,6 +372,7 @@ def simulate_command(
     scenario: str,
     estimators: str,
     figure: Path | None,
+    progress: bool | None,
     format: str,
     output: Path | None,
 ) -> None:
@@ -384,7 +392,8 @@ def simulate_command(
         check_choice(fig_format, ("png", "pdf", "svg"), "--figure")
         require_matplotlib()
     scenarios = SCENARIOS if scenario == "both" else (scenario,)
-    sim = simulate(reps, seed, n=n, alpha=alpha, scenarios=scenarios, methods=pc)
+    with progress_bar(reps * len(scenarios), "simulating", progress_wanted(progress)) as advance:
+        sim = simulate(reps, seed, n=n, alpha=alpha, scenarios=scenarios, methods=pc, progress=advance)
     text = render_simulation(sim, format)
     image = simulation_figure(sim, fig_format) if figure is not None and fig_format else None
     emit(text, output)

@@ -597,6 +597,7 @@ def dataset_tests(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int | None = DEFAULT_SEED,
     negative: str | None = "auto",
+    progress: Callable[[int], None] | None = None,
 ) -> DatasetTests:
     """Run the chosen paired test (alternative "greater") on each (name, gold, A, B) dataset.
 
@@ -610,6 +611,9 @@ def dataset_tests(
     statistics; mcnemar / sign test per-item correctness (accuracy).  The same seed is used for every dataset.
     `config` (a ClassificationConfig) holds the scoring settings; without one, `negative` is its negative class.
     `DatasetTests.settings` are the signature fields of everything that changes a p-value.
+    `progress`, when given, is called with 1 after each dataset is read and with 1 after each dataset's test:
+    2 × len(datasets) in all (`releval replicability from-predictions` moves its bar with it; no number depends
+    on it).
     """
     from releval.metrics.averages import MICRO
     from releval.significance import paired
@@ -637,6 +641,9 @@ def dataset_tests(
         except InputError as exc:
             errors.append(exc)
             continue
+        finally:
+            if progress is not None:
+                progress(1)
         aligned.append((name, labels, runs[f"{name} A"][0], runs[f"{name} B"][0]))
         warnings += facts.warnings
         missing = facts.missing if facts.missing != "error" else missing
@@ -667,6 +674,8 @@ def dataset_tests(
         ps.append(float(p))
         effects.append(float(eff))
         details.append({"dataset": name, "n": len(gold_labels), "p": float(p), "effect": float(eff), **detail})
+        if progress is not None:
+            progress(1)
     label = f"{test}:greater" + (f":{metric}" if test in RESAMPLING_TESTS else ":accuracy")
     settings = {k: v for k, v in significance.signature_fields().items() if k in ("resamples", "seed", "confidence")}
     settings |= {

@@ -15,7 +15,7 @@ every repetition's k_hat, so its JSON (`to_dict()`) loads back equal with `from_
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,8 +241,12 @@ def simulate_scenario(
     methods: Sequence[str] = DEFAULT_PC_METHODS,
     rng: np.random.Generator | None = None,
     chunk: int = 2000,
+    progress: Callable[[int], None] | None = None,
 ) -> ScenarioResult:
-    """Simulate one scenario; k_hat arrays for 'count' and each partial-conjunction method."""
+    """Simulate one scenario; k_hat arrays for 'count' and each partial-conjunction method.
+
+    `progress`, when given, is called with the repetitions of each block of `chunk` once it is done (`reps` in
+    all); the draws do not depend on it."""
     a = check_alpha(alpha)
     check_int(reps, "reps", low=1)
     check_int(n, "n", low=1)
@@ -257,6 +261,8 @@ def simulate_scenario(
         parts["count"].append(np.sum(p <= a, axis=1).astype(np.int64))
         for m in methods:
             parts[m].append(np.asarray(k_from_monotone(running_max(partial_conjunction_sorted(p, m)), a)))
+        if progress is not None:
+            progress(size)
     k_hat = {m: np.concatenate(v) for m, v in parts.items()}
     theory = theory_independent_null(n, a) if scenario == "independent" else {}
     theory = {m: theory[m] for m in names if m in theory}
@@ -271,10 +277,13 @@ def simulate(
     alpha: float = DEFAULT_ALPHA,
     scenarios: Sequence[str] = SCENARIOS,
     methods: Sequence[str] = DEFAULT_PC_METHODS,
+    progress: Callable[[int], None] | None = None,
 ) -> SimulationResult:
     """Run Dror §5's toy examples with one seeded `numpy.random.Generator` (PCG64), scenarios in order.
 
-    Every setting is checked before the first scenario runs (OptionError naming the option).
+    Every setting is checked before the first scenario runs (OptionError naming the option). `progress`, when
+    given, is called with the repetitions done after each block: reps × len(scenarios) in all (`releval
+    replicability simulate` moves its bar with it; the results do not depend on it).
     """
     check_alpha(alpha)
     check_int(reps, "reps", low=1)
@@ -286,5 +295,7 @@ def simulate(
         if s == "dependent":
             _check_dependent_n(n)
     rng = np.random.default_rng(seed)
-    out = {s: simulate_scenario(s, reps, n=n, alpha=alpha, methods=methods, rng=rng) for s in scenarios}
+    out = {
+        s: simulate_scenario(s, reps, n=n, alpha=alpha, methods=methods, rng=rng, progress=progress) for s in scenarios
+    }
     return SimulationResult(seed=seed, alpha=check_alpha(alpha), methods=("count", *methods), scenarios=out)
