@@ -142,6 +142,16 @@ def get_weighting(spec: str | Weighting) -> Weighting:
 
 
 def get_weightings(specs: Sequence[str | Weighting]) -> tuple[Weighting, ...]:
-    """Every weighting resolved by `get_weighting`, in order, a repeated one once (a duplicate would overwrite)."""
+    """Every weighting resolved by `get_weighting`, in order. One asked for twice (`-w macro -w macro`, or
+    `power:0.5` and `power:0.50`) is an OptionError: a repeated request is a slip in a script, and quietly
+    keeping one would hide which list the user meant.
+
+    >>> [w.name for w in get_weightings(["macro", "power:0.50"])]
+    ['macro', 'power:0.5']
+    """
     schemes = [get_weighting(w) for w in specs]
-    return tuple({w.name: w for w in schemes}.values())
+    names = [w.name for w in schemes]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise OptionError(f"weightings: {', '.join(repeated)} given more than once", option="weightings")
+    return tuple(schemes)
