@@ -326,6 +326,17 @@ VARIANTS = (
     Variant("score-positions", ("score",), ("{key}", "{rbert_rev}", "{cnn}"), (BY_POSITION,)),
     Variant("score-jsonl", ("score",), ("{gold_jsonl}", "{rbert_jsonl}", "{cnn_jsonl}"), JSONL_FIELDS),
     Variant(
+        "score-jsonl-sides",
+        ("score",),
+        ("{gold_jsonl}", "{rbert_jsonl}", "{cnn_jsonl}"),
+        (
+            # one side's field names: the same columns named per side read the same items as --id-field does
+            Values("side-id-fields", ((), ("--gold-id-field", "guid", "--pred-id-field", "guid")), changes=False),
+            Values("side-label-fields", ((), ("--gold-label-field", "coarse", "--pred-label-field", "coarse"))),
+            Values("pred-format", ((), ("--pred-format", "jsonl")), changes=False),
+        ),
+    ),
+    Variant(
         "score-e2e",
         ("score", "--task", "e2e"),
         ("{e2e_gold}", "{e2e_a}", "{e2e_b}"),
@@ -518,7 +529,7 @@ NOT_VARIED = {
     "* --format": "the rendering (every format renders the same result; JSON is the one compared)",
     "* --output": "where the document goes",
     "* --width": "decimals of percentages in text, Markdown and LaTeX; JSON keeps full precision",
-    "compare --progress": "a progress bar on stderr",
+    "* --progress": "a progress bar on stderr",
     "score --per-class": "the per-class rows side by side instead of one line per system (display only)",
     # permissions: the numbers and the signature are those of the run without it, which refuses instead
     "score --allow-absent-negative": "accepts a --negative label gold lacks; without it that run is refused",
