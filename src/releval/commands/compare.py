@@ -42,11 +42,27 @@ COMPARE_TASKS = ("rc", "e2e")
 
 
 def parse_system(spec: str) -> tuple[str, list[Path]]:
-    """NAME=PRED[,PRED…] → (name, files)."""
+    """NAME=PRED[,PRED…] → (name, files); a PRED with `*`, `?` or `[` is a pattern for several runs
+    (`A=runs/*/pred.txt`), expanded here in sorted order so that it works quoted and on any shell.
+
+    >>> parse_system("A=a1.txt,a2.txt")
+    ('A', [PosixPath('a1.txt'), PosixPath('a2.txt')])
+    """
+    import glob
+
     name, sep, files = spec.partition("=")
-    paths = [Path(f.strip()) for f in files.split(",") if f.strip()]
-    if not sep or not name.strip() or not paths:
+    parts = [f.strip() for f in files.split(",") if f.strip()]
+    if not sep or not name.strip() or not parts:
         raise OptionError(f"--system expects NAME=PRED[,PRED…], got {spec!r}", option="--system")
+    paths: list[Path] = []
+    for part in parts:
+        if glob.has_magic(part):  # type: ignore[attr-defined]
+            matches = sorted(glob.glob(part))
+            if not matches:
+                raise OptionError(f"--system {name.strip()}: no file matches {part!r}", option="--system")
+            paths += map(Path, matches)
+        else:
+            paths.append(Path(part))
     return name.strip(), paths
 
 
@@ -114,6 +130,27 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
 @click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
 @click.option("--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class.")
 @click.option(
+    "--allow-absent-negative",
+    "allow_absent_negative",
+    is_flag=True,
+    default=False,
+    help="Accept a --negative label that gold does not contain (else refused: a typo makes it a positive class).",
+)
+@click.option(
+    "--macro-classes",
+    "macro_classes",
+    type=Choice(("gold", "declared")),
+    default="gold",
+    help="e2e: types macro-F averages over: with gold support, or every declared type (sincere; needs --types).",
+)
+@click.option(
+    "--per-class",
+    "per_class",
+    is_flag=True,
+    default=False,
+    help="Two systems: which classes drive the difference (per-class Δ, CI, p adjusted across classes).",
+)
+@click.option(
     "--on-missing",
     "on_missing",
     type=Choice(MISSING_POLICIES),
@@ -161,6 +198,9 @@ def compare_command(
     correction: str,
     negative: str,
     no_negative: bool,
+    allow_absent_negative: bool,
+    macro_classes: str,
+    per_class: bool,
     on_missing: str,
     by_position: bool,
     input_format: str | None,
@@ -214,6 +254,7 @@ def compare_command(
             "--id-field": id_field != "id",
             "--label-field": label_field is not None,
             "--mcnemar": mcnemar_variant != "exact",
+            "--allow-absent-negative": allow_absent_negative,
         }
         refuse_options(rc_only, "apply to --task rc only")
         from releval.tasks.e2e import E2EConfig
@@ -224,10 +265,19 @@ def compare_command(
             ner=ner,
             types=types,
             by_position=by_position,
+            macro_classes=macro_classes,
         )
+        if per_class:
+            _per_class(gold, specs, e2e_config, test_config, tests, format, width, output)
+            return
         _compare_e2e(gold, specs, e2e_config, test_config, baseline, show, format, width, output)
         return
-    e2e_only = {"--criterion": criterion != "strict,boundaries", "--ner": ner, "--types": types is not None}
+    e2e_only = {
+        "--criterion": criterion != "strict,boundaries",
+        "--ner": ner,
+        "--types": types is not None,
+        "--macro-classes": macro_classes != "gold",
+    }
     refuse_options(e2e_only, "apply to --task e2e only")
     negative_label = check_label_options(
         negative, no_negative, id_field, label_field, {"--input-format": input_format, "--gold-format": gold_format}
@@ -251,7 +301,11 @@ def compare_command(
         pred_format=input_format,
         id_field=id_field,
         label_field=label_field,
+        allow_absent_negative=allow_absent_negative,
     )
+    if per_class:
+        _per_class(gold, specs, config, test_config, tests, format, width, output)
+        return
     gold_labels, runs, facts = align_systems(gold, dict(specs), config)
     counts = {len(v) for v in runs.values()}
     table: PairedTable | SeedTable
@@ -270,6 +324,35 @@ def compare_command(
         _check_not_mixed({k: len(v) for k, v in runs.items()})
         table = seed_runs_table(gold_labels, runs, config, test_config, baseline=baseline, facts=facts)
     emit_result(table, format, width, output)
+
+
+def _per_class(
+    gold: Path,
+    specs: list[tuple[str, list[Path]]],
+    config: Any,
+    test: Any,
+    tests: list[str],
+    format: str,
+    width: int,
+    output: Path | None,
+) -> None:
+    """`compare --per-class`: for two systems of one file each, which classes drive their difference."""
+    if len(specs) != 2 or any(len(paths) != 1 for _, paths in specs):
+        raise OptionError("--per-class compares two systems of one prediction file each", option="--per-class")
+    unsupported = [t for t in tests if t not in RESAMPLING_TESTS]
+    if unsupported:
+        raise OptionError(
+            f"--test: {', '.join(unsupported)} has no per-class statistic (--per-class: bootstrap, randomization)",
+            option="--test",
+        )
+    from releval.report.compare_report import render_per_class
+    from releval.significance.per_class import per_class_table
+
+    (a, (path_a,)), (b, (path_b,)) = specs
+    result = per_class_table(gold, path_a, path_b, config, test, names=(a, b))
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    emit(render_per_class(result, format, width), output)
 
 
 def _check_not_mixed(run_counts: dict[str, int]) -> None:

@@ -233,6 +233,18 @@ def signature(
     """THE classification signature: the Config's settings plus the data's facts (and a test's, in `extra`).
     `coded` is gold as (sorted distinct labels, codes) when the caller has encoded it: the digests then cost no
     pass over the labels."""
+def check_negative_label(config: ClassificationConfig, gold: Sequence[str], preds: Iterable[Sequence[str]]) -> None:
+    """`score`'s refusal of an explicit negative label gold does not contain (a typo), for the commands that
+    align labels themselves (compare): the same rule and message (releval.tasks.label_mistakes)."""
+    if config.negative in (AUTO, None) or config.allow_absent_negative:
+        return
+    gold_labels = set(gold)
+    if config.negative in gold_labels:
+        return
+    pred_only = sorted(set().union(*map(set, preds)) - gold_labels)
+    check_negative_exists(config.negative, sorted(gold_labels), pred_only)
+
+
     vocabulary = coded[0] if coded is not None else sorted(set(gold))
     return build_signature(
         {
