@@ -35,7 +35,7 @@ def main() -> int:
         print("distributions from outside the virtualenv are importable: " + "; ".join(sorted(outside)))
         return 1
     versions = {d.metadata["Name"].lower(): d.version for d in dists}
-    direct = ("numpy", "scipy", "statsmodels", "typer", "rich", "msgspec", "orjson", "click")
+    direct = ("numpy", "scipy", "msgspec", "orjson", "click", "rich", "statsmodels")
     shown = ", ".join(f"{name} {versions.get(name, 'absent')}" for name in direct)
     print(f"isolated virtualenv {prefix} (Python {sys.version.split()[0]}, {len(dists)} distributions): {shown}")
     return 0
