@@ -30,6 +30,9 @@ DEFAULT_MAX_INPUT_BYTES = 4 * 1024**3
 #: The environment variable that sets the limit: bytes, or a number with K, M, G or T (binary units), e.g. 16G.
 MAX_INPUT_BYTES_VARIABLE = "RELEVAL_MAX_INPUT_BYTES"
 GZIP_MAGIC = b"\x1f\x8b"
+#: The path that stands for standard input (`releval score gold.json - < preds.txt`), and its name in errors.
+STDIN = "-"
+STDIN_NAME = "<stdin>"
 _CHUNK = 1 << 22  # bytes decompressed (or read from a pipe) per step: large enough to cost nothing per call
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
@@ -147,12 +150,20 @@ def _gunzip(handle: BinaryIO, path: str, limit: int) -> bytes:
 def read_bytes(path: PathLike) -> bytes:
     """The file's bytes, gunzipped when it starts with the gzip magic number, at most `max_input_bytes()` of them.
 
-    A regular file over the limit is refused before it is read; a gzip file is decompressed in chunks and refused
-    (InputError at the line where the limit was crossed) as soon as its output passes the limit, and so is a
-    stream of unknown size (a FIFO, a device). The file is remembered when `recording_inputs` is active.
+    The path `-` is standard input. A regular file over the limit is refused before it is read; a gzip file is
+    decompressed in chunks and refused (InputError at the line where the limit was crossed) as soon as its output
+    passes the limit, and so is a stream of unknown size (a FIFO, a device, standard input). The file is remembered
+    when `recording_inputs` is active.
     """
     name = str(path)
     limit = max_input_bytes()
+    if (
+        name == STDIN
+    ):  # standard input: a stream of unknown size, read bounded (a file called "-": by its absolute path)
+        import sys
+
+        raw = _read_bounded(sys.stdin.buffer, STDIN_NAME, limit)
+        return _gunzip(io.BytesIO(raw), STDIN_NAME, limit) if raw[:2] == GZIP_MAGIC else raw
     try:
         with open(Path(path), "rb", buffering=0) as handle:
             info = os.fstat(handle.fileno())

@@ -22,7 +22,7 @@ from releval.data.decoding import read_utf8
 from releval.data.formats import END_TO_END_MESSAGE, LABEL_FORMATS, E2EFormat, LabelFormat, detect, label_format
 from releval.data.formats.base import Fields, LabelFile, located
 from releval.data.formats.common import LABEL_FIELD_CANDIDATES, TYPE_FIELDS
-from releval.data.io import PathLike
+from releval.data.io import STDIN, STDIN_NAME, PathLike
 from releval.errors import InputError
 
 FORMATS = tuple(LABEL_FORMATS)
@@ -95,14 +95,15 @@ def load_labels(
     label_field: str | None = None,
     check_unique: bool = True,
 ) -> LabelFile:
-    """Load one file's ids and labels; `role` ('gold'/'pred') picks the label column of two-label files.
+    """Load one file's ids and labels; `role` ('gold'/'pred') picks the label column of two-label files. The
+    path `-` reads standard input (named `<stdin>` in errors).
 
     `check_unique=False` lets a large prediction file skip the repeated-id check, which `align` then does
     (it costs a hash set of every id; identical id order with gold needs none).
     """
     if role not in ("gold", "pred"):
         raise ValueError(f"role must be 'gold' or 'pred', not {role!r}")
-    name = str(path)
+    name = STDIN_NAME if str(path) == STDIN else str(path)
     data = read_utf8(path)
     fmt = resolve_format(path, data, format, id_field, label_field)
     return parse_labels(

@@ -60,7 +60,10 @@ class ClassificationConfig(ScoringConfig):
     `negative`: the negative label, "auto" (no_relation / Other / NA when present in gold) or None (no negative
     class). `on_missing`: error, negative (fill with the negative class: leaks gold labels) or wrong (Olek's
     correction). `by_position`: align by position (None: by id, or by position when neither side has ids).
-    `patch`: a TACRev-style relabelling of gold. The formats and field names say how files are read.
+    `patch`: a TACRev-style relabelling of gold. The formats and field names say how files are read:
+    `pred_format` applies to gold too unless `gold_format` is given ("auto": detect gold's format whatever
+    `pred_format` says); `gold_id_field`, `gold_label_field`, `pred_id_field`, `pred_label_field` override
+    `id_field` and `label_field` for one side.
     `allow_absent_negative`: an explicit `negative` that gold does not contain is an error (a misspelt negative
     turns the real one into a positive class) unless this says it is intended (a slice without negatives).
     """
@@ -79,6 +82,10 @@ class ClassificationConfig(ScoringConfig):
     id_field: str = "id"
     label_field: str | None = None
     allow_absent_negative: bool = False
+    gold_id_field: str | None = None
+    gold_label_field: str | None = None
+    pred_id_field: str | None = None
+    pred_label_field: str | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -88,18 +95,36 @@ class ClassificationConfig(ScoringConfig):
         check_choice(self.on_missing, MISSING_POLICIES, "on_missing")
         check_choice(self.view, VIEWS, "view")
         for option, name in (("gold_format", self.gold_format), ("pred_format", self.pred_format)):
-            if name is not None:
+            if name is not None and not (option == "gold_format" and name == AUTO):
                 check_choice(name, FORMATS, option)
         check_nonempty(self.id_field, "id_field")
-        if self.label_field is not None:
-            check_nonempty(self.label_field, "label_field")
+        for option in ("label_field", "gold_id_field", "gold_label_field", "pred_id_field", "pred_label_field"):
+            if getattr(self, option) is not None:
+                check_nonempty(getattr(self, option), option)
         if self.patch is not None:
             object.__setattr__(self, "patch", os.fspath(self.patch))
 
     @property
     def fields(self) -> dict[str, str]:
-        """The id/label field names for JSONL/CSV/TSV loaders."""
+        """The id/label field names for JSONL/CSV/TSV loaders (both sides; `side_fields` gives one side's)."""
         return {"id_field": self.id_field, **({"label_field": self.label_field} if self.label_field else {})}
+
+    def side_fields(self, role: str) -> dict[str, str]:
+        """The id/label field names of the gold ('gold') or prediction ('pred') file: the side's own, else the
+        shared ones.
+
+        >>> ClassificationConfig(label_field="relation", pred_label_field="pred_label").side_fields("pred")
+        {'id_field': 'id', 'label_field': 'pred_label'}
+        """
+        id_field = getattr(self, f"{role}_id_field") or self.id_field
+        label_field = getattr(self, f"{role}_label_field") or self.label_field
+        return {"id_field": id_field, **({"label_field": label_field} if label_field else {})}
+
+    @property
+    def gold_read_format(self) -> str | None:
+        """The format gold is read as: `gold_format`, else `pred_format`; None (or "auto"): detected."""
+        fmt = self.gold_format or self.pred_format
+        return None if fmt == AUTO else fmt
 
 
 @dataclass(frozen=True)
@@ -177,7 +202,7 @@ def _as_strings(items: Iterable[Any]) -> list[str]:
 
 def load_gold(gold: LabelsInput, config: ClassificationConfig) -> tuple[LabelFile, str | None]:
     """The gold file as the Config reads it (format, fields, patch, view) and the digest of the patch applied."""
-    g = as_label_file(gold, "gold", config.gold_format or config.pred_format, config.fields)
+    g = as_label_file(gold, "gold", config.gold_read_format, config.side_fields("gold"))
     digest = None
     if config.patch is not None:
         g = apply_patch(g, config.patch)  # a missing or malformed patch is an InputError here, before hashing it
@@ -189,7 +214,7 @@ def load_gold(gold: LabelsInput, config: ClassificationConfig) -> tuple[LabelFil
 
 def load_pred(pred: LabelsInput, config: ClassificationConfig) -> LabelFile:
     """One prediction file as the Config reads it (format, fields, view)."""
-    p = as_label_file(pred, "pred", config.pred_format, config.fields)
+    p = as_label_file(pred, "pred", config.pred_format, config.side_fields("pred"))
     if config.view == "undirected":
         p = p.with_labels([undirected(x) for x in p.labels])
     return p
@@ -208,11 +233,23 @@ def resolve_negative(negative: str | None, gold: Sequence[str]) -> tuple[str | N
     return found, [f"negative class '{found}' detected automatically (set it with --negative or --no-negative)"]
 
 
+def check_negative_label(config: ClassificationConfig, gold: Sequence[str], preds: Iterable[Sequence[str]]) -> None:
+    """`score`'s refusal of an explicit negative label gold does not contain (a typo), for the commands that
+    align labels themselves (compare): the same rule and message (releval.tasks.label_mistakes)."""
+    if config.negative in (AUTO, None) or config.allow_absent_negative:
+        return
+    gold_labels = set(gold)
+    if config.negative in gold_labels:
+        return
+    pred_only = sorted(set().union(*map(set, preds)) - gold_labels)
+    check_negative_exists(config.negative, sorted(gold_labels), pred_only)
+
+
 def prepare(
     gold: LabelFile, pred: LabelFile, config: ClassificationConfig, patch_digest: str | None = None
 ) -> Prepared:
     """Align one system with gold under the Config (missing predictions per `on_missing`)."""
-    positional = config.by_position if config.by_position is not None else (gold.ids is None and pred.ids is None)
+    positional = config.by_position if config.by_position is not None else (gold.ids is None or pred.ids is None)
     negative, notes = resolve_negative(config.negative, gold.labels)
     alignment = align(gold, pred, on_missing=config.on_missing, negative=negative, by_position=positional)
     warnings = [*(position_id_warnings(gold, pred) if positional else []), *swapped_files(gold, pred)]
@@ -233,18 +270,6 @@ def signature(
     """THE classification signature: the Config's settings plus the data's facts (and a test's, in `extra`).
     `coded` is gold as (sorted distinct labels, codes) when the caller has encoded it: the digests then cost no
     pass over the labels."""
-def check_negative_label(config: ClassificationConfig, gold: Sequence[str], preds: Iterable[Sequence[str]]) -> None:
-    """`score`'s refusal of an explicit negative label gold does not contain (a typo), for the commands that
-    align labels themselves (compare): the same rule and message (releval.tasks.label_mistakes)."""
-    if config.negative in (AUTO, None) or config.allow_absent_negative:
-        return
-    gold_labels = set(gold)
-    if config.negative in gold_labels:
-        return
-    pred_only = sorted(set().union(*map(set, preds)) - gold_labels)
-    check_negative_exists(config.negative, sorted(gold_labels), pred_only)
-
-
     vocabulary = coded[0] if coded is not None else sorted(set(gold))
     return build_signature(
         {

@@ -107,8 +107,9 @@ def detect(data: bytes, path: PathLike, header_fields: Sequence[str] = ()) -> La
     lines = head.text.split("\n")
     raise InputError(
         f"no tab-separated id on this line ({excerpt(head.first_line)}): looks like one label per line without ids; "
-        "pass --format labels-lines to align it with gold by position (the TACRED scorer's convention), or name "
-        "the file's format with --format",
+        "read it with --pred-format labels-lines to align it with gold by position (the TACRED scorer's "
+        "convention: `releval score test.json predictions.txt --pred-format labels-lines`), or name the file's "
+        "format with --pred-format / --gold-format",
         file=name,
         line=lines.index(next(ln for ln in lines if ln.strip())) + 1,
     )

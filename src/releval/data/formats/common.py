@@ -231,12 +231,21 @@ class BlockReader:
 # ----------------------------------------------------------------------------------------------- JSON records
 
 
+def record_keys(record: Mapping) -> str:
+    """The keys of a JSON record, for an error saying which field was not found (at most 20 listed)."""
+    keys = [excerpt(str(k), 40) for k in list(record)[:20]]
+    more = f", … ({len(record) - 20} more)" if len(record) > 20 else ""
+    return f"the record has {', '.join(keys) + more}" if keys else "the record is empty"
+
+
 def pick_label_field(record: Mapping, role: str, name: str, number: int, unit: str = "line") -> str:
+    """The first of the role's candidate label fields present in `record`; none is an error listing its keys."""
     for candidate in LABEL_FIELD_CANDIDATES[role]:
         if candidate in record:
             return candidate
     raise located(
-        f"no label field found (tried {', '.join(LABEL_FIELD_CANDIDATES[role])}); name it with --label-field",
+        f"no label field found (tried {', '.join(LABEL_FIELD_CANDIDATES[role])}; {record_keys(record)}); name it "
+        f"with --{role}-label-field (--label-field names both files')",
         name,
         unit,
         number,
@@ -315,7 +324,11 @@ def _checked_fields(
         if not isinstance(rec, dict):
             errors.append(located(f"expected a JSON object, got {json_kind(rec)}", name, unit, number))
         else:
-            errors += [located("missing field", name, unit, number, f) for f in (id_field, label_field) if f not in rec]
+            errors += [
+                located(f"missing field ({record_keys(rec)})", name, unit, number, f)
+                for f in (id_field, label_field)
+                if f not in rec
+            ]
         if len(errors) >= MAX_ERRORS:
             break
     raise_all(errors)

@@ -18,7 +18,13 @@ from collections.abc import Sequence
 
 from releval.data.decoding import exact_json, parse_json
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
-from releval.data.formats.common import TYPE_FIELDS, json_kind, records_to_file, repeated_key_errors
+from releval.data.formats.common import (
+    TYPE_FIELDS,
+    json_kind,
+    pick_label_field,
+    records_to_file,
+    repeated_key_errors,
+)
 from releval.errors import InputError, raise_all
 
 
@@ -34,10 +40,11 @@ class TacredJson(LabelFormat):
         return Evidence.NAME if head.named(".json") else None
 
     def parse(self, data: bytes, name: str, fields: Fields) -> LabelFile:
-        id_field, label_field = fields.id_field, fields.label_field or "relation"
+        id_field = fields.id_field
         records = parse_json(data, name)
         if not isinstance(records, list):
             raise InputError(f"expected a JSON list of records, got {json_kind(records)}", file=name)
+        label_field = self._label_field(records, fields, name)
         if any(isinstance(r, dict) and type(r.get(id_field)) is float for r in records):
             exact = exact_json(data)  # an integer beyond 64 bits: orjson made it a float
             if isinstance(exact, list) and len(exact) == len(records):
@@ -48,6 +55,26 @@ class TacredJson(LabelFormat):
         return records_to_file(
             records, numbers, name, id_field, label_field, self.name, "gold", "record", fields.check_unique
         )
+
+    def _label_field(self, records: list, fields: Fields, name: str) -> str:
+        """The field named, else `relation` (TACRED's), else the first label candidate of the first record (a JSON
+        list of prediction records, `[{"id": …, "prediction": …}]`). A named field that a TACRED record lacks is
+        refused with the reason: the name was meant for the other file."""
+        first = records[0] if records and isinstance(records[0], dict) else None
+        if fields.label_field is None:
+            if first is None or "relation" in first:
+                return "relation"
+            return pick_label_field(first, fields.role, name, 1, "record")
+        if first is not None and fields.label_field not in first and "relation" in first:
+            raise InputError(
+                f"no field '{fields.label_field}' in this TACRED JSON record, whose label field is 'relation': "
+                f"a --label-field applies to gold and predictions alike; name one file's field with "
+                f"--{'pred' if fields.role == 'gold' else 'gold'}-label-field instead",
+                file=name,
+                record=1,
+                field=fields.label_field,
+            )
+        return fields.label_field
 
     def without_records(self, data: bytes, dropped: Sequence[tuple[int, int]]) -> tuple[bytes, list[int]]:
         """The list without the records numbered in `dropped`, written again (msgspec keeps integers of any size
