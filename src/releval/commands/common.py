@@ -109,16 +109,23 @@ def resolve_negative_option(negative: str, no_negative: bool) -> str | None:
 
 
 def check_label_options(
-    negative: str, no_negative: bool, id_field: str, label_field: str | None, formats: dict[str, str | None]
+    negative: str,
+    no_negative: bool,
+    id_field: str,
+    label_field: str | None,
+    formats: dict[str, str | None],
+    side_fields: dict[str, str | None] | None = None,
 ) -> str | None:
     """The label-file options `score` and `compare` share, checked before any file is read: the negative class
-    (as `resolve_negative_option` returns it), non-empty field names, known format names ({option: name})."""
+    (as `resolve_negative_option` returns it), non-empty field names (also one side's, {option: name}), known
+    format names ({option: name})."""
     from releval.data.labels import FORMATS
 
     negative_label = resolve_negative_option(negative, no_negative)
     check_nonempty(id_field, "--id-field")
-    if label_field is not None:
-        check_nonempty(label_field, "--label-field")
+    for option, value in {"--label-field": label_field, **(side_fields or {})}.items():
+        if value is not None:
+            check_nonempty(value, option)
     for option, name in formats.items():
         if name is not None:
             check_choice(name, FORMATS, option)

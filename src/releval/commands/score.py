@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import glob
+import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -17,6 +21,7 @@ from releval.core.options import (
     TASKS,
 )
 from releval.data.formats import LABEL_FORMATS
+from releval.errors import OptionError
 from releval.metrics.weightings import get_weightings, weighting_names
 from releval.validation import check_beta, check_width, check_zero_division, refuse_options
 
@@ -31,8 +36,13 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
     "--patch": ("rc",),
     "--input-format": ("rc",),
     "--gold-format": ("rc",),
+    "--pred-format": ("rc",),
     "--id-field": ("rc",),
     "--label-field": ("rc",),
+    "--gold-id-field": ("rc",),
+    "--gold-label-field": ("rc",),
+    "--pred-id-field": ("rc",),
+    "--pred-label-field": ("rc",),
     "--on-missing": ("rc", "semeval-official"),
     "--weighting": ("rc", "e2e"),
     "--beta": ("rc", "e2e"),
@@ -57,7 +67,8 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
     type=PATH,
     nargs=-1,
     required=True,
-    help="One or more prediction files; each becomes a column block.",
+    help="One or more prediction files, PATH or NAME=PATH (NAME names the system); a glob (runs/*/pred.txt, "
+    "expanded by releval, quoted or not) makes one system per file, NAME[run]; - reads standard input.",
 )
 @click.option(
     "--task",
@@ -118,17 +129,42 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
     "input_format",
     type=Choice(tuple(LABEL_FORMATS)),
     default=None,
-    help="Force the format of gold and preds.",
+    help="Force the format of gold and preds (both sides; --gold-format/--pred-format override one side).",
 )
 @click.option(
     "--gold-format",
     "gold_format",
     type=Choice(tuple(LABEL_FORMATS)),
     default=None,
-    help="Force the gold file's format.",
+    help="Force the gold file's format (gold side only).",
 )
-@click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files.")
-@click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files.")
+@click.option(
+    "--pred-format",
+    "pred_format",
+    type=Choice(tuple(LABEL_FORMATS)),
+    default=None,
+    help="Force the prediction files' format (prediction side only; gold is still detected), e.g. labels-lines.",
+)
+@click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files (both sides).")
+@click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files (both sides).")
+@click.option(
+    "--gold-id-field", "gold_id_field", default=None, help="Id field of the gold file (overrides --id-field)."
+)
+@click.option(
+    "--gold-label-field",
+    "gold_label_field",
+    default=None,
+    help="Label field of the gold file (overrides --label-field).",
+)
+@click.option(
+    "--pred-id-field", "pred_id_field", default=None, help="Id field of the prediction files (overrides --id-field)."
+)
+@click.option(
+    "--pred-label-field",
+    "pred_label_field",
+    default=None,
+    help="Label field of the prediction files (overrides --label-field).",
+)
 @click.option("--criterion", "criterion", default="strict,boundaries", help="e2e: strict,boundaries.")
 @click.option("--types", "types", type=PATH, default=None, help="e2e: SpERT types file (symmetric relations).")
 @click.option("--relaxed", "relaxed", is_flag=True, default=False, help="e2e: also the experimental Relaxed criterion.")
@@ -167,8 +203,13 @@ def score_command(
     patch: Path | None,
     input_format: str | None,
     gold_format: str | None,
+    pred_format: str | None,
     id_field: str,
     label_field: str | None,
+    gold_id_field: str | None,
+    gold_label_field: str | None,
+    pred_id_field: str | None,
+    pred_label_field: str | None,
     criterion: str,
     types: Path | None,
     relaxed: bool,
@@ -184,6 +225,9 @@ def score_command(
     --on-missing says otherwise. Every result carries a signature of the settings that produced it.
     """
     check_choice(task, TASKS, "--task")
+    systems = expand_preds(preds, gold)
+    if task == "semeval-official" and any(name is not None for name, _ in systems):
+        raise OptionError("NAME=PATH names systems of --task rc and e2e only (the perl scorer names none)")
     given = {
         "--negative": negative != "auto",
         "--no-negative": no_negative,
@@ -199,8 +243,13 @@ def score_command(
         "--patch": patch is not None,
         "--input-format": input_format is not None,
         "--gold-format": gold_format is not None,
+        "--pred-format": pred_format is not None,
         "--id-field": id_field != "id",
         "--label-field": label_field is not None,
+        "--gold-id-field": gold_id_field is not None,
+        "--gold-label-field": gold_label_field is not None,
+        "--pred-id-field": pred_id_field is not None,
+        "--pred-label-field": pred_label_field is not None,
         "--criterion": criterion != "strict,boundaries",
         "--types": types is not None,
         "--relaxed": relaxed,
@@ -221,13 +270,23 @@ def score_command(
     check_width(width)
     get_weightings(weighting)
     negative_label = check_label_options(
-        negative, no_negative, id_field, label_field, {"--input-format": input_format, "--gold-format": gold_format}
+        negative,
+        no_negative,
+        id_field,
+        label_field,
+        {"--input-format": input_format, "--gold-format": gold_format, "--pred-format": pred_format},
+        {
+            "--gold-id-field": gold_id_field,
+            "--gold-label-field": gold_label_field,
+            "--pred-id-field": pred_id_field,
+            "--pred-label-field": pred_label_field,
+        },
     )
     if task == "semeval-official":
         from releval.commands.semeval import run_semeval_official
 
         code = run_semeval_official(
-            gold, list(preds), allow_skipped=on_missing != "error", format=format, output=output
+            gold, [path for _, path in systems], allow_skipped=on_missing != "error", format=format, output=output
         )
         raise click.exceptions.Exit(code)
     if task == "e2e":
@@ -243,7 +302,10 @@ def score_command(
             by_position=by_position,
             macro_classes=macro_classes,
         )
-        results_e2e = [score(gold, pred, e2e_config) for pred in preds]
+        results_e2e = []
+        for name, pred in systems:
+            scored = score(gold, pred, e2e_config)
+            results_e2e.append(scored if name is None else dataclasses.replace(scored, system=name))
         emit_result(results_e2e, format, width, output, per_class=per_class or None)
         return
     from releval.tasks.classification import (
@@ -266,18 +328,82 @@ def score_command(
         by_position=by_position or None,
         view=view,
         patch=None if patch is None else str(patch),
-        gold_format=gold_format,
-        pred_format=input_format,
+        # each side's format: its own option, else --input-format; a prediction-only format leaves gold detected
+        gold_format=gold_format or input_format or ("auto" if pred_format else None),
+        pred_format=pred_format or input_format,
         id_field=id_field,
         label_field=label_field,
+        gold_id_field=gold_id_field,
+        gold_label_field=gold_label_field,
+        pred_id_field=pred_id_field,
+        pred_label_field=pred_label_field,
         allow_absent_negative=allow_absent_negative,
     )
     gold_file, digest = load_gold(gold, config)
     results = []
-    for pred in preds:
+    for name, pred in systems:
         pred_file = load_pred(pred, config)
-        results.append(score_prepared(prepare(gold_file, pred_file, config, digest), config, system_name(pred_file)))
+        prepared = prepare(gold_file, pred_file, config, digest)
+        results.append(score_prepared(prepared, config, name or system_name(pred_file)))
     emit_result(results, format, width, output, per_class=per_class or None)
+
+
+GLOB_CHARACTERS = ("*", "?", "[")
+
+
+def expand_preds(preds: Sequence[Path], gold: Path) -> list[tuple[str | None, Path]]:
+    """(system name or None, path) of every PREDS argument, in order: PATH, NAME=PATH (as `compare --system` names
+    a system; an existing file whose name holds '=' is a path, and so is a spec with a path separator before its
+    '='), `-` for standard input (system `stdin`), and globs expanded here — so they work quoted and on Windows,
+    whose shell expands none. A glob matching several files gives one system per file, NAME[run]: `run` is the
+    part of the path the matches differ in (the run folder of `runs/*/pred.txt`), else the match's number."""
+    out: list[tuple[str | None, Path]] = []
+    for spec in preds:
+        text = os.fspath(spec)
+        name, sep, rest = text.partition("=")
+        separators = [c for c in (os.sep, os.altsep, "/") if c]
+        if sep and not spec.exists() and not any(c in name for c in separators):
+            if not name.strip() or not rest.strip():
+                raise OptionError(f"a prediction file is given as PATH or NAME=PATH, not {text!r}")
+            named: str | None = name.strip()
+            text = rest.strip()
+        else:
+            named = None
+        if text == "-":
+            out.append((named or "stdin", Path(text)))
+        elif any(c in text for c in GLOB_CHARACTERS) and not Path(text).exists():
+            out += _globbed(named, text)
+        else:
+            out.append((named, Path(text)))
+    stdin = [path for name, path in out if os.fspath(path) == "-"]
+    if len(stdin) + (os.fspath(gold) == "-") > 1:
+        raise OptionError("standard input (-) can be read once: give it as gold or as one prediction file")
+    return out
+
+
+def _globbed(name: str | None, pattern: str) -> list[tuple[str | None, Path]]:
+    """The files a glob matches, sorted, as named systems (see `expand_preds`); no match is an error."""
+    matches = sorted(p for p in glob.glob(pattern, recursive=True) if os.path.isfile(p))
+    if not matches:
+        raise OptionError(f"no file matches {pattern!r}")
+    if len(matches) == 1:
+        return [(name, Path(matches[0]))]
+    parts = [Path(m).parts for m in matches]
+    depth = {len(p) for p in parts}
+    runs: list[str] = [str(k) for k in range(1, len(matches) + 1)]
+    if len(depth) == 1:
+        differing = [i for i in range(depth.pop()) if len({p[i] for p in parts}) > 1]
+        labels = ["/".join(p[i] for i in differing) for p in parts]
+        if len(set(labels)) == len(labels):
+            runs = labels
+    if name is None:
+        stem = Path(pattern).name
+        for suffix in (".gz", ".jsonl", ".json", ".txt", ".tsv", ".csv"):
+            stem = stem.removesuffix(suffix)
+        if any(c in stem for c in GLOB_CHARACTERS):
+            return [(None, Path(m)) for m in matches]  # each file's own name differs: it names its system
+        name = stem
+    return [(f"{name}[{run}]", Path(m)) for run, m in zip(runs, matches)]
 
 
 def register(app: click.Group) -> None:
