@@ -117,7 +117,7 @@ def main() -> None:
 
     def joint() -> list[compare.PairRow]:
         rows = compare._joint_bootstrap(gold, systems, pairs, config, negative, test)
-        raw = compare._run_tests(pairs, test, False, lambda a, b: [], None, rows)
+        raw = compare._run_tests(pairs, test, None, lambda a, b: [], None, rows)
         return compare.pair_rows(raw, test.correction)
 
     def per_pair() -> list[compare.PairRow]:
@@ -125,7 +125,7 @@ def main() -> None:
             c, spec, _ = rc.paired_cells(gold, systems[a], systems[b], config)
             return [("", c, spec)]
 
-        return compare.pair_rows(compare._run_tests(pairs, test, False, cells, None), test.correction)
+        return compare.pair_rows(compare._run_tests(pairs, test, None, cells, None), test.correction)
 
     t_joint, rows_joint = median_time(joint, args.runs)
     print(f"joint draw:     {t_joint:6.2f} s (median of {args.runs})")
