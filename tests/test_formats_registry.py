@@ -159,7 +159,7 @@ def test_each_example_is_its_own_format_and_no_other(example: str) -> None:
 def test_detect_takes_the_examples_own_format(example: str) -> None:
     path, data = EXAMPLES[example]
     if example == "labels-lines":
-        with pytest.raises(InputError, match="pass --format labels-lines") as info:
+        with pytest.raises(InputError, match="--pred-format labels-lines") as info:
             formats.detect(data, path)
         assert info.value.line == 1
         return
