@@ -119,3 +119,19 @@ class _no_swap_warning:
     def __exit__(self, *exc: object) -> None:
         self._catch.__exit__(*exc)
         assert not [w for w in self._seen if "swapped" in str(w.message)]
+
+
+def test_many_labels_never_seen_in_gold_suggest_a_swap(tmp_path: Path) -> None:
+    # gold given as the prediction of a system that never predicts the rare classes: swapped, the real gold
+    # brings every class the system missed as "new" labels
+    gold = [line.split("\t") for line in KEY.read_text().splitlines()]
+    keep = {"Other", "Cause-Effect(e1,e2)", "Cause-Effect(e2,e1)"}
+    system = tmp_path / "a.txt"
+    system.write_text("".join(f"{i}\t{label if label in keep else 'Other'}\n" for i, label in gold))
+    swapped = releval.score(system, KEY)
+    (warning,) = [w for w in swapped.warnings if w.code == "pred-only-labels"]
+    assert warning.endswith(
+        "so many new labels suggest gold and predictions were given the other way round (gold first)"
+    )
+    right = releval.score(KEY, system)
+    assert [w for w in right.warnings if w.code == "pred-only-labels"] == []

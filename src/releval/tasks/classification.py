@@ -341,9 +341,12 @@ def score_prepared(
             raise InputError(
                 f"{len(unseen)} predicted label(s) never occur in gold: {', '.join(unseen)} (--strict-labels)"
             )
+        swap = ""
+        if len(unseen) >= 3 and len(unseen) * 4 >= enc.n_gold_labels:  # a quarter of gold's classes new: swapped?
+            swap = "; so many new labels suggest gold and predictions were given the other way round (gold first)"
         warnings.append(
             Notice(
-                f"predicted label(s) never seen in gold, counted as false positives: {', '.join(unseen)}",
+                f"predicted label(s) never seen in gold, counted as false positives: {', '.join(unseen)}{swap}",
                 "pred-only-labels",
             )
         )
