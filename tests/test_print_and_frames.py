@@ -91,3 +91,17 @@ def test_label_stats_frame_counts_each_label() -> None:
     assert frame.index[0] == "Other" and frame.loc["Other", "count"] == 454
     assert frame["count"].sum() == len(gold) == 2717
     assert frame.loc["Other", "percent"] == pytest.approx(100 * 454 / 2717)
+
+
+def test_comparison_frames_hold_every_row() -> None:
+    systems = {"rbert": RBERT, "cnn": KEY.parent / "onehaitao_cnn.txt"}
+    paired = releval.compare_paired(KEY, systems, resamples=100)
+    frame = paired.to_frame()
+    assert len(frame) == len(paired.rows) == 5
+    micro = next(r for r in paired.rows if r.metric == "micro")
+    assert frame.loc[("rbert", "cnn", "bootstrap", "micro"), "effect"] == micro.effect
+    runs = {"a": [RBERT, KEY.parent / "onehaitao_crcnn.txt"], "b": [KEY.parent / "onehaitao_cnn.txt"] * 2}
+    seeds = releval.compare_seed_runs(KEY, runs)
+    frame = seeds.to_frame()
+    macro = next(r for r in seeds.rows if r.metric == "macro")
+    assert frame.loc[("a", "b", "macro"), "mean_a"] == macro.result.to_dict()["mean_a"]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
+from releval.core.frames import data_frame
 from releval.core.notices import Notice, as_notices, warn_all
 from releval.core.options import CORRECTIONS, RESAMPLING_TESTS
 from releval.core.schema import check_schema, header
@@ -113,6 +114,10 @@ class PairedTable:
     def task(self) -> str:
         return self.signature.get("task") or "rc"
 
+    def to_frame(self) -> Any:
+        """One row per (pair, test, average): scores, Δ, its interval, p and the adjusted p (pandas only here)."""
+        return data_frame([row.to_dict() for row in self.rows], index=["a", "b", "test", "metric"])
+
     def to_dict(self) -> dict[str, Any]:
         return {
             **_table_head(self, "paired"),
@@ -194,6 +199,11 @@ class SeedTable:
         """(mean, sample SD, number of runs)."""
         values = np.asarray(self.runs[system][metric])
         return float(values.mean()), float(values.std(ddof=1)) if values.size > 1 else float("nan"), int(values.size)
+
+    def to_frame(self) -> Any:
+        """One row per (pair, average): the seeds' means and SDs, Welch's t, Cohen's d, p and the adjusted p
+        (pandas only here)."""
+        return data_frame([row.to_dict() for row in self.rows], index=["a", "b", "metric"])
 
     def to_dict(self) -> dict[str, Any]:
         return {
