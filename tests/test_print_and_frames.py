@@ -105,3 +105,23 @@ def test_comparison_frames_hold_every_row() -> None:
     frame = seeds.to_frame()
     macro = next(r for r in seeds.rows if r.metric == "macro")
     assert frame.loc[("a", "b", "macro"), "mean_a"] == macro.result.to_dict()["mean_a"]
+
+
+def test_replicability_frame_by_dataset() -> None:
+    from releval.replicability.analysis import analyze
+
+    frame = analyze([0.01, 0.2, 0.03, 0.5], names=["a", "b", "c", "d"]).to_frame()
+    # Bonferroni partial conjunctions by hand: p_(u) * (N - u + 1), running max; Holm's adjusted p the same here
+    assert frame["u"].tolist() == [1, 3, 2, 4]
+    assert frame["p_pc_bonferroni"].tolist() == pytest.approx([0.04, 0.4, 0.09, 0.5])
+    assert frame["p_adjusted"].tolist() == pytest.approx([0.04, 0.4, 0.09, 0.5])
+    assert frame["identified"].tolist() == [True, False, False, False]
+
+
+def test_end_to_end_dataset_frame_has_each_split_and_the_total() -> None:
+    from releval.data.e2e import load_e2e
+    from releval.stats.e2e_dataset import dataset_stats
+
+    frame = dataset_stats(load_e2e(ROOT / "examples" / "conll04" / "conll04_sincere_all_splits.json")).to_frame()
+    assert frame.index.tolist() == ["train", "dev", "test", "total"]
+    assert frame["sentences"].tolist() == [922, 231, 288, 1441]

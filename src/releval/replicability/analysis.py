@@ -34,6 +34,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from releval import validation
 from releval._version import __version__
+from releval.core.frames import data_frame
 from releval.core.notices import Notice, as_notices, warn_all
 from releval.core.options import (
     DEFAULT_ALPHA,
@@ -284,6 +285,25 @@ class ReplicabilityResult:
     @property
     def n(self) -> int:
         return int(self.pvalues.size)
+
+    def to_frame(self) -> Any:
+        """One row per dataset, in input order: its p-value, effect (when known), its rank u among the p-values,
+        each method's monotone partial-conjunction p-value for "at least u datasets" (`p_pc_<method>`), the
+        identification's adjusted p and whether it is identified (pandas only here)."""
+        order = np.argsort(self.pvalues, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        records = []
+        for i, name in enumerate(self.names):
+            row: dict[str, Any] = {"dataset": name, "p": float(self.pvalues[i])}
+            if self.effects is not None:
+                row["effect"] = float(self.effects[i])
+            row["u"] = int(rank[i]) + 1
+            row.update({f"p_pc_{m}": float(self.pc_monotone[m][rank[i]]) for m in self.pc_methods})
+            row["p_adjusted"] = float(self.identification.adjusted[i])
+            row["identified"] = bool(self.identification.rejected[i])
+            records.append(row)
+        return data_frame(records, index="dataset")
 
     @property
     def task(self) -> str:

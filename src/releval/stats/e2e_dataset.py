@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from releval.core.frames import data_frame
 from releval.core.schema import check_schema, header, reading
 from releval.core.signature import Signature, parse
 from releval.data.e2e import Document, E2EDataset
@@ -80,6 +81,15 @@ class DatasetStats:
         if self.signature is None:
             fields_ = {"task": "stats", "gold": self.total.fingerprint, "n": self.total.sentences}
             object.__setattr__(self, "signature", Signature.build(**fields_))
+
+    def to_frame(self) -> Any:
+        """One row per split and the total: sentences, tokens, entities, relations and the integrity counts
+        (pandas only here)."""
+        keys = ("sentences", "tokens", "entities", "relations", "nested_mentions", "crossing_mentions")
+        keys += ("duplicate_mentions", "overlapping_argument_relations", "duplicate_relations", "bijective")
+        rows = [*self.splits, self.total] if len(self.splits) > 1 else list(self.splits)
+        records = [{"split": r.name, **{k: getattr(r, k) for k in keys}, "fingerprint": r.fingerprint} for r in rows]
+        return data_frame(records, index="split")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data: every split, their total and the notes (the JSON of `releval stats` on one file)."""
