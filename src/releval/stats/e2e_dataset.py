@@ -85,8 +85,9 @@ class DatasetStats:
     def to_frame(self) -> Any:
         """One row per split and the total: sentences, tokens, entities, relations and the integrity counts
         (pandas only here)."""
-        keys = ("sentences", "tokens", "entities", "relations", "nested_mentions", "crossing_mentions")
-        keys += ("duplicate_mentions", "overlapping_argument_relations", "duplicate_relations", "bijective")
+        keys: tuple[str, ...] = ("sentences", "tokens", "entities", "relations", "nested_mentions")
+        keys += ("crossing_mentions", "duplicate_mentions", "overlapping_argument_relations", "duplicate_relations")
+        keys += ("bijective",)
         rows = [*self.splits, self.total] if len(self.splits) > 1 else list(self.splits)
         records = [{"split": r.name, **{k: getattr(r, k) for k in keys}, "fingerprint": r.fingerprint} for r in rows]
         return data_frame(records, index="split")
