@@ -135,3 +135,39 @@ def test_many_labels_never_seen_in_gold_suggest_a_swap(tmp_path: Path) -> None:
     )
     right = releval.score(KEY, system)
     assert [w for w in right.warnings if w.code == "pred-only-labels"] == []
+
+
+def cli(*args: object) -> tuple[int, str, str]:
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "releval", *map(str, args)], capture_output=True, text=True)
+    return run.returncode, run.stdout, run.stderr
+
+
+def test_the_commands_a_user_types(tmp_path: Path) -> None:
+    code, out, err = cli("score", KEY, RBERT, "--negative", "Othr")
+    assert (code, out) == (2, "") and err.startswith("error: --negative label 'Othr' occurs neither in gold")
+    assert "did you mean 'Other'?" in err and "--allow-absent-negative" in err
+    code, out, err = cli("score", undirected_key(tmp_path), RBERT)
+    assert code == 2 and "--view undirected" in err and err.count("\n") == 1
+    code, out, err = cli("score", undirected_key(tmp_path), RBERT, "--view", "undirected", "-f", "json")
+    assert code == 0 and abs(json.loads(out)["results"][0]["averages"]["micro"]["f"] - 0.8995652173913044) < 1e-15
+    gold, pred = tmp_path / "gold.tsv", tmp_path / "pred.tsv"
+    gold.write_text("1\tper:title\n2\tno_relation\n")
+    pred.write_text("1\tPER:TITLE\n2\tno_relation\n")
+    code, out, err = cli("score", gold, pred)
+    assert code == 2 and "only in letter case: 'PER:TITLE' (gold 'per:title')" in err
+
+
+def test_macro_conventions_from_the_command_line() -> None:
+    conll = ROOT / "examples" / "conll04" / "conll04_test_first30.json"
+    types = ROOT / "examples" / "conll04" / "conll04_types.json"
+    macros = {}
+    for classes in ("gold", "declared"):
+        code, out, err = cli(
+            "score", "--task", "e2e", conll, conll, "--types", types, "--macro-classes", classes, "-f", "json"
+        )
+        assert code == 0, err
+        macros[classes] = json.loads(out)["results"][0]["criteria"]["strict"]["averages"]["macro"]["f"]
+    assert macros == {"gold": 1.0, "declared": 0.8}  # no gold Kill in the slice: 4 of 5 declared types score 1
