@@ -3,9 +3,9 @@
 Scoring needs each label as an integer (one `np.bincount` then gives every count). The obvious
 `np.fromiter(map(code.__getitem__, labels))` pays a Python-level call per item (about 38 ns); here each chunk of
 labels is looked up by one `operator.itemgetter(*chunk)` call (a C loop of dictionary lookups) in a table that maps
-a label to the one-character string `chr(code)`, and the chunk's characters are joined and encoded to bytes that
-*are* the codes (Latin-1 for at most 256 labels, UTF-16 for at most 65,536): about 12 ns per item. Vocabularies
-larger than that (never seen in relation extraction) take the `fromiter` path.
+a label to its code, and the chunk's codes become the bytes of the array in one C call — `bytes(codes)` for at most
+256 labels, `array("H", codes)` for at most 65,536: about 12 ns per item. Vocabularies larger than that (never
+seen in relation extraction) take the `fromiter` path.
 
 Items that are not `str` are converted with `str()` (a list of ints is scored as the labels "0", "1", …), decided
 per distinct item, so a list of str is never copied.
@@ -22,6 +22,7 @@ Example
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from operator import itemgetter
@@ -37,8 +38,8 @@ if TYPE_CHECKING:
 #: labels themselves, and the per-chunk overhead vanishes.
 CHUNK = 1 << 16
 
-#: Vocabulary sizes each character encoding can hold as one code unit: (limit, codec, NumPy dtype).
-_WIDTHS = ((256, "latin-1", "u1"), (65536, "utf-16-le", "<u2"))
+#: The code widths: (vocabulary size it holds, NumPy dtype).
+_WIDTHS = ((256, "u1"), (65536, "=u2"))
 
 
 class _NotStr(Exception):
@@ -65,7 +66,7 @@ def _chunks(seq: Sequence[object]) -> Iterator[Sequence[object]]:
         yield chunk
 
 
-def _add_new(chunk: Sequence[object], table: dict[str, str], limit: int) -> None:
+def _add_new(chunk: Sequence[object], table: dict[str, int], limit: int) -> None:
     """Give the chunk's unseen items the next codes, in the order first seen."""
     try:
         distinct = dict.fromkeys(chunk)
@@ -77,27 +78,29 @@ def _add_new(chunk: Sequence[object], table: dict[str, str], limit: int) -> None
                 raise _NotStr
             if len(table) == limit:
                 raise _TooMany
-            table[item] = chr(len(table))
+            table[item] = len(table)
 
 
-def _encode_one(seq: Sequence[object], table: dict[str, str], width: int) -> Codes:
+def _encode_one(seq: Sequence[object], table: dict[str, int], width: int) -> Codes:
     """`seq` as codes of `table`, which is extended with the items it has not seen."""
     import numpy as np
 
-    limit, codec, dtype = _WIDTHS[width]
+    limit, dtype = _WIDTHS[width]
     out = np.empty(len(seq), dtype=dtype)
     start = 0
     for chunk in _chunks(seq):
         get = itemgetter(*chunk)
         try:
-            chars = get(table)
+            codes = get(table)
         except KeyError:
             _add_new(chunk, table, limit)
-            chars = get(table)
+            codes = get(table)
         except TypeError as error:  # an unhashable item
             raise _NotStr from error
-        text = "".join(chars)  # one item: itemgetter returned the one-character string itself
-        out[start : start + len(chunk)] = np.frombuffer(text.encode(codec, "surrogatepass"), dtype=dtype)
+        if len(chunk) == 1:
+            codes = (codes,)  # one item: itemgetter returned the code itself
+        data = bytes(codes) if width == 0 else array("H", codes).tobytes()
+        out[start : start + len(chunk)] = np.frombuffer(data, dtype=dtype)
         start += len(chunk)
     return out
 
@@ -108,7 +111,7 @@ def _first_seen(sequences: list[Sequence[object]]) -> tuple[dict[str, int], list
     import numpy as np
 
     for width in range(len(_WIDTHS)):
-        table: dict[str, str] = {}
+        table: dict[str, int] = {}
         arrays: list[Codes] = []
         try:
             for i in range(len(sequences)):
@@ -119,7 +122,7 @@ def _first_seen(sequences: list[Sequence[object]]) -> tuple[dict[str, int], list
                     arrays.append(_encode_one(sequences[i], table, width))
         except _TooMany:
             continue
-        return {label: ord(char) for label, char in table.items()}, arrays
+        return table, arrays
     code: dict[str, int] = {}
     strings = [as_str_labels(seq) for seq in sequences]
     for strs in strings:
