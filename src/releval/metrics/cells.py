@@ -80,7 +80,7 @@ class Incidence:
         """The incidence of a dense (rows, C) matrix (its non-zeros)."""
         m = np.asarray(matrix, dtype=np.float64)
         rows, cols = np.nonzero(m)
-        return cls(rows, cols, m[rows, cols], m.shape)
+        return cls(rows, cols, m[rows, cols], (m.shape[0], m.shape[1]))
 
     @property
     def nnz(self) -> int:

@@ -34,11 +34,11 @@ from releval.data.semeval_labels import DIRECTED_SET, UNDIRECTED_SET
 from releval.errors import InputError, OptionError
 
 
-def check_negative_exists(negative: str, gold_labels: Sequence[str], pred_only: Sequence[str]) -> None:
+def check_negative_exists(negative: str | None, gold_labels: Sequence[str], pred_only: Sequence[str]) -> None:
     """An explicit negative label must occur in gold: one that does not is most often a typo, and the real
     negative class is then scored as a positive relation. A slice of data without negatives says so with
     `allow_absent_negative=True` (`--allow-absent-negative`)."""
-    if negative in gold_labels:
+    if negative is None or negative in gold_labels:
         return
     close = difflib.get_close_matches(negative, list(gold_labels), n=1, cutoff=0.75)
     where = (
