@@ -18,7 +18,7 @@ The cost is O(R·C·D) instead of O(R·n); C is a few hundred on TACRED (15,509 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -376,12 +376,18 @@ def shares_gold(cells: PairedCells, n_classes: int) -> bool:
 
 
 def resampled_f(
-    cells: PairedCells, spec: AveragingSpec, resamples: int, seed: int | None, method: str = "bootstrap"
+    cells: PairedCells,
+    spec: AveragingSpec,
+    resamples: int,
+    seed: int | None,
+    method: str = "bootstrap",
+    on_block: Callable[[NDArray, NDArray], None] | None = None,
 ) -> dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]]:
     """F of A and of B under every average for each of `resamples` paired bootstrap or randomization draws.
 
     Weights depend on the gold supports only; when both systems share the gold (always, for labels) they are
-    computed once per resample for both.
+    computed once per resample for both. `on_block` is given each block of resampled totals of A and B (per-class
+    TP, FP, FN), so a caller can keep more of the same draws (per-class F: releval.significance.per_class).
     """
     rng = np.random.default_rng(seed)
     draw = {"bootstrap": bootstrap_totals, "randomization": randomization_totals}[method]
@@ -395,6 +401,8 @@ def resampled_f(
         for parts, f in ((parts_a, f_averages(counts_a, spec, weights)), (parts_b, f_scores(tot_b, spec, weights))):
             for name, values in f.items():
                 parts.setdefault(name, []).append(values)
+        if on_block is not None:
+            on_block(tot_a, tot_b)
     return {name: (np.concatenate(parts_a[name]), np.concatenate(parts_b[name])) for name in parts_a}
 
 

@@ -33,16 +33,8 @@ from releval.core.options import ALTERNATIVES, DEFAULT_ALPHA, RESAMPLING_TESTS
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.core.signature import Signature, parse
 from releval.errors import InputError, OptionError
-from releval.metrics.averages import AveragingSpec, average_weights, f_averages, prf_from_counts
-from releval.metrics.cells import (
-    PairedCells,
-    bootstrap_totals,
-    counts_of,
-    encode_triplet,
-    f_scores,
-    randomization_totals,
-    shares_gold,
-)
+from releval.metrics.averages import AveragingSpec, prf_from_counts
+from releval.metrics.cells import PairedCells, counts_of, encode_triplet, f_scores, resampled_f
 from releval.significance.compare import (
     _configs,
     _e2e_signature,
@@ -59,9 +51,6 @@ from releval.validation import check_alpha, check_choice
 
 if TYPE_CHECKING:
     from releval.tasks import e2e
-
-#: The draws of each resampling test, as `releval.metrics.cells.resampled_f` makes them (same order, same seed).
-_DRAWS = {"bootstrap": bootstrap_totals, "randomization": randomization_totals}
 
 
 def _interval(value: Any) -> tuple[float, float] | None:
@@ -323,25 +312,16 @@ def resampled_class_f(
     seed: int | None,
     method: str = "bootstrap",
 ) -> ClassDraws:
-    """`releval.metrics.cells.resampled_f` — the same generator, the same draws in the same blocks, the same
-    arithmetic, so the averages' F are the same numbers — keeping each resample's F of the `classes` of both
-    systems as well."""
-    rng = np.random.default_rng(seed)
-    k = spec.positive.shape[0]
-    shared = shares_gold(cells, k)
-    parts_a: dict[str, list[NDArray]] = {}
-    parts_b: dict[str, list[NDArray]] = {}
+    """`releval.metrics.cells.resampled_f` — the same draws, so the averages' F are the same numbers — keeping
+    each resample's F of the `classes` of both systems as well."""
     class_a: list[NDArray] = []
     class_b: list[NDArray] = []
-    for tot_a, tot_b in _DRAWS[method](cells, resamples, rng):
-        counts_a = counts_of(tot_a, k)
-        weights = average_weights(counts_a.support, spec) if shared else None
-        for parts, f in ((parts_a, f_averages(counts_a, spec, weights)), (parts_b, f_scores(tot_b, spec, weights))):
-            for name, values in f.items():
-                parts.setdefault(name, []).append(values)
+
+    def keep(tot_a: NDArray, tot_b: NDArray) -> None:
         class_a.append(_class_f(tot_a, classes, spec))
         class_b.append(_class_f(tot_b, classes, spec))
-    averages = {name: (np.concatenate(parts_a[name]), np.concatenate(parts_b[name])) for name in parts_a}
+
+    averages = resampled_f(cells, spec, resamples, seed, method, on_block=keep)
     return ClassDraws(averages, np.concatenate(class_a).T, np.concatenate(class_b).T)
 
 
