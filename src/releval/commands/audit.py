@@ -15,7 +15,14 @@ from releval.audit.checks import audit
 from releval.audit.claims import check_dataset, check_result, claims, render_claims, render_verdicts
 from releval.audit.comparability import NOT_COMPARABLE, compare_files, load_results
 from releval.commands.base import PATH, Argument, Choice, Group
-from releval.commands.common import check_choice, emit, format_option, output_option, resolve_negative_option
+from releval.commands.common import (
+    check_choice,
+    emit,
+    format_option,
+    negative_options,
+    output_option,
+    resolve_negative_option,
+)
 from releval.data.formats import LABEL_FORMATS as _LABEL_FORMATS
 from releval.report.audit_report import render_comparisons, render_report
 from releval.report.strict_json import dumps_strict
@@ -49,8 +56,7 @@ _FORMAT_HELP = "Output: text or json."
 @click.argument("gold", cls=Argument, type=PATH, help="Gold file (any format `releval score` reads).")
 @click.argument("pred", cls=Argument, type=PATH, help="Prediction file.")
 @click.option("--train", "train", type=PATH, default=None, help="Training data: label space and type constraints.")
-@click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
-@click.option("--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class.")
+@negative_options(allow_absent=False)
 @click.option(
     "--gold-format", "gold_format", type=Choice(LABEL_FORMATS), default=None, help="Force the gold file's format."
 )

@@ -64,6 +64,37 @@ def format_option(formats: Sequence[str] = OUTPUT_FORMATS, help: str | None = No
     return click.option("--format", "-f", "format", type=Choice(tuple(formats)), default="text", help=text)
 
 
+def negative_options(allow_absent: bool = True) -> Callable[[Any], Any]:
+    """--negative and --no-negative (and --allow-absent-negative, for the commands that refuse a negative label
+    gold lacks), spelt and explained once for every command that reads labels."""
+    options = [
+        click.option(
+            "--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA."
+        ),
+        click.option(
+            "--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class."
+        ),
+    ]
+    if allow_absent:
+        options.append(
+            click.option(
+                "--allow-absent-negative",
+                "allow_absent_negative",
+                is_flag=True,
+                default=False,
+                help="Accept a --negative label that gold does not contain (else refused: a typo makes it a "
+                "positive class).",
+            )
+        )
+
+    def decorate(command: Any) -> Any:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
 def output_option() -> Callable[[Any], Any]:
     """The `-o/--output` option of every command: checked at once, written atomically by `emit`."""
     return click.option(

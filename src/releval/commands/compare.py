@@ -8,7 +8,15 @@ from typing import Any, TypeVar
 import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
-from releval.commands.common import check_choice, check_label_options, emit, emit_result, format_option, output_option
+from releval.commands.common import (
+    check_choice,
+    check_label_options,
+    emit,
+    emit_result,
+    format_option,
+    negative_options,
+    output_option,
+)
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.options import (
     ALTERNATIVES,
@@ -127,15 +135,7 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
 @click.option(
     "--correction", "correction", type=Choice(CORRECTIONS), default="holm", help="Across pairs: holm, bonferroni, none."
 )
-@click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
-@click.option("--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class.")
-@click.option(
-    "--allow-absent-negative",
-    "allow_absent_negative",
-    is_flag=True,
-    default=False,
-    help="Accept a --negative label that gold does not contain (else refused: a typo makes it a positive class).",
-)
+@negative_options()
 @click.option(
     "--macro-classes",
     "macro_classes",

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from releval.commands.base import PATH, Argument, Choice, Group
-from releval.commands.common import check_label_options, check_output_target, result_warnings
+from releval.commands.common import check_label_options, check_output_target, negative_options, result_warnings
 from releval.core.options import (
     ALTERNATIVES,
     DEFAULT_RESAMPLES,
@@ -103,19 +103,7 @@ def _label_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """How label files are read and aligned: the options `score` and `compare` spell the same way."""
     for option in reversed(
         (
-            click.option(
-                "--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA."
-            ),
-            click.option(
-                "--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class."
-            ),
-            click.option(
-                "--allow-absent-negative",
-                "allow_absent_negative",
-                is_flag=True,
-                default=False,
-                help="Accept a --negative label that gold does not contain.",
-            ),
+            negative_options(),
             click.option(
                 "--view",
                 "view",

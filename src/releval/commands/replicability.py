@@ -15,6 +15,7 @@ from releval.commands.common import (
     check_output_target,
     emit,
     format_option,
+    negative_options,
     output_option,
     resolve_negative_option,
 )
@@ -237,8 +238,7 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
     default="error",
     help=f"Missing predictions: {', '.join(MISSING_POLICIES)}.",
 )
-@click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
-@click.option("--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class.")
+@negative_options(allow_absent=False)
 @click.option(
     "--alpha", "-a", "alpha", type=float, default=DEFAULT_ALPHA, help="Bound on P(k_hat > k) and on the FWER."
 )

@@ -11,7 +11,14 @@ from pathlib import Path
 import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
-from releval.commands.common import check_choice, check_label_options, emit_result, format_option, output_option
+from releval.commands.common import (
+    check_choice,
+    check_label_options,
+    emit_result,
+    format_option,
+    negative_options,
+    output_option,
+)
 from releval.core.options import (
     DEFAULT_WEIGHTING_NAMES,
     ENTROPY_N,
@@ -77,15 +84,7 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
     default="rc",
     help="rc (classification), semeval-official (perl v1.2 score), e2e.",
 )
-@click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
-@click.option("--no-negative", "no_negative", is_flag=True, default=False, help="The data has no negative class.")
-@click.option(
-    "--allow-absent-negative",
-    "allow_absent_negative",
-    is_flag=True,
-    default=False,
-    help="Accept a --negative label that gold does not contain (else refused: a typo makes it a positive class).",
-)
+@negative_options()
 @click.option(
     "--weighting",
     "-w",
