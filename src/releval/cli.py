@@ -48,6 +48,11 @@ _COMMANDS: dict[str, str] = {
     "audit": "releval.commands.audit",
     "claims": "releval.commands.audit",
     "plot": "releval.commands.plot",
+    "serve": "releval.commands.service",
+    "worker": "releval.commands.service",
+    "token": "releval.commands.service",
+    "benchmark": "releval.commands.service",
+    "submit": "releval.commands.service",
 }
 #: Each command's line in `releval --help`: the first paragraph of its help, written out so that listing the
 #: commands imports none of their modules (some import NumPy for their constants). tests/test_startup_imports.py
@@ -62,6 +67,13 @@ _SUMMARIES: dict[str, str] = {
     "audit": "Audit an evaluation (GOLD PRED, or `run GOLD PRED`) or a comparison of saved results (`compare`).",
     "claims": "Published results with their evaluation settings.",
     "plot": "Draw a figure from label files: class weights, per-class F, the bootstrap Δ, a confusion matrix.",
+    "serve": "Start the leaderboard: submit predictions, every measure computed, a new measure re-scores every "
+    "entry.",
+    "worker": "Take the board's scoring jobs from the queue in its database and do them (as many processes as "
+    "wanted).",
+    "token": "Create a submitter and print their token (shown once: the board keeps only its hash).",
+    "benchmark": "Add a benchmark to the board from its gold file (kept by the server, never served).",
+    "submit": "Submit a run's predictions to a board; prints the stored run (JSON), with its scores once computed.",
 }
 _built: list[click.Group] = []  # the group, once built
 

@@ -1,0 +1,193 @@
+"""`releval serve`, `releval worker`, `releval token`, `releval benchmark` and `releval submit`: the leaderboard
+service's command line (docs/service.md). The first four need the `service` extra (`pip install 'releval[service]'`);
+`submit` is a plain HTTP client of a running board."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from releval.commands.base import PATH, Argument, Choice, Command
+from releval.errors import InputError, OptionError, RelevalError
+
+_DATA_DIR_HELP = "Directory of the default SQLite database (default: $RELEVAL_DATA_DIR or ./releval-board)."
+_DB_HELP = "sqlite:///FILE or postgresql://USER@HOST:PORT/DB (default: $RELEVAL_DATABASE_URL, else SQLite)."
+
+
+def _start(database_url: str | None, data_dir: Path | None) -> None:
+    """Configure the service (Django, the database) or say how to install it."""
+    try:
+        import django  # noqa: F401
+        import waitress  # noqa: F401
+    except ImportError as exc:
+        raise RelevalError(
+            f"the leaderboard service needs the 'service' extra ({exc.name} is missing): pip install 'releval[service]'"
+        ) from None
+    from releval.service import server
+
+    try:
+        server.start(database_url, str(data_dir) if data_dir else None)
+    except Exception as exc:  # a database that cannot be reached or migrated: say which and why, no traceback
+        from django.db import DatabaseError
+
+        if isinstance(exc, (DatabaseError, OSError)):
+            raise RelevalError(f"cannot open the board's database: {' '.join(str(exc).split())}") from None
+        raise
+
+
+def _database_options(fn: Any) -> Any:
+    fn = click.option("--data-dir", type=PATH, default=None, help=_DATA_DIR_HELP)(fn)
+    return click.option("--database-url", default=None, help=_DB_HELP)(fn)
+
+
+@click.command("serve", cls=Command)
+@click.option("--host", default="127.0.0.1", help="Address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, help="Port to listen on.")
+@click.option(
+    "--workers",
+    type=click.IntRange(0, 64),
+    default=1,
+    help="In-process worker threads (0: jobs are left to `releval worker` processes).",
+)
+@click.option("--examples/--no-examples", default=True, help="Load the bundled SemEval-2010 Task 8 benchmark.")
+@_database_options
+def serve_command(
+    host: str, port: int, workers: int, examples: bool, database_url: str | None, data_dir: Path | None
+) -> None:
+    """Start the leaderboard: submit predictions, every measure computed, a new measure re-scores every entry.
+
+    With no settings it keeps an SQLite file in ./releval-board and does the jobs in this process; with
+    RELEVAL_DATABASE_URL=postgresql://… start `releval worker` processes on as many machines as needed.
+    """
+    _start(database_url, data_dir)
+    from releval.service import server
+
+    server.serve(host, port, workers, examples)
+
+
+@click.command("worker", cls=Command)
+@click.option("--burst", is_flag=True, help="Exit when the queue is empty instead of waiting for jobs.")
+@_database_options
+def worker_command(burst: bool, database_url: str | None, data_dir: Path | None) -> None:
+    """Take the board's scoring jobs from the queue in its database and do them (as many processes as wanted)."""
+    _start(database_url, data_dir)
+    from releval.service import server
+
+    done = server.work(burst=burst)
+    if burst:
+        click.echo(f"{done} job(s) done", err=True)
+
+
+@click.command("token", cls=Command)
+@click.argument("name", cls=Argument, help="The submitter's name (unique).")
+@click.option("--admin", is_flag=True, help="May create benchmarks and has no daily quota.")
+@_database_options
+def token_command(name: str, admin: bool, database_url: str | None, data_dir: Path | None) -> None:
+    """Create a submitter and print their token (shown once: the board keeps only its hash)."""
+    _start(database_url, data_dir)
+    from releval.service import board
+
+    click.echo(board.create_submitter(name, admin))
+
+
+@click.command("benchmark", cls=Command)
+@click.argument("slug", cls=Argument, help="Short name in URLs: lower-case letters, digits, hyphens.")
+@click.argument("gold", cls=Argument, type=PATH, help="Gold file (any classification format releval reads).")
+@click.option("--title", default=None, help="Title shown on the board (default: the slug).")
+@click.option("--negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
+@click.option("--no-negative", is_flag=True, help="The data has no negative class.")
+@click.option("--resamples", type=int, default=1000, help="Bootstrap resamples of every interval and tie test.")
+@click.option("--seed", type=int, default=12345, help="Seed of the resamples (recorded in every signature).")
+@_database_options
+def benchmark_command(
+    slug: str,
+    gold: Path,
+    title: str | None,
+    negative: str,
+    no_negative: bool,
+    resamples: int,
+    seed: int,
+    database_url: str | None,
+    data_dir: Path | None,
+) -> None:
+    """Add a benchmark to the board from its gold file (kept by the server, never served)."""
+    from releval.data.io import read_bytes
+    from releval.validation import check_resamples, check_seed
+
+    check_resamples(resamples)
+    check_seed(seed)
+    data = read_bytes(gold)
+    _start(database_url, data_dir)
+    from releval.service import board
+
+    try:
+        bench = board.create_benchmark(
+            slug,
+            title or slug,
+            data,
+            gold.name,
+            {"negative": None if no_negative else negative},
+            resamples=resamples,
+            seed=seed,
+        )
+    except board.Refused as exc:
+        raise RelevalError(str(exc)) from None
+    click.echo(
+        f"benchmark {bench.slug}: {bench.n_items} items, measures {', '.join(m.name for m in bench.measures.all())}"
+    )
+
+
+@click.command("submit", cls=Command)
+@click.argument("pred", cls=Argument, type=PATH, help="Prediction file (any format releval reads, keyed by id).")
+@click.option("--board", "board_url", required=True, help="The board's address, e.g. http://127.0.0.1:8000.")
+@click.option("--token", envvar="RELEVAL_TOKEN", required=True, help="Your token (or $RELEVAL_TOKEN).")
+@click.option("--benchmark", required=True, help="The benchmark's slug.")
+@click.option("--entry", required=True, help="The entry (method) name; created on its first run.")
+@click.option("--seed", "run_seed", default="1", help="The run's seed (several seeds: one submission each).")
+@click.option("--paper", default="", help="Paper address of the entry.")
+@click.option(
+    "--selection", type=Choice(["dev", "test", "unknown"]), default="unknown", help="The split that selected the model."
+)
+@click.option("--training-data", default="", help="What the model was trained on (e.g. train, train+dev).")
+@click.option("--wait", "wait_seconds", type=click.FloatRange(0), default=0.0, help="Wait this long for the scores.")
+def submit_command(
+    pred: Path,
+    board_url: str,
+    token: str,
+    benchmark: str,
+    entry: str,
+    run_seed: str,
+    paper: str,
+    selection: str,
+    training_data: str,
+    wait_seconds: float,
+) -> None:
+    """Submit a run's predictions to a board; prints the stored run (JSON), with its scores once computed."""
+    from releval.data.io import read_bytes
+    from releval.service.client import Client
+
+    data = read_bytes(pred)
+    client = Client(board_url, token)
+    fields = {
+        "entry": entry,
+        "seed": run_seed,
+        "paper_url": paper,
+        "selection": selection,
+        "training_data": training_data,
+    }
+    run = client.submit(benchmark, fields, pred.name, data)
+    if wait_seconds:
+        run = client.wait(run["run"], wait_seconds)
+    sys.stdout.write(json.dumps(run, indent=2) + "\n")
+
+
+def register(app: click.Group) -> None:
+    for command in (serve_command, worker_command, token_command, benchmark_command, submit_command):
+        app.add_command(command)
+
+
+__all__ = ["InputError", "OptionError", "register"]

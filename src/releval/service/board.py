@@ -1,0 +1,296 @@
+"""The board's operations: what the web pages, the JSON API and the command line do, in one place.
+
+Every function validates before it writes and writes in one transaction (a refused upload stores nothing); the
+scoring itself is done by workers (`releval.service.jobs`), from jobs enqueued in the same transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from releval.errors import InputError, OptionError, RelevalError
+from releval.service import queue, scoring
+from releval.service.models import Benchmark, Cell, Entry, Measure, Run, Submitter
+
+#: Runs scored per backfill job: small enough that a killed worker loses little, large enough to amortise a job.
+BACKFILL_CHUNK = 25
+
+
+class Refused(RelevalError):
+    """A request the board refuses, with the HTTP status it answers (400 bad input, 403, 404, 409, 413, 429)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def create_submitter(name: str, admin: bool = False) -> str:
+    """A new submitter; returns their token (shown once: only its hash is stored)."""
+    name = name.strip()
+    if not name or len(name) > 100:
+        raise Refused("a submitter's name is 1 to 100 characters")
+    token = "rlv_" + secrets.token_urlsafe(32)
+    try:
+        with transaction.atomic():
+            Submitter.objects.create(name=name, token_hash=hash_token(token), is_admin=admin)
+    except IntegrityError:
+        raise Refused(f"a submitter named {name!r} exists", 409) from None
+    return token
+
+
+def authenticate(token: str | None) -> Submitter:
+    """The submitter holding `token`; a missing or unknown token is refused (401)."""
+    if not token:
+        raise Refused("a token is required (header 'Authorization: Bearer <token>' or the form's token field)", 401)
+    try:
+        return Submitter.objects.get(token_hash=hash_token(token.strip()))
+    except Submitter.DoesNotExist:
+        raise Refused("unknown token", 401) from None
+
+
+def spec_of(benchmark: Benchmark) -> scoring.BenchmarkSpec:
+    return scoring.BenchmarkSpec.from_dict(
+        benchmark.settings, resamples=benchmark.resamples, seed=benchmark.seed, confidence=benchmark.confidence
+    )
+
+
+def create_benchmark(
+    slug: str,
+    title: str,
+    gold: bytes,
+    gold_name: str,
+    settings_: dict[str, Any] | None = None,
+    *,
+    measures: Sequence[str] = scoring.DEFAULT_MEASURES,
+    description: str = "",
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+) -> Benchmark:
+    """A benchmark from a gold file read by the strict loaders, with its statistics (`releval stats`)."""
+    from django.utils.text import slugify
+
+    from releval.stats.label_distribution import label_stats
+
+    if not slug or slugify(slug) != slug:
+        raise Refused(f"benchmark slug {slug!r}: lower-case letters, digits and hyphens only")
+    try:
+        spec = scoring.BenchmarkSpec.from_dict(settings_ or {}, resamples=resamples, seed=seed, confidence=confidence)
+        measures = [scoring.check_measure(m) for m in measures]
+        labels = scoring.read_upload(gold, gold_name, "gold", spec.config)
+    except (InputError, OptionError) as exc:
+        raise Refused(str(exc)) from None
+    if labels.ids is None:
+        raise Refused(f"{scoring.safe_name(gold_name)}: gold must give every item an id")
+    from releval.core.signature import sequence_digest
+    from releval.tasks.classification import resolve_negative
+
+    negative, _ = resolve_negative(spec.config.negative, labels.labels)
+    stats = label_stats(scoring.safe_name(gold_name), labels.labels, negative, spec.config.view).to_dict()
+    with transaction.atomic():
+        if Benchmark.objects.filter(slug=slug).exists():
+            raise Refused(f"benchmark {slug!r} exists", 409)
+        bench = Benchmark.objects.create(
+            slug=slug,
+            title=title,
+            description=description,
+            settings=spec.to_dict(),
+            resamples=spec.resamples,
+            seed=spec.seed,
+            confidence=spec.confidence,
+            gold_name=scoring.safe_name(gold_name),
+            gold=gold,
+            gold_sha256=scoring.digest(gold),
+            gold_ids=scoring.pack_labels(list(labels.ids)),
+            gold_labels=scoring.pack_labels(list(labels.labels)),
+            gold_digest=sequence_digest(labels.labels),
+            n_items=len(labels.labels),
+            stats=stats,
+        )
+        for i, name in enumerate(dict.fromkeys(measures)):
+            Measure.objects.create(benchmark=bench, name=name, position=i)
+    return bench
+
+
+@dataclass(frozen=True)
+class Gold:
+    """A benchmark's gold as the scorers read it: ids and labels in gold order."""
+
+    ids: list[str]
+    labels: list[str]
+
+    @classmethod
+    def of(cls, benchmark: Benchmark) -> Gold:
+        return cls(
+            scoring.unpack_labels(bytes(benchmark.gold_ids)), scoring.unpack_labels(bytes(benchmark.gold_labels))
+        )
+
+    def mapping(self, labels: Sequence[str] | None = None) -> dict[str, str]:
+        return dict(zip(self.ids, self.labels if labels is None else labels))
+
+
+def check_quota(submitter: Submitter) -> None:
+    """At most RELEVAL_DAILY_QUOTA runs per submitter in the last 24 hours (admins: no limit)."""
+    if submitter.is_admin:
+        return
+    since = timezone.now() - timedelta(days=1)
+    used = Run.objects.filter(entry__owner=submitter, created__gte=since).count()
+    if used >= settings.RELEVAL_DAILY_QUOTA:
+        raise Refused(f"daily quota reached: {used} submissions in the last 24 hours", 429)
+
+
+def submit(
+    submitter: Submitter,
+    benchmark_slug: str,
+    entry_name: str,
+    data: bytes,
+    filename: str,
+    *,
+    seed: str = "1",
+    split: str = "test",
+    paper_url: str = "",
+    selection: str = "unknown",
+    training_data: str = "",
+    score_now: bool = False,
+) -> Run:
+    """Validate and store one run's predictions and enqueue its scoring, in one transaction; refused (nothing
+    stored) for bad input, another submitter's entry, a repeated seed, a full quota or an oversized file."""
+    bench = get_benchmark(benchmark_slug)
+    entry_name, seed = entry_name.strip(), str(seed).strip()
+    if not entry_name or len(entry_name) > 100:
+        raise Refused("an entry's name is 1 to 100 characters")
+    if not seed or len(seed) > 40:
+        raise Refused("a run's seed is 1 to 40 characters")
+    if split not in ("test", "dev"):
+        raise Refused(f"split {split!r}: test or dev")
+    if selection not in dict(Entry.SELECTION):
+        raise Refused(f"selection {selection!r}: dev, test or unknown")
+    if paper_url and not paper_url.startswith(("https://", "http://")):
+        raise Refused("paper_url must be an http(s) address")
+    if len(data) > settings.RELEVAL_MAX_UPLOAD:
+        raise Refused(f"the file has {len(data)} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
+    check_quota(submitter)
+    if split == "dev":
+        raise Refused("this benchmark holds no dev gold: submit test predictions")
+    spec = spec_of(bench)
+    gold = Gold.of(bench)
+    try:
+        pred = scoring.read_upload(data, filename, "pred", spec.config)
+        from releval.data.labels import LabelFile
+
+        gold_file = LabelFile(bench.gold_name, "stored", gold.ids, gold.labels, range(1, len(gold.ids) + 1))
+        aligned = scoring.align_upload(gold_file, pred, spec.config)
+    except (InputError, OptionError) as exc:
+        raise Refused(str(exc)) from None
+    with transaction.atomic():
+        entry, created = Entry.objects.get_or_create(
+            benchmark=bench,
+            name=entry_name,
+            defaults={
+                "owner": submitter,
+                "paper_url": paper_url,
+                "selection": selection,
+                "training_data": training_data[:200],
+                "flags": protocol_flags(selection, training_data),
+            },
+        )
+        if entry.owner_id != submitter.pk:
+            raise Refused(f"entry {entry_name!r} belongs to another submitter", 403)
+        if Run.objects.filter(entry=entry, seed=seed, split=split).exists():
+            raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409)
+        try:
+            with transaction.atomic():
+                run = Run.objects.create(
+                    entry=entry,
+                    seed=seed,
+                    split=split,
+                    filename=scoring.safe_name(filename),
+                    upload=data,
+                    sha256=scoring.digest(data),
+                    aligned=scoring.pack_labels(aligned),
+                )
+        except IntegrityError:  # the same seed submitted twice at once
+            raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409) from None
+        queue.enqueue("score-run", {"run": run.pk}, key=f"score-run:{run.pk}")
+    if score_now:
+        from releval.service import jobs
+
+        jobs.score_run({"run": run.pk})
+        run.refresh_from_db()
+    return run
+
+
+def protocol_flags(selection: str, training_data: str) -> list[dict[str, str]]:
+    """What an entry's declared protocol says that a reader must see: test-set model selection, dev in training."""
+    flags = []
+    if selection == "test":
+        flags.append({"code": "test-selected", "severity": "warning", "message": "model selected on the test set"})
+    elif selection == "unknown":
+        flags.append({"code": "selection-undeclared", "severity": "info", "message": "model selection not declared"})
+    if "dev" in training_data.lower():
+        flags.append({"code": "train-dev", "severity": "info", "message": f"trained on {training_data}"})
+    return flags
+
+
+def get_benchmark(slug: str) -> Benchmark:
+    try:
+        return Benchmark.objects.get(slug=slug)
+    except Benchmark.DoesNotExist:
+        raise Refused(f"no benchmark {slug!r}", 404) from None
+
+
+def register_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Measure:
+    """A new column: enqueues its computation for every stored run, in chunks, in the same transaction."""
+    bench = get_benchmark(benchmark_slug)
+    try:
+        name = scoring.check_measure(name)
+    except OptionError as exc:
+        raise Refused(str(exc)) from None
+    with transaction.atomic():
+        if Measure.objects.filter(benchmark=bench, name=name).exists():
+            raise Refused(f"measure {name!r} is registered on {bench.slug}", 409)
+        position = Measure.objects.filter(benchmark=bench).count()
+        measure = Measure.objects.create(benchmark=bench, name=name, position=position, registered_by=submitter)
+        run_ids = list(Run.objects.filter(entry__benchmark=bench).order_by("id").values_list("id", flat=True))
+        for start in range(0, len(run_ids), BACKFILL_CHUNK):
+            chunk = run_ids[start : start + BACKFILL_CHUNK]
+            queue.enqueue("cells", {"measure": measure.pk, "runs": chunk})
+        queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
+    return measure
+
+
+def delete_run(submitter: Submitter, run_id: int) -> None:
+    """Withdraw a run: its owner (or an admin) only."""
+    try:
+        run = Run.objects.select_related("entry").get(pk=run_id)
+    except Run.DoesNotExist:
+        raise Refused(f"no run {run_id}", 404) from None
+    if run.entry.owner_id != submitter.pk and not submitter.is_admin:
+        raise Refused("this run belongs to another submitter", 403)
+    with transaction.atomic():
+        bench_id = run.entry.benchmark_id
+        run.delete()
+        queue.enqueue("ties", {"benchmark": bench_id}, key=f"ties:{bench_id}")
+
+
+def stale_cells(benchmark: Benchmark) -> int:
+    """Cells missing or computed by another releval version."""
+    from releval import __version__
+
+    runs = Run.objects.filter(entry__benchmark=benchmark).count()
+    measures = Measure.objects.filter(benchmark=benchmark).count()
+    fresh = Cell.objects.filter(run__entry__benchmark=benchmark, version=__version__).count()
+    return runs * measures - fresh

@@ -1,0 +1,69 @@
+"""The example benchmark `releval serve` starts with: SemEval-2010 Task 8 (the test key, directed labels) with
+the five real systems bundled in `examples/semeval2010_task8` (onehaitao's CNN, CR-CNN, Att-CNN, Att-BLSTM and
+R-BERT; sources and licences in NOTICE), each submitted as an entry by the submitter `releval-examples`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.db import transaction
+
+from releval.service import board as ops
+from releval.service.models import Benchmark, Submitter
+
+SLUG = "semeval2010-task8"
+SYSTEMS = {
+    "CNN (Zeng et al. 2014)": "onehaitao_cnn.txt",
+    "CR-CNN (dos Santos et al. 2015)": "onehaitao_crcnn.txt",
+    "Att-CNN (Shen and Huang 2016)": "onehaitao_attcnn.txt",
+    "Att-BLSTM (Zhou et al. 2016)": "onehaitao_attblstm.txt",
+    "R-BERT (Wu and He 2019)": "onehaitao_rbert.txt",
+}
+
+
+def example_dir() -> Path | None:
+    """The SemEval example files: packaged with a wheel, or the repository's `examples/` in an editable install."""
+    here = Path(__file__).resolve()
+    for candidate in (
+        here.parent / "examples" / "semeval2010_task8",
+        here.parents[3] / "examples" / "semeval2010_task8",
+    ):
+        if (candidate / "test_key_directed.txt").is_file():
+            return candidate
+    return None
+
+
+def load_examples() -> bool:
+    """Create the example benchmark and its entries unless it exists; False when the files are not installed."""
+    folder = example_dir()
+    if folder is None:
+        return False
+    if Benchmark.objects.filter(slug=SLUG).exists():
+        return True
+    gold = folder / "test_key_directed.txt"
+    with transaction.atomic():
+        ops.create_benchmark(
+            SLUG,
+            "SemEval-2010 Task 8 (directed, 19 labels)",
+            gold.read_bytes(),
+            gold.name,
+            {"negative": "Other"},
+            description="Hendrickx et al. (2010): 2,717 test items; 'Other' is the negative class. Predictions of "
+            "five published architectures re-implemented by onehaitao/CNN-relation-extraction and its siblings.",
+        )
+        owner = Submitter.objects.filter(name="releval-examples").first()
+        if owner is None:
+            ops.create_submitter("releval-examples", admin=True)
+            owner = Submitter.objects.get(name="releval-examples")
+        for entry, filename in SYSTEMS.items():
+            path = folder / filename
+            ops.submit(
+                owner,
+                SLUG,
+                entry,
+                path.read_bytes(),
+                filename,
+                selection="dev",
+                training_data="SemEval-2010 Task 8 train",
+            )
+    return True

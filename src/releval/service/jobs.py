@@ -1,0 +1,138 @@
+"""The workers' jobs: score a run under every measure, compute one measure for a chunk of runs (the backfill),
+recompute the tie groups of a benchmark. Each is idempotent (cells are upserted), so a retried job is harmless.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.db import transaction
+
+from releval import __version__
+from releval.service import board, queue, scoring
+from releval.service.models import Benchmark, Cell, Entry, Measure, Run, TieCache
+
+
+def _write_cells(run: Run, measures: list[Measure], cells: dict[str, scoring.Cell]) -> None:
+    for measure in measures:
+        c = cells[measure.name]
+        Cell.objects.update_or_create(
+            run=run,
+            measure=measure,
+            defaults={
+                "value": c.value,
+                "ci_low": c.ci_low,
+                "ci_high": c.ci_high,
+                "signature": c.signature,
+                "version": __version__,
+            },
+        )
+
+
+@queue.handler("score-run")
+def score_run(payload: dict[str, Any]) -> None:
+    """Every measure of a new run, its per-class result and its audit flags; then the tie groups again."""
+    try:
+        run = Run.objects.select_related("entry__benchmark").get(pk=payload["run"])
+    except Run.DoesNotExist:  # withdrawn meanwhile
+        return
+    bench = run.entry.benchmark
+    spec = board.spec_of(bench)
+    gold = board.Gold.of(bench)
+    pred = scoring.unpack_labels(bytes(run.aligned))
+    measures = list(Measure.objects.filter(benchmark=bench))
+    names = [m.name for m in measures]
+    cells = scoring.score_cells(gold.labels, pred, spec, names, ids=gold.ids)
+    result = scoring.score_result(gold.labels, pred, spec, names, ids=gold.ids)
+    flags = _audit_flags(gold, pred, spec)
+    with transaction.atomic():
+        _write_cells(run, measures, cells)
+        run.result = result.to_dict()
+        run.status = "scored"
+        run.save(update_fields=["result", "status"])
+        entry = Entry.objects.select_for_update().get(pk=run.entry_id)
+        known = {f["code"] for f in entry.flags}
+        entry.flags = [*entry.flags, *(f for f in flags if f["code"] not in known)]
+        entry.save(update_fields=["flags"])
+        queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
+
+
+def _audit_flags(gold: board.Gold, pred: list[str], spec: scoring.BenchmarkSpec) -> list[dict[str, str]]:
+    """The audit's errors and warnings on this run (`releval audit`), without examples (they would show items)."""
+    from releval.audit.checks import audit
+
+    report = audit(gold.mapping(), gold.mapping(pred), negative=spec.config.negative)
+    return [
+        {"code": f.code, "severity": f.severity, "message": f.message}
+        for f in report.findings
+        if f.severity in ("error", "warning")
+    ]
+
+
+@queue.handler("cells")
+def compute_cells(payload: dict[str, Any]) -> None:
+    """One measure for a chunk of runs (a registered measure's backfill)."""
+    try:
+        measure = Measure.objects.select_related("benchmark").get(pk=payload["measure"])
+    except Measure.DoesNotExist:
+        return
+    bench = measure.benchmark
+    spec = board.spec_of(bench)
+    gold = board.Gold.of(bench)
+    for run in Run.objects.filter(pk__in=payload["runs"]).only("id", "aligned"):
+        pred = scoring.unpack_labels(bytes(run.aligned))
+        cells = scoring.score_cells(gold.labels, pred, spec, [measure.name], ids=gold.ids)
+        _write_cells(run, [measure], cells)
+
+
+def primary_runs(bench: Benchmark) -> dict[int, Run]:
+    """Each entry's first test run (lowest id): the run its paired tests use."""
+    out: dict[int, Run] = {}
+    for run in Run.objects.filter(entry__benchmark=bench, split="test").order_by("id").only("id", "entry_id", "sha256"):
+        out.setdefault(run.entry_id, run)
+    return out
+
+
+def tie_key(bench: Benchmark, measure: Measure, runs: dict[int, Run]) -> str:
+    """What a measure's tie groups depend on: the runs compared, the measure and the interval settings."""
+    parts = [f"{e}:{r.sha256}" for e, r in sorted(runs.items())]
+    parts += [measure.name, str(bench.resamples), str(bench.seed), str(bench.confidence), bench.gold_sha256]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()
+
+
+@queue.handler("ties")
+def compute_ties(payload: dict[str, Any]) -> None:
+    """Tie groups of every measure of a benchmark whose runs or measures changed (cached by `tie_key`)."""
+    try:
+        bench = Benchmark.objects.get(pk=payload["benchmark"])
+    except Benchmark.DoesNotExist:
+        return
+    spec = board.spec_of(bench)
+    gold = board.Gold.of(bench)
+    runs = primary_runs(bench)
+    if not runs:
+        return
+    aligned: dict[int, list[str]] | None = None
+    for measure in Measure.objects.filter(benchmark=bench):
+        key = tie_key(bench, measure, runs)
+        if TieCache.objects.filter(measure=measure, key=key).exists():
+            continue
+        values = dict(
+            Cell.objects.filter(measure=measure, run_id__in=[r.pk for r in runs.values()]).values_list(
+                "run_id", "value"
+            )
+        )
+        if len(values) < len(runs):  # some cell not computed yet: its job will ask for the ties again
+            continue
+        if aligned is None:
+            aligned = {
+                r.entry_id: scoring.unpack_labels(bytes(r.aligned))
+                for r in Run.objects.filter(pk__in=[r.pk for r in runs.values()]).only("entry_id", "aligned")
+            }
+        best = max(runs, key=lambda e: (values[runs[e].pk], -e))
+        tests = scoring.tie_tests(
+            gold.labels, {str(e): aligned[e] for e in runs}, str(best), measure.name, spec, ids=gold.ids
+        )
+        data = {"best": best, "tests": {t.entry: [t.p_value, t.p_adjusted, t.tied] for t in tests}}
+        TieCache.objects.update_or_create(measure=measure, key=key, defaults={"data": data})

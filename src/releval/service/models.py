@@ -1,0 +1,162 @@
+"""The board's data model (docs/service.md, "Data model").
+
+Submitter ─< Entry >─ Benchmark ─< Measure
+               │                     │
+              Run ──────< Cell >─────┘        Job (the queue)     TieCache (tie groups per measure)
+
+* A **Benchmark** holds its gold file (never served back), the aligned gold labels and ids, its task settings and
+  the interval settings (resamples, seed, level) every cell's signature records.
+* An **Entry** is a method (paper link, declared protocol) owned by one submitter; its **Runs** are seeds, each with
+  test (or dev) predictions, stored as the uploaded bytes (content-addressed by SHA-256) and as labels aligned to
+  gold: the per-item statistics every measure is re-aggregated from.
+* A **Cell** is one (run, measure): F, interval, signature and the releval version that computed it. A cell that is
+  missing or was computed by another version is *stale* and shown so.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Submitter(models.Model):
+    """Someone who submits: a name and the SHA-256 of their token (the token itself is never stored)."""
+
+    name = models.CharField(max_length=100, unique=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    is_admin = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Benchmark(models.Model):
+    slug = models.SlugField(max_length=60, unique=True)
+    title = models.CharField(max_length=200)
+    task = models.CharField(max_length=20, default="rc")
+    description = models.TextField(blank=True)
+    settings = models.JSONField(default=dict)  # BenchmarkSpec.to_dict(): the task Config's fields
+    resamples = models.PositiveIntegerField(default=1000)
+    seed = models.BigIntegerField(default=12345)
+    confidence = models.FloatField(default=0.95)
+    gold_name = models.CharField(max_length=200)
+    gold = models.BinaryField()  # the uploaded gold file: never served
+    gold_sha256 = models.CharField(max_length=64)
+    gold_ids = models.BinaryField()  # zlib of newline-joined ids, in gold order
+    gold_labels = models.BinaryField()  # zlib of newline-joined labels, in gold order
+    gold_digest = models.CharField(max_length=16)  # the signature's `gold` field
+    n_items = models.PositiveIntegerField()
+    stats = models.JSONField(default=dict)  # `releval stats` of gold (LabelStats.to_dict())
+    licensed_text = models.BooleanField(default=True)  # instance text may not be shown (TACRED, ACE): never is
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class Measure(models.Model):
+    """A column of a benchmark's board: micro or a weighting (`power:0.5`), registered at a time, by someone."""
+
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="measures")
+    name = models.CharField(max_length=60)
+    position = models.PositiveIntegerField(default=0)
+    registered_by = models.ForeignKey(Submitter, null=True, blank=True, on_delete=models.SET_NULL)
+    registered = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["benchmark", "name"], name="measure_unique_name")]
+        ordering = ["position", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A method on a benchmark: its runs are seeds."""
+
+    SELECTION = [("dev", "model selected on dev"), ("test", "model selected on test"), ("unknown", "not declared")]
+
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="entries")
+    owner = models.ForeignKey(Submitter, on_delete=models.PROTECT, related_name="entries")
+    name = models.CharField(max_length=100)
+    paper_url = models.URLField(blank=True)
+    selection = models.CharField(max_length=10, choices=SELECTION, default="unknown")
+    training_data = models.CharField(max_length=200, blank=True)
+    flags = models.JSONField(default=list)  # the audit's findings and the protocol's, as [{"code", "message"}]
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["benchmark", "name"], name="entry_unique_name")]
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Run(models.Model):
+    """One seed's predictions on one split, aligned to gold at upload."""
+
+    STATUS = [("queued", "queued"), ("scored", "scored"), ("failed", "failed")]
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="runs")
+    seed = models.CharField(max_length=40)
+    split = models.CharField(max_length=10, default="test")
+    filename = models.CharField(max_length=100)
+    upload = models.BinaryField()
+    sha256 = models.CharField(max_length=64)
+    aligned = models.BinaryField()  # zlib of the predicted label of every gold item, in gold order
+    result = models.JSONField(default=dict)  # ScoreResult.to_dict() under every measure: the entry page's source
+    status = models.CharField(max_length=10, choices=STATUS, default="queued")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["entry", "seed", "split"], name="run_unique_seed")]
+        ordering = ["id"]
+
+
+class Cell(models.Model):
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="cells")
+    measure = models.ForeignKey(Measure, on_delete=models.CASCADE, related_name="cells")
+    value = models.FloatField()
+    ci_low = models.FloatField(null=True)
+    ci_high = models.FloatField(null=True)
+    signature = models.TextField()
+    version = models.CharField(max_length=40)
+    computed = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["run", "measure"], name="cell_unique")]
+
+
+class Job(models.Model):
+    """A unit of work in the queue (releval.service.queue): leased by one worker at a time, retried when the lease
+    runs out (a killed worker), failed after `max_attempts`."""
+
+    STATUS = [("queued", "queued"), ("running", "running"), ("done", "done"), ("failed", "failed")]
+
+    kind = models.CharField(max_length=30)
+    payload = models.JSONField(default=dict)
+    key = models.CharField(max_length=200, null=True, unique=True)  # one live job per key (dedup)
+    status = models.CharField(max_length=10, choices=STATUS, default="queued", db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    max_attempts = models.PositiveIntegerField(default=3)
+    lease_until = models.DateTimeField(null=True)
+    worker = models.CharField(max_length=100, blank=True)
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class TieCache(models.Model):
+    """Tie groups of one measure, for one set of runs (`key`: a hash of the runs, the measure and the settings)."""
+
+    measure = models.ForeignKey(Measure, on_delete=models.CASCADE, related_name="ties")
+    key = models.CharField(max_length=64)
+    data = models.JSONField(default=dict)  # {"best": entry id, "tests": {entry id: [p, p_adjusted, tied]}}
+    computed = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["measure", "key"], name="tie_unique")]

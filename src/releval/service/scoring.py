@@ -1,0 +1,242 @@
+"""What the board computes, as calls of releval's public API: no database, no web, no I/O.
+
+The service stores, per run, the predictions aligned to the benchmark's gold items (the per-item statistics every
+measure is re-aggregated from) and, per (run, measure), one cell: F, its bootstrap percentile interval and the
+cell's signature. Each number here is the number `releval score` or `releval compare` prints for the same files:
+
+* F of a measure is `releval.score(...)[measure].f`;
+* the interval is the interval of system A in `releval compare GOLD -s a=PRED -s b=PRED` (a system paired with
+  itself: the bootstrap of that one system's items, with the benchmark's resamples, seed and level);
+* a tie-group p-value is the paired bootstrap p of `releval compare GOLD -s best=… -s entry=…`, adjusted with Holm's
+  method across the entries compared with the best (`releval.significance.compare.adjust`).
+
+A cell's signature is the comparison's signature with `average` naming the cell's measure alone, so the same
+measure computed at submission time or by a later backfill signs the same (the draws depend on the seed and the
+items, not on which other measures were computed with it; tests/service check this).
+
+Example
+-------
+>>> spec = BenchmarkSpec.from_dict({"negative": "Other"}, resamples=200)
+>>> gold = ["A", "B", "Other", "A"]
+>>> cells = score_cells(gold, ["A", "Other", "Other", "B"], spec, ["micro", "macro"])
+>>> round(cells["micro"].value, 4)
+0.4
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from releval.core.signature import Signature
+from releval.data.decoding import to_utf8
+from releval.data.labels import LabelFile, parse_labels, resolve_format
+from releval.errors import InputError, OptionError
+from releval.metrics.weightings import get_weighting
+from releval.tasks.classification import ClassificationConfig
+
+#: The measures every classification benchmark starts with (Harbecke et al. 2022, §3: micro and four weightings).
+DEFAULT_MEASURES: tuple[str, ...] = ("micro", "weighted", "dodrans", "entropy", "macro")
+#: ClassificationConfig fields a benchmark may set; the rest (file formats, fields of the upload) are per upload.
+BENCHMARK_FIELDS = ("negative", "beta", "zero_division", "entropy_n", "view", "strict_labels", "allow_absent_negative")
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    """A benchmark's task Config and the settings of its intervals and tests (stored with the benchmark)."""
+
+    config: ClassificationConfig = field(default_factory=ClassificationConfig)
+    resamples: int = 1000
+    seed: int = 12345
+    confidence: float = 0.95
+
+    @classmethod
+    def from_dict(cls, settings: Mapping[str, Any], **test: Any) -> BenchmarkSpec:
+        """From stored settings: a refused field or value is an OptionError naming it."""
+        unknown = sorted(set(settings) - set(BENCHMARK_FIELDS))
+        if unknown:
+            raise OptionError(f"unknown benchmark setting(s): {', '.join(unknown)}", option=unknown[0])
+        spec = cls(ClassificationConfig(weightings=(), **settings), **test)
+        spec.test_config()  # validates resamples, seed and confidence
+        return spec
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self.config, name) for name in BENCHMARK_FIELDS}
+
+    def test_config(self) -> Any:
+        from releval.significance.config import SignificanceConfig
+
+        return SignificanceConfig(
+            tests=("bootstrap",), resamples=self.resamples, seed=self.seed, confidence=self.confidence
+        )
+
+    def config_for(self, measures: Sequence[str]) -> ClassificationConfig:
+        """The Config that computes micro and `measures`' weightings."""
+        return replace(self.config, weightings=tuple(m for m in measures if m != "micro"))
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One measure of one run: F, its percentile interval and the signature of both."""
+
+    value: float
+    ci_low: float
+    ci_high: float
+    signature: str
+
+
+def check_measure(name: str) -> str:
+    """A measure name the library knows (micro or a weighting such as `power:0.5`), normalised; else OptionError."""
+    name = name.strip()
+    if name == "micro":
+        return name
+    try:
+        return get_weighting(name).name
+    except (KeyError, ValueError) as exc:
+        raise OptionError(f"unknown measure {name!r}: micro or a weighting ({exc})", option="measure") from None
+
+
+def safe_name(filename: str) -> str:
+    """The last path component of an uploaded file's name, printable ASCII only: what errors name the upload by.
+
+    >>> safe_name("../../etc/passwd"), safe_name("C:\\\\x\\\\pred.jsonl"), safe_name("")
+    ('passwd', 'pred.jsonl', 'upload')
+    """
+    base = filename.replace("\\", "/").rsplit("/", 1)[-1]
+    base = "".join(c for c in base if c.isascii() and c.isprintable() and c not in "<>\"'`")[:100].strip(". ")
+    return base or "upload"
+
+
+def read_upload(data: bytes, filename: str, role: str, config: ClassificationConfig) -> LabelFile:
+    """An uploaded label file read with the library's strict loaders (the same located InputErrors as the command
+    line): format detected from the name and content, or the Config's."""
+    name = safe_name(filename)
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"not a readable gzip file ({exc})", file=name) from None
+    data = to_utf8(data, name)
+    fmt_name = config.gold_read_format if role == "gold" else config.pred_format
+    fields = config.side_fields(role)
+    id_field, label_field = fields.get("id_field", "id"), fields.get("label_field")
+    fmt = resolve_format(name, data, fmt_name, id_field, label_field)
+    return parse_labels(data, name, fmt, role=role, id_field=id_field, label_field=label_field)
+
+
+def align_upload(gold: LabelFile, pred: LabelFile, config: ClassificationConfig) -> list[str]:
+    """The predictions aligned to gold's items as `releval score` aligns them: a missing, duplicate or unknown id
+    is an InputError (or filled as the Config's `on_missing` says)."""
+    from releval.significance.compare import align_systems
+
+    _, runs, _ = align_systems(gold, {"upload": [pred]}, config)
+    return runs["upload"][0]
+
+
+def pack_labels(labels: Sequence[str]) -> bytes:
+    """Aligned labels as stored: newline-joined UTF-8, zlib-compressed (labels never contain a newline)."""
+    return zlib.compress("\n".join(labels).encode("utf-8"), 6)
+
+
+def unpack_labels(data: bytes) -> list[str]:
+    return zlib.decompress(data).decode("utf-8").split("\n")
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _inputs(gold: Sequence[str], pred: Sequence[str], ids: Sequence[str] | None) -> tuple[Any, Any]:
+    """Gold and predictions as the library takes them: {id: label} mappings when the items have ids (aligned by
+    id, as `releval score GOLD PRED` aligns files, and signed so), else lists (aligned by position)."""
+    if ids is None:
+        return list(gold), list(pred)
+    return dict(zip(ids, gold)), dict(zip(ids, pred))
+
+
+def score_result(
+    gold: Sequence[str],
+    pred: Sequence[str],
+    spec: BenchmarkSpec,
+    measures: Sequence[str],
+    ids: Sequence[str] | None = None,
+) -> Any:
+    """`releval.score` of one run under the benchmark's Config with `measures` (a ScoreResult)."""
+    from releval.api import score
+
+    g, p = _inputs(gold, pred, ids)
+    return score(g, p, spec.config_for(measures), system="run")
+
+
+def score_cells(
+    gold: Sequence[str],
+    pred: Sequence[str],
+    spec: BenchmarkSpec,
+    measures: Sequence[str],
+    ids: Sequence[str] | None = None,
+) -> dict[str, Cell]:
+    """Every measure's cell of one run (F from `releval.score`, the interval from the self-paired bootstrap)."""
+    from releval.significance.compare import paired_table
+
+    config = spec.config_for(measures)
+    result = score_result(gold, pred, spec, measures, ids)
+    g, p = _inputs(gold, pred, ids)
+    table = paired_table(g, {"a": p, "b": p}, config, spec.test_config())
+    intervals = {row.metric: row.ci_a for row in table.rows}
+    cells = {}
+    for measure in measures:
+        low, high = intervals[measure] or (float("nan"), float("nan"))
+        cells[measure] = Cell(
+            float(result.averages[measure].f), float(low), float(high), cell_signature(table.signature, measure)
+        )
+    return cells
+
+
+def cell_signature(signature: Signature, measure: str) -> str:
+    """The comparison's signature narrowed to one measure (its `average` field), in the long form."""
+    return Signature({**signature.fields, "average": measure}).format()
+
+
+@dataclass(frozen=True)
+class TieTest:
+    """One entry compared with the best under one measure: raw and Holm-adjusted p, tied at the level."""
+
+    entry: str
+    p_value: float
+    p_adjusted: float
+    tied: bool
+
+
+def tie_tests(
+    gold: Sequence[str],
+    runs: Mapping[str, Sequence[str]],
+    best: str,
+    measure: str,
+    spec: BenchmarkSpec,
+    alpha: float | None = None,
+    ids: Sequence[str] | None = None,
+) -> list[TieTest]:
+    """Which entries are not significantly different from `best` under `measure`: a paired bootstrap of each with
+    the best (the pair engine of `releval compare` with two systems), Holm's correction across the comparisons.
+
+    `runs` maps an entry's name to its aligned predictions (one run per entry: its first seed). The level is
+    1 − confidence unless `alpha` is given.
+    """
+    from releval.significance.compare import adjust, paired_table
+
+    config = spec.config_for([measure])
+    test = spec.test_config()
+    level = 1 - spec.confidence if alpha is None else alpha
+    names = [name for name in runs if name != best]
+    raw = []
+    g, best_pred = _inputs(gold, runs[best], ids)
+    for name in names:
+        table = paired_table(g, {best: best_pred, name: _inputs(gold, runs[name], ids)[1]}, config, test)
+        row = next(r for r in table.rows if r.metric == measure)
+        raw.append(float(row.p_value))
+    adjusted = adjust(raw, "holm") if raw else []
+    return [TieTest(n, p, a, a >= level) for n, p, a in zip(names, raw, adjusted)]

@@ -1,0 +1,47 @@
+"""`releval serve` and `releval worker`: the WSGI server (waitress) with in-process workers, or workers alone."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+
+from releval.service import setup
+
+
+def start(database_url: str | None = None, data_dir: str | None = None) -> None:
+    """Configure Django and bring the schema up to date."""
+    setup.configure(database_url, data_dir)
+    setup.migrate()
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, examples: bool = True, threads: int = 4) -> None:
+    """Serve the board until interrupted; `workers` in-process worker threads do the jobs (0: leave them to
+    `releval worker` processes)."""
+    from waitress import serve as waitress_serve
+
+    from releval.service import queue
+    from releval.service.bundled import load_examples
+    from releval.service.wsgi import application
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    if examples and not load_examples():
+        print("releval serve: the example files are not installed; starting with no benchmark", file=sys.stderr)
+    stop = threading.Event()
+    pool = [threading.Thread(target=queue.work, args=(stop,), daemon=True, name=f"worker-{i}") for i in range(workers)]
+    for t in pool:
+        t.start()
+    print(f"releval board on http://{host}:{port}/ ({workers} in-process worker(s))", file=sys.stderr, flush=True)
+    try:
+        waitress_serve(application, host=host, port=port, threads=threads, ident="releval")
+    finally:
+        stop.set()
+        for t in pool:
+            t.join(timeout=30)
+
+
+def work(burst: bool = False, poll: float = 0.5) -> int:
+    """Do jobs until interrupted (or, with `burst`, until the queue is empty)."""
+    from releval.service import queue
+
+    return queue.work(poll=poll, burst=burst)

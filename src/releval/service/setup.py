@@ -1,0 +1,122 @@
+"""Django settings built in code from the environment, so `releval serve` needs no settings module or project.
+
+* `RELEVAL_DATABASE_URL`: `sqlite:///path/board.sqlite3` (default: `board.sqlite3` in the data directory) or
+  `postgresql://user:password@host:port/database`.
+* `RELEVAL_DATA_DIR`: where the SQLite file and the secret key live (default `./releval-board`).
+* `RELEVAL_SECRET_KEY`: signs the CSRF cookie (default: a random key kept in the data directory).
+* `RELEVAL_ALLOWED_HOSTS`: comma-separated host names the server answers (default: localhost names).
+* `RELEVAL_MAX_UPLOAD_MB` (default 50) and `RELEVAL_DAILY_QUOTA` (submissions per user per day, default 20).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from releval.errors import OptionError
+
+DEFAULT_DATA_DIR = "releval-board"
+
+
+def database_settings(url: str | None, data_dir: Path) -> dict[str, Any]:
+    """Django's DATABASES entry for a `sqlite:///…` or `postgresql://…` URL (None: SQLite in `data_dir`).
+
+    >>> database_settings("postgresql://me@127.0.0.1:5432/test", Path("."))["NAME"]
+    'test'
+    >>> database_settings("sqlite:////tmp/b.sqlite3", Path("."))["NAME"]
+    '/tmp/b.sqlite3'
+    """
+    if not url:
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(data_dir / "board.sqlite3"), **_SQLITE}
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        path = unquote(parts.path)
+        if parts.netloc or not path or path == "/":
+            raise OptionError(f"RELEVAL_DATABASE_URL {url!r}: write sqlite:///relative.db or sqlite:////absolute.db")
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": path[1:], **_SQLITE}
+    if parts.scheme in ("postgres", "postgresql"):
+        name = unquote(parts.path.lstrip("/"))
+        if not name:
+            raise OptionError(f"RELEVAL_DATABASE_URL {url!r} names no database")
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(parts.port or ""),
+            "CONN_MAX_AGE": 60,
+        }
+    raise OptionError(f"RELEVAL_DATABASE_URL {url!r}: only sqlite:/// and postgresql:// are supported")
+
+
+# SQLite: writers wait for each other (the worker and the web threads share one file) instead of failing at once.
+_SQLITE: dict[str, Any] = {"OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"}}
+
+
+def _secret_key(data_dir: Path) -> str:
+    key = os.environ.get("RELEVAL_SECRET_KEY")
+    if key:
+        return key
+    path = data_dir / "secret_key"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(48))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def configure(database_url: str | None = None, data_dir: str | Path | None = None) -> None:
+    """Configure and set up Django once per process (later calls do nothing)."""
+    from django.conf import settings
+
+    if settings.configured:
+        return
+    import django
+
+    data = Path(data_dir or os.environ.get("RELEVAL_DATA_DIR") or DEFAULT_DATA_DIR).resolve()
+    url = database_url if database_url is not None else os.environ.get("RELEVAL_DATABASE_URL")
+    database = database_settings(url, data)
+    if database["ENGINE"].endswith("sqlite3"):
+        data.mkdir(parents=True, exist_ok=True)
+    hosts = os.environ.get("RELEVAL_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+    max_upload = int(float(os.environ.get("RELEVAL_MAX_UPLOAD_MB", "50")) * 1_000_000)
+    settings.configure(
+        DEBUG=False,
+        SECRET_KEY=_secret_key(data),
+        ALLOWED_HOSTS=[h.strip() for h in hosts.split(",") if h.strip()],
+        INSTALLED_APPS=["releval.service.apps.BoardConfig"],
+        MIDDLEWARE=[
+            "django.middleware.security.SecurityMiddleware",
+            "django.middleware.common.CommonMiddleware",
+            "django.middleware.csrf.CsrfViewMiddleware",
+            "django.middleware.clickjacking.XFrameOptionsMiddleware",
+        ],
+        ROOT_URLCONF="releval.service.urls",
+        TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True}],
+        DATABASES={"default": database},
+        DEFAULT_AUTO_FIELD="django.db.models.BigAutoField",
+        USE_TZ=True,
+        DATA_UPLOAD_MAX_MEMORY_SIZE=max_upload,
+        FILE_UPLOAD_MAX_MEMORY_SIZE=max_upload,
+        RELEVAL_MAX_UPLOAD=max_upload,
+        RELEVAL_DAILY_QUOTA=int(os.environ.get("RELEVAL_DAILY_QUOTA", "20")),
+        RELEVAL_DATA_DIR=str(data),
+        LOGGING={
+            "version": 1,
+            "disable_existing_loggers": False,
+            "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+            "loggers": {"django": {"handlers": ["stderr"], "level": "WARNING"}},
+        },
+    )
+    django.setup()
+
+
+def migrate() -> None:
+    """Bring the database's schema up to date (Django migrations; safe to run on every start)."""
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)

@@ -1,0 +1,255 @@
+"""What a benchmark's board shows, read from the database in a few queries: one row per entry, one cell per
+measure (F, interval, signature, stale or not, tie status), and for entries with several seeds mean ± sd and
+Welch's t / Cohen's d against the best entry. The HTML page, the CSV and the JSON export all render this.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from releval import __version__
+from releval.service.jobs import primary_runs, tie_key
+from releval.service.models import Benchmark, Cell, Entry, Measure, Run, TieCache
+
+
+@dataclass
+class BoardCell:
+    """One entry under one measure. `value` is the run's F (one seed) or the mean over seeds."""
+
+    value: float | None = None
+    ci: tuple[float, float] | None = None
+    signature: str = ""
+    stale: bool = True
+    seeds: list[float] = field(default_factory=list)
+    sd: float | None = None
+    tie: str = ""  # "best", "tied", "below" or "" (not computed yet)
+    p_adjusted: float | None = None
+    welch_p: float | None = None
+    cohen_d: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "ci": list(self.ci) if self.ci else None,
+            "signature": self.signature,
+            "stale": self.stale,
+            "seeds": self.seeds,
+            "sd": self.sd,
+            "tie": self.tie or None,
+            "p_holm": self.p_adjusted,
+            "welch_p": self.welch_p,
+            "cohen_d": self.cohen_d,
+        }
+
+
+@dataclass
+class BoardRow:
+    entry_id: int
+    name: str
+    owner: str
+    paper_url: str
+    selection: str
+    flags: list[dict[str, str]]
+    runs: int
+    cells: dict[str, BoardCell]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "entry": self.entry_id,
+            "name": self.name,
+            "owner": self.owner,
+            "paper_url": self.paper_url or None,
+            "selection": self.selection,
+            "flags": self.flags,
+            "runs": self.runs,
+            "cells": {m: c.to_dict() for m, c in self.cells.items()},
+        }
+
+
+@dataclass
+class Board:
+    benchmark: Benchmark
+    measures: list[str]
+    rows: list[BoardRow]
+    ties_current: dict[str, bool]
+    stale: int
+
+    def to_dict(self) -> dict[str, Any]:
+        b = self.benchmark
+        return {
+            "schema_version": 1,
+            "kind": "board",
+            "benchmark": b.slug,
+            "title": b.title,
+            "gold_sha256": b.gold_sha256,
+            "n": b.n_items,
+            "resamples": b.resamples,
+            "seed": b.seed,
+            "confidence": b.confidence,
+            "measures": self.measures,
+            "stale_cells": self.stale,
+            "ties_current": self.ties_current,
+            "version": __version__,
+            "rows": [r.to_dict() for r in self.rows],
+        }
+
+    def to_csv(self) -> str:
+        """One line per (entry, measure): the numbers with their signature."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(
+            [
+                "entry",
+                "owner",
+                "measure",
+                "f",
+                "ci_low",
+                "ci_high",
+                "seeds",
+                "sd",
+                "tie",
+                "p_holm",
+                "stale",
+                "signature",
+            ]
+        )
+        for row in self.rows:
+            for m in self.measures:
+                c = row.cells[m]
+                writer.writerow(
+                    [
+                        row.name,
+                        row.owner,
+                        m,
+                        _num(c.value),
+                        _num(c.ci[0] if c.ci else None),
+                        _num(c.ci[1] if c.ci else None),
+                        len(c.seeds),
+                        _num(c.sd),
+                        c.tie,
+                        _num(c.p_adjusted),
+                        "yes" if c.stale else "no",
+                        c.signature,
+                    ]
+                )
+        return out.getvalue()
+
+
+def _num(x: float | None) -> str:
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else repr(float(x))
+
+
+def _sd(values: list[float]) -> float | None:
+    if len(values) < 2:
+        return None
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+
+
+def board(bench: Benchmark) -> Board:
+    """The board of a benchmark (test runs only), rows in entry order (the page sorts)."""
+    measures = list(Measure.objects.filter(benchmark=bench))
+    names = {m.pk: m.name for m in measures}
+    entries = list(
+        Entry.objects.filter(benchmark=bench)
+        .select_related("owner")
+        .only("id", "name", "paper_url", "selection", "flags", "owner__name")
+    )
+    run_entry: dict[int, int] = {}
+    runs_of: dict[int, list[int]] = defaultdict(list)
+    for run_id, entry_id in (
+        Run.objects.filter(entry__benchmark=bench, split="test").order_by("id").values_list("id", "entry_id")
+    ):
+        run_entry[run_id] = entry_id
+        runs_of[entry_id].append(run_id)
+    per: dict[tuple[int, int], dict[int, tuple[Any, ...]]] = defaultdict(dict)
+    for run_id, measure_id, value, low, high, sig, version in Cell.objects.filter(
+        run__entry__benchmark=bench, run__split="test"
+    ).values_list("run_id", "measure_id", "value", "ci_low", "ci_high", "signature", "version"):
+        per[(run_entry[run_id], measure_id)][run_id] = (value, low, high, sig, version)
+    rows = []
+    stale_total = 0
+    for e in entries:
+        cells = {}
+        for m in measures:
+            got = per.get((e.pk, m.pk), {})
+            ordered = [got[r] for r in runs_of[e.pk] if r in got]
+            stale = len(ordered) < len(runs_of[e.pk]) or any(c[4] != __version__ for c in ordered)
+            stale_total += len(runs_of[e.pk]) - sum(c[4] == __version__ for c in ordered)
+            cell = BoardCell(stale=stale)
+            if ordered:
+                values = [c[0] for c in ordered]
+                cell.seeds = values
+                first = ordered[0]
+                cell.signature = first[3]
+                if len(values) == 1:
+                    cell.value = values[0]
+                    cell.ci = (first[1], first[2]) if first[1] is not None else None
+                else:
+                    cell.value = sum(values) / len(values)
+                    cell.sd = _sd(values)
+            cells[m.name] = cell
+        rows.append(
+            BoardRow(e.pk, e.name, e.owner.name, e.paper_url, e.selection, list(e.flags), len(runs_of[e.pk]), cells)
+        )
+    ties_current = _ties(bench, measures, rows)
+    _seed_tests(measures, rows)
+    return Board(bench, [names[m.pk] for m in measures], rows, ties_current, stale_total)
+
+
+def _ties(bench: Benchmark, measures: list[Measure], rows: list[BoardRow]) -> dict[str, bool]:
+    """Mark each cell best / tied / below from the tie cache of the current runs; False for a measure whose tie
+    groups are not computed for these runs yet."""
+    runs = primary_runs(bench)
+    current = {}
+    keys = {m.pk: tie_key(bench, m, runs) for m in measures}
+    cached = {
+        (t.measure_id, t.key): t.data
+        for t in TieCache.objects.filter(measure__in=measures, key__in=list(keys.values()))
+    }
+    by_id = {r.entry_id: r for r in rows}
+    for m in measures:
+        data = cached.get((m.pk, keys[m.pk]))
+        current[m.name] = data is not None
+        if data is None:
+            continue
+        best = by_id.get(int(data["best"]))
+        if best is not None:
+            best.cells[m.name].tie = "best"
+        for entry_id, (_, p_adjusted, tied) in data["tests"].items():
+            row = by_id.get(int(entry_id))
+            if row is not None:
+                row.cells[m.name].tie = "tied" if tied else "below"
+                row.cells[m.name].p_adjusted = p_adjusted
+    return current
+
+
+def _seed_tests(measures: list[Measure], rows: list[BoardRow]) -> None:
+    """Welch's t and Cohen's d (releval.compare_seeds) of each entry with several seeds against the best such
+    entry, per measure."""
+    from releval.errors import InputError
+
+    multi = [r for r in rows if r.runs >= 2]
+    if len(multi) < 2:
+        return
+    from releval.significance.seeds import compare_seeds
+
+    for m in measures:
+        scored = [r for r in multi if len(r.cells[m.name].seeds) >= 2]
+        if len(scored) < 2:
+            continue
+        best = max(scored, key=lambda r: r.cells[m.name].value or 0.0)
+        for r in scored:
+            if r is best:
+                continue
+            try:
+                res = compare_seeds(best.cells[m.name].seeds, r.cells[m.name].seeds, metric=m.name)
+            except InputError:  # both constant with different means: no test, shown as such
+                continue
+            r.cells[m.name].welch_p = res.p_value
+            r.cells[m.name].cohen_d = res.cohen_d

@@ -1,0 +1,44 @@
+"""Across benchmarks: the replicability analysis of Dror et al. (2017) for two methods submitted to several
+benchmarks under the same entry names — per benchmark a one-sided paired bootstrap p-value (H1: A better than B)
+on the entries' first runs, then k̂ and the benchmarks identified (releval.analyze_replicability)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from releval.errors import InputError, OptionError
+from releval.service import board as ops
+from releval.service.jobs import primary_runs
+from releval.service.models import Benchmark, Entry
+
+
+def replicability(a: str, b: str, measure: str = "micro", alpha: float = 0.05) -> dict[str, Any]:
+    """The analysis for entries named `a` and `b` over every benchmark both are on (at least two)."""
+    from releval.replicability.analysis import analyze, dataset_tests
+    from releval.service import scoring
+
+    if not a or not b or a == b:
+        raise ops.Refused("give two different entry names: ?a=…&b=…")
+    try:
+        measure = scoring.check_measure(measure)
+    except OptionError as exc:
+        raise ops.Refused(str(exc)) from None
+    datasets = []
+    for bench in Benchmark.objects.order_by("id"):
+        entries = {e.name: e for e in Entry.objects.filter(benchmark=bench, name__in=[a, b])}
+        if len(entries) < 2:
+            continue
+        runs = primary_runs(bench)
+        if entries[a].pk not in runs or entries[b].pk not in runs:
+            continue
+        gold = ops.Gold.of(bench)
+        preds = [scoring.unpack_labels(bytes(runs[entries[x].pk].aligned)) for x in (a, b)]
+        datasets.append((bench.slug, gold.mapping(), gold.mapping(preds[0]), gold.mapping(preds[1])))
+    if len(datasets) < 2:
+        raise ops.Refused(f"entries {a!r} and {b!r} share {len(datasets)} benchmark(s); the analysis needs two", 404)
+    try:
+        tests = dataset_tests(datasets, metric=measure)
+        result = analyze(tests.pvalues, alpha, names=tests.names, effects=tests.effects)
+    except (InputError, OptionError) as exc:
+        raise ops.Refused(str(exc)) from None
+    return {"a": a, "b": b, "measure": measure, "tests": tests.to_dict(), "analysis": result.to_dict()}

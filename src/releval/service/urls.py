@@ -1,0 +1,27 @@
+"""The board's URLs (docs/service.md, "API")."""
+
+from django.urls import path
+
+from releval.service import views
+
+handler500 = "releval.service.views.server_error"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("b/<slug:slug>/", views.board_page, name="board"),
+    path("b/<slug:slug>/board.csv", views.board_csv, name="board-csv"),
+    path("b/<slug:slug>/board.json", views.api_board, name="board-json"),
+    path("b/<slug:slug>/weights.svg", views.weights_figure, name="weights"),
+    path("b/<slug:slug>/submit", views.submit_page, name="submit"),
+    path("b/<slug:slug>/measures", views.measure_page, name="measure"),
+    path("b/<slug:slug>/entry/<int:entry_id>/", views.entry_page, name="entry"),
+    path("b/<slug:slug>/entry/<int:entry_id>/figure.svg", views.entry_figure, name="entry-figure"),
+    path("api/v1/benchmarks", views.api_benchmarks),
+    path("api/v1/benchmarks/<slug:slug>", views.api_benchmark),
+    path("api/v1/benchmarks/<slug:slug>/runs", views.api_submit),
+    path("api/v1/benchmarks/<slug:slug>/measures", views.api_measures),
+    path("api/v1/benchmarks/<slug:slug>/board", views.api_board),
+    path("api/v1/runs/<int:run_id>", views.api_run),
+    path("api/v1/queue", views.api_queue),
+    path("api/v1/replicability", views.api_replicability),
+]

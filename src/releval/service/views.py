@@ -1,0 +1,446 @@
+"""HTTP: the pages (board, entry, submission form) and the JSON API (docs/service.md, "API"), each a thin layer
+over `releval.service.board` and `releval.service.standings`. Refusals answer 4xx with one message and store
+nothing; no response carries a traceback (DEBUG is off, and `server_error` answers a plain line)."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
+from django.views.decorators.http import require_http_methods
+
+from releval import __version__
+from releval.service import board as ops
+from releval.service import standings
+from releval.service.models import Benchmark, Entry, Job, Run
+
+View = Callable[..., HttpResponse]
+
+
+def api(view: View) -> View:
+    """A JSON API view: token-authenticated (no cookies, so no CSRF), Refused → {"error": …} with its status."""
+
+    @csrf_exempt
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            _check_length(request)
+            return view(request, *args, **kwargs)
+        except ops.Refused as exc:
+            return JsonResponse({"error": str(exc)}, status=exc.status)
+
+    return wrapped
+
+
+def _check_length(request: HttpRequest) -> None:
+    """Refuse a body over the upload limit before reading it (413)."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        raise ops.Refused("bad Content-Length") from None
+    if length > settings.RELEVAL_MAX_UPLOAD + 65536:
+        raise ops.Refused(f"the request has {length} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
+
+
+def _token(request: HttpRequest) -> str | None:
+    auth = request.META.get("HTTP_AUTHORIZATION", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return request.POST.get("token") or None
+
+
+def _upload(request: HttpRequest) -> tuple[bytes, str]:
+    f = request.FILES.get("file")
+    if f is None:
+        raise ops.Refused("no file: send the predictions as the multipart field 'file'")
+    if f.size is not None and f.size > settings.RELEVAL_MAX_UPLOAD:
+        raise ops.Refused(f"the file has {f.size} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
+    return f.read(), f.name or "upload"
+
+
+def _submit_from(request: HttpRequest, slug: str) -> Run:
+    submitter = ops.authenticate(_token(request))
+    data, name = _upload(request)
+    p = request.POST
+    return ops.submit(
+        submitter,
+        slug,
+        p.get("entry", ""),
+        data,
+        name,
+        seed=p.get("seed", "1") or "1",
+        split=p.get("split", "test") or "test",
+        paper_url=p.get("paper_url", ""),
+        selection=p.get("selection", "unknown") or "unknown",
+        training_data=p.get("training_data", ""),
+    )
+
+
+def _run_json(run: Run) -> dict[str, Any]:
+    return {
+        "run": run.pk,
+        "entry": run.entry.name,
+        "benchmark": run.entry.benchmark.slug,
+        "seed": run.seed,
+        "split": run.split,
+        "sha256": run.sha256,
+        "status": run.status,
+        "cells": {
+            c.measure.name: {
+                "value": c.value,
+                "ci": [c.ci_low, c.ci_high],
+                "signature": c.signature,
+                "stale": c.version != __version__,
+            }
+            for c in run.cells.select_related("measure")
+        },
+    }
+
+
+# ---------------------------------------------------------------- JSON API
+
+
+@api
+@require_http_methods(["GET"])
+def api_benchmarks(request: HttpRequest) -> HttpResponse:
+    return JsonResponse({"benchmarks": [_benchmark_json(b) for b in Benchmark.objects.order_by("id")]})
+
+
+def _benchmark_json(b: Benchmark) -> dict[str, Any]:
+    return {
+        "slug": b.slug,
+        "title": b.title,
+        "task": b.task,
+        "settings": b.settings,
+        "n": b.n_items,
+        "gold_sha256": b.gold_sha256,
+        "gold_digest": b.gold_digest,
+        "resamples": b.resamples,
+        "seed": b.seed,
+        "confidence": b.confidence,
+        "measures": [m.name for m in b.measures.all()],
+        "stats": b.stats,
+    }
+
+
+@api
+@require_http_methods(["GET"])
+def api_benchmark(request: HttpRequest, slug: str) -> HttpResponse:
+    return JsonResponse(_benchmark_json(ops.get_benchmark(slug)))
+
+
+@api
+@require_http_methods(["POST"])
+def api_submit(request: HttpRequest, slug: str) -> HttpResponse:
+    run = _submit_from(request, slug)
+    return JsonResponse(_run_json(run), status=201)
+
+
+@api
+@require_http_methods(["GET", "DELETE"])
+def api_run(request: HttpRequest, run_id: int) -> HttpResponse:
+    if request.method == "DELETE":
+        ops.delete_run(ops.authenticate(_token(request)), run_id)
+        return JsonResponse({"deleted": run_id})
+    try:
+        run = Run.objects.select_related("entry__benchmark").get(pk=run_id)
+    except Run.DoesNotExist:
+        raise ops.Refused(f"no run {run_id}", 404) from None
+    return JsonResponse(_run_json(run))
+
+
+@api
+@require_http_methods(["POST"])
+def api_measures(request: HttpRequest, slug: str) -> HttpResponse:
+    submitter = ops.authenticate(_token(request))
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        raise ops.Refused('the body must be JSON: {"name": "power:0.5"}') from None
+    if not isinstance(body, dict) or not isinstance(body.get("name"), str):
+        raise ops.Refused('the body must be JSON: {"name": "power:0.5"}')
+    measure = ops.register_measure(submitter, slug, body["name"])
+    return JsonResponse({"measure": measure.name, "benchmark": slug}, status=201)
+
+
+@api
+@require_http_methods(["GET"])
+def api_board(request: HttpRequest, slug: str) -> HttpResponse:
+    b = standings.board(ops.get_benchmark(slug))
+    return JsonResponse(b.to_dict(), json_dumps_params={"allow_nan": False}, encoder=_Encoder)
+
+
+class _Encoder(json.JSONEncoder):
+    def iterencode(self, o: Any, _one_shot: bool = False) -> Any:
+        return super().iterencode(_finite(o), _one_shot)
+
+
+def _finite(o: Any) -> Any:
+    """NaN and infinities as null (JSON has none)."""
+    if isinstance(o, float):
+        return o if math.isfinite(o) else None
+    if isinstance(o, dict):
+        return {k: _finite(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [_finite(v) for v in o]
+    return o
+
+
+@require_http_methods(["GET"])
+def board_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        b = standings.board(ops.get_benchmark(slug))
+    except ops.Refused as exc:
+        return _page_error(request, exc)
+    response = HttpResponse(b.to_csv(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slug}-board.csv"'
+    return response
+
+
+@api
+@require_http_methods(["GET"])
+def api_queue(request: HttpRequest) -> HttpResponse:
+    counts = {s: Job.objects.filter(status=s).count() for s in ("queued", "running", "done", "failed")}
+    return JsonResponse(counts)
+
+
+@api
+@require_http_methods(["GET"])
+def api_replicability(request: HttpRequest) -> HttpResponse:
+    from releval.service.across import replicability
+
+    a, b = request.GET.get("a", ""), request.GET.get("b", "")
+    measure = request.GET.get("measure", "micro")
+    try:
+        alpha = float(request.GET.get("alpha", "0.05"))
+    except ValueError:
+        raise ops.Refused("alpha must be a number in (0, 1)") from None
+    return JsonResponse(_finite(replicability(a, b, measure, alpha)))
+
+
+# ---------------------------------------------------------------- pages
+
+
+def _page_error(request: HttpRequest, exc: ops.Refused) -> HttpResponse:
+    return render(request, "board/error.html", {"message": str(exc)}, status=exc.status)
+
+
+@require_http_methods(["GET"])
+def index(request: HttpRequest) -> HttpResponse:
+    benchmarks = Benchmark.objects.order_by("id")
+    return render(request, "board/index.html", {"benchmarks": benchmarks, "version": __version__})
+
+
+@ensure_csrf_cookie
+@require_http_methods(["GET"])
+def board_page(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        bench = ops.get_benchmark(slug)
+    except ops.Refused as exc:
+        return _page_error(request, exc)
+    b = standings.board(bench)
+    context = {
+        "bench": bench,
+        "board": b,
+        "head": _head_html(b),
+        "rows": _rows_html(b),
+        "stats": bench.stats,
+        "version": __version__,
+        "pending": any(not v for v in b.ties_current.values()) or b.stale > 0,
+    }
+    return render(request, "board/board.html", context)
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None or not math.isfinite(x) else f"{100 * x:.2f}"
+
+
+def _head_html(b: standings.Board) -> str:
+    cells = ['<th data-col="0" data-type="text">entry</th>', '<th data-col="1" data-type="num">seeds</th>']
+    for i, m in enumerate(b.measures, start=2):
+        note = "" if b.ties_current.get(m) else " (tie groups being computed)"
+        cells.append(
+            f'<th data-col="{i}" data-type="num" title="F (%) under {html.escape(m)}{note}">{html.escape(m)}</th>'
+        )
+    cells.append("<th>flags</th>")
+    return "".join(cells)
+
+
+def _rows_html(b: standings.Board) -> str:
+    """The table body, built as text: a thousand entries render in milliseconds, not in template tags."""
+    esc = html.escape
+    out = []
+    slug = esc(b.benchmark.slug)
+    for row in b.rows:
+        parts = [
+            f'<tr data-entry="{row.entry_id}"><td data-v="{esc(row.name)}">'
+            f'<a href="/b/{slug}/entry/{row.entry_id}/">{esc(row.name)}</a></td>'
+            f'<td data-v="{row.runs}">{row.runs}</td>'
+        ]
+        for m in b.measures:
+            c = row.cells[m]
+            value = "" if c.value is None else repr(c.value)
+            text = _pct(c.value)
+            if c.sd is not None:
+                text += f" ± {_pct(c.sd)}"
+            tip = [f"{m}: {text}"]
+            if c.ci:
+                tip.append(f"{b.benchmark.confidence:.0%} CI [{_pct(c.ci[0])}, {_pct(c.ci[1])}]")
+            if len(c.seeds) > 1:
+                tip.append(f"{len(c.seeds)} seeds: " + ", ".join(_pct(v) for v in c.seeds))
+                if c.welch_p is not None:
+                    tip.append(f"vs best (seeds): Welch p = {c.welch_p:.3g}, Cohen's d = {c.cohen_d:.2f}")
+            if c.p_adjusted is not None:
+                tip.append(f"vs best: paired bootstrap p (Holm) = {c.p_adjusted:.3g}")
+            if c.stale:
+                tip.append("stale: being computed")
+            if c.signature:
+                tip.append(c.signature)
+            classes = ["cell", c.tie] if c.tie else ["cell"]
+            if c.stale:
+                classes.append("stale")
+            mark = {"best": " ★", "tied": " ≈"}.get(c.tie, "")
+            ci = f'<span class="ci">[{_pct(c.ci[0])}, {_pct(c.ci[1])}]</span>' if c.ci else ""
+            parts.append(
+                f'<td class="{" ".join(classes)}" data-v="{value}" title="{esc(chr(10).join(tip))}"'
+                f' data-signature="{esc(c.signature)}">{text}{mark}{ci}</td>'
+            )
+        flags = " ".join(
+            f'<span class="flag {esc(f.get("severity", "info"))}" title="{esc(f.get("message", ""))}">'
+            f"{esc(f.get('code', ''))}</span>"
+            for f in row.flags
+        )
+        parts.append(f"<td>{flags}</td></tr>")
+        out.append("".join(parts))
+    return "\n".join(out)
+
+
+@require_http_methods(["GET"])
+def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    try:
+        entry = Entry.objects.select_related("benchmark", "owner").get(pk=entry_id, benchmark__slug=slug)
+    except Entry.DoesNotExist:
+        return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
+    runs = list(entry.runs.order_by("id"))
+    first = next((r for r in runs if r.result), None)
+    per_class = first.result.get("per_class", []) if first else []
+    averages = first.result.get("averages", {}) if first else {}
+    cells = {r.pk: {c.measure.name: c for c in r.cells.select_related("measure")} for r in runs}
+    measures = [m.name for m in entry.benchmark.measures.all()]
+    run_rows = [{"run": r, "cells": [(m, _cell_text(cells[r.pk].get(m))) for m in measures]} for r in runs]
+    per_class = [
+        {
+            "label": c.get("label"),
+            "p": _pct(c.get("precision")),
+            "r": _pct(c.get("recall")),
+            "f": _pct(c.get("f")),
+            "support": c.get("support"),
+        }
+        for c in per_class
+    ]
+    context = {
+        "entry": entry,
+        "bench": entry.benchmark,
+        "runs": run_rows,
+        "measures": measures,
+        "per_class": per_class,
+        "averages": averages,
+        "has_figure": first is not None,
+        "version": __version__,
+    }
+    return render(request, "board/entry.html", context)
+
+
+def _cell_text(cell: Any) -> dict[str, str] | None:
+    if cell is None:
+        return None
+    ci = f"[{_pct(cell.ci_low)}, {_pct(cell.ci_high)}]" if cell.ci_low is not None else ""
+    stale = "" if cell.version == __version__ else " (stale)"
+    return {"text": _pct(cell.value) + stale, "ci": ci, "signature": cell.signature}
+
+
+@require_http_methods(["GET"])
+def entry_figure(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """Per-class F of the entry's first run under each weighting of the benchmark (releval.report.figures)."""
+    from releval.report.figures import figure_bytes, per_class_figure
+    from releval.result import ScoreResult
+
+    try:
+        entry = Entry.objects.get(pk=entry_id, benchmark__slug=slug)
+    except Entry.DoesNotExist:
+        return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
+    run = next((r for r in entry.runs.order_by("id") if r.result), None)
+    if run is None:
+        return _page_error(request, ops.Refused("this entry has no scored run yet", 404))
+    result = ScoreResult.from_dict(run.result)
+    result = _named(result, entry.name)
+    _, fig = per_class_figure([result], dataset=entry.benchmark.title)
+    return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
+
+
+def _named(result: Any, name: str) -> Any:
+    from dataclasses import replace
+
+    return replace(result, system=name)
+
+
+@require_http_methods(["GET"])
+def weights_figure(request: HttpRequest, slug: str) -> HttpResponse:
+    """The class weights of the benchmark under each weighting (Harbecke et al. 2022, Fig. 1)."""
+    from releval.report.figures import figure_bytes
+    from releval.report.figures import weights_figure as draw
+
+    try:
+        bench = ops.get_benchmark(slug)
+    except ops.Refused as exc:
+        return _page_error(request, exc)
+    gold = ops.Gold.of(bench)
+    weightings = [m.name for m in bench.measures.all() if m.name != "micro"]
+    spec = ops.spec_of(bench)
+    _, fig = draw(gold.labels, weightings, spec.config.negative, dataset=bench.title)
+    return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
+
+
+@require_http_methods(["GET", "POST"])
+def submit_page(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        bench = ops.get_benchmark(slug)
+    except ops.Refused as exc:
+        return _page_error(request, exc)
+    context: dict[str, Any] = {"bench": bench, "version": __version__, "form": request.POST}
+    status = 200
+    if request.method == "POST":
+        try:
+            _check_length(request)
+            run = _submit_from(request, slug)
+        except ops.Refused as exc:
+            context["error"] = str(exc)
+            status = exc.status
+        else:
+            context["submitted"] = run
+    return render(request, "board/submit.html", context, status=status)
+
+
+@require_http_methods(["POST"])
+def measure_page(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        submitter = ops.authenticate(_token(request))
+        measure = ops.register_measure(submitter, slug, request.POST.get("measure", ""))
+    except ops.Refused as exc:
+        return _page_error(request, exc)
+    return render(request, "board/measure.html", {"measure": measure, "bench": measure.benchmark}, status=201)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500: one line, no traceback."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": "internal error"}, status=500)
+    return HttpResponse("internal error", status=500, content_type="text/plain")

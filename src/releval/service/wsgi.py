@@ -1,0 +1,9 @@
+"""The WSGI application, for `releval serve` or any WSGI server (`gunicorn releval.service.wsgi:application`,
+after setting RELEVAL_DATABASE_URL; run `releval worker` beside it)."""
+
+from django.core.wsgi import get_wsgi_application
+
+from releval.service.setup import configure
+
+configure()
+application = get_wsgi_application()
