@@ -196,6 +196,9 @@ def submit(
     except (InputError, OptionError) as exc:
         raise Refused(str(exc)) from None
     with transaction.atomic():
+        # The benchmark's row is locked by every submission and every measure registration, so a registration
+        # either lists this run for its backfill or is visible to this run's scoring job: no cell is ever missed.
+        Benchmark.objects.select_for_update().only("id").get(pk=bench.pk)
         entry, created = Entry.objects.get_or_create(
             benchmark=bench,
             name=entry_name,
@@ -260,6 +263,7 @@ def register_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Me
     except OptionError as exc:
         raise Refused(str(exc)) from None
     with transaction.atomic():
+        Benchmark.objects.select_for_update().only("id").get(pk=bench.pk)  # see `submit`
         if Measure.objects.filter(benchmark=bench, name=name).exists():
             raise Refused(f"measure {name!r} is registered on {bench.slug}", 409)
         position = Measure.objects.filter(benchmark=bench).count()

@@ -65,9 +65,7 @@ def multipart(fields: dict[str, str], filename: str, data: bytes) -> tuple[bytes
     boundary = uuid.uuid4().hex
     parts: list[bytes] = []
     for name, value in fields.items():
-        parts.append(
-            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
-        )
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
     safe = filename.replace('"', "").replace("\r", "").replace("\n", "")
     parts.append(
         f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{safe}"\r\n'

@@ -208,7 +208,13 @@ def board_csv(request: HttpRequest, slug: str) -> HttpResponse:
 @api
 @require_http_methods(["GET"])
 def api_queue(request: HttpRequest) -> HttpResponse:
+    from django.db.models import Count, Q
+
     counts = {s: Job.objects.filter(status=s).count() for s in ("queued", "running", "done", "failed")}
+    kinds = Job.objects.values("kind").annotate(
+        done=Count("id", filter=Q(status="done")), retried=Count("id", filter=Q(attempts__gt=1))
+    )
+    counts["by_kind"] = {k["kind"]: {"done": k["done"], "retried": k["retried"]} for k in kinds}
     return JsonResponse(counts)
 
 
