@@ -1,0 +1,125 @@
+"""Concurrency and faults, against a real board on SQLite and PostgreSQL: 50 submissions from several processes
+at once, a worker killed in the middle of a job, a measure backfill while submissions arrive."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from tests.service import synthetic
+from tests.service.boards import BACKENDS, Board, releval, running_board
+
+MEASURES = ["micro", "weighted", "dodrans", "entropy", "macro"]
+
+
+def _submit_many(url: str, token: str, seeds: list[int]) -> list[int]:
+    """One process's share of the submissions (run in a separate process)."""
+    from releval.service.client import Client
+
+    client = Client(url, token)
+    out = []
+    for seed in seeds:
+        data = synthetic.jsonl(synthetic.predictions(seed))
+        run = client.submit("toy", {"entry": f"m{seed % 7}", "seed": str(seed)}, f"s{seed}.jsonl", data)
+        out.append(run["run"])
+    return out
+
+
+def _benchmark(board: Board, tmp_path) -> None:
+    gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+    done = releval("benchmark", "toy", str(gold), env=board.env)
+    assert done.returncode == 0, done.stderr
+
+
+def _submit_in_parallel(board: Board, seeds: list[int], processes: int = 5) -> list[int]:
+    shares = [seeds[i::processes] for i in range(processes)]
+    with ProcessPoolExecutor(processes) as pool:
+        return [
+            run
+            for share in pool.map(_submit_many, [board.url] * processes, [board.admin] * processes, shares)
+            for run in share
+        ]
+
+
+def _every_cell_fresh(board: Board, measures: list[str], runs: int) -> dict:
+    data = board.json("/b/toy/board.json")
+    assert data["measures"] == measures
+    assert sum(r["runs"] for r in data["rows"]) == runs
+    assert data["stale_cells"] == 0
+    for row in data["rows"]:
+        for m in measures:
+            cell = row["cells"][m]
+            assert not cell["stale"] and len(cell["seeds"]) == row["runs"], (row["name"], m)
+    return data
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fifty_submissions_at_once(backend: str, tmp_path) -> None:
+    """Every submission stored once and scored once; none lost."""
+    with running_board(backend, tmp_path, workers=2) as board:
+        _benchmark(board, tmp_path)
+        worker = board.start_worker()  # and a worker process beside the in-process ones
+        run_ids = _submit_in_parallel(board, list(range(50)))
+        assert len(set(run_ids)) == 50
+        board.wait_idle()
+        assert worker.poll() is None
+        queue = board.json("/api/v1/queue")
+        assert queue["failed"] == 0
+        assert queue["by_kind"]["score-run"]["done"] == 50  # once each: no job done twice
+        _every_cell_fresh(board, MEASURES, 50)
+        statuses = {board.json(f"/api/v1/runs/{r}")["status"] for r in run_ids}
+        assert statuses == {"scored"}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_killed_worker_job_is_retried(backend: str, tmp_path) -> None:
+    """A worker killed (SIGKILL) while it holds a job: its lease runs out, another worker takes the job again and
+    completes it."""
+    with running_board(backend, tmp_path, workers=0, RELEVAL_JOB_LEASE="3") as board:
+        _benchmark(board, tmp_path)
+        _submit_in_parallel(board, list(range(12)), processes=3)  # queued: nobody works yet
+        victim = board.start_worker()
+        deadline = time.monotonic() + 60
+        while board.json("/api/v1/queue")["running"] == 0:
+            assert time.monotonic() < deadline, "the worker never took a job"
+            time.sleep(0.005)
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+        assert board.json("/api/v1/queue")["running"] >= 1  # the killed worker's job, leased still
+        board.start_worker()
+        board.wait_idle(timeout=120)
+        queue = board.json("/api/v1/queue")
+        assert queue["failed"] == 0
+        assert sum(k["retried"] for k in queue["by_kind"].values()) >= 1
+        _every_cell_fresh(board, MEASURES, 12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_backfill_while_submissions_arrive(backend: str, tmp_path) -> None:
+    """A measure registered while 30 submissions arrive: in the end every cell is computed, none stale."""
+    with running_board(backend, tmp_path, workers=2) as board:
+        _benchmark(board, tmp_path)
+        _submit_in_parallel(board, list(range(10)), processes=2)
+        with ProcessPoolExecutor(3) as pool:
+            later = pool.map(
+                _submit_many, [board.url] * 3, [board.admin] * 3, [list(range(10 + i, 40, 3)) for i in range(3)]
+            )
+            time.sleep(0.3)
+            for name in ("power:0.5", "power:2"):
+                body = json.dumps({"name": name}).encode()
+                status, out, _ = board.request(
+                    "POST",
+                    "/api/v1/benchmarks/toy/measures",
+                    body,
+                    {"Content-Type": "application/json"},
+                    token=board.admin,
+                )
+                assert status == 201, out
+            assert sum(len(x) for x in later) == 30
+        board.wait_idle()
+        data = _every_cell_fresh(board, [*MEASURES, "power:0.5", "power:2"], 40)
+        assert all(data["ties_current"].values())
