@@ -346,6 +346,47 @@ CASES += [
     c(*PLOTS["confusion"], "--label", "Bogus", names="--label"),
 ]
 
+SUBMIT = ("--board", "http://127.0.0.1:9", "--token", "t", "--benchmark", "b", "--entry", "e")
+CASES += [
+    # the leaderboard service: every case is refused before a server starts or a database is opened
+    c("serve", "--host", " ", names="--host"),
+    c("serve", "--port", "0", names="--port"),
+    c("serve", "--workers", "-1", names="--workers"),
+    c("serve", "--examples=yes", names="--examples"),
+    c("serve", "--database-url", "mysql://h/db", names="--database-url"),
+    c("serve", "--data-dir", "{file}", names="{file}"),
+    c("worker", "--burst=yes", names="--burst"),
+    c("worker", "--database-url", "sqlite://", names="--database-url"),
+    c("worker", "--data-dir", "{file}", names="{file}"),
+    c("token", " ", names="NAME", covers="name"),
+    c("token", "x" * 101, names="NAME", covers="name"),
+    c("token", "x", "--admin=yes", names="--admin"),
+    c("token", "x", "--database-url", "redis://h/0", names="--database-url"),
+    c("token", "x", "--data-dir", "{file}", names="{file}"),
+    c("benchmark", "Bad Slug", KEY, names="SLUG", covers="slug"),
+    c("benchmark", "ok", "{missing}", names="{missing}", covers="gold"),
+    c("benchmark", "ok", KEY, "--title", " ", names="--title"),
+    c("benchmark", "ok", KEY, "--negative", "", names="--negative"),
+    c("benchmark", "ok", KEY, "--no-negative=yes", names="--no-negative"),
+    c("benchmark", "ok", KEY, "--resamples", "0", names="--resamples"),
+    c("benchmark", "ok", KEY, "--seed", "-1", names="--seed"),
+    c("benchmark", "ok", KEY, "--database-url", "postgresql://h/", names="--database-url"),
+    c("benchmark", "ok", KEY, "--data-dir", "{file}", names="{file}"),
+    c("submit", "{missing}", *SUBMIT, names="{missing}", covers="pred"),
+    c("submit", RBERT, *SUBMIT, names="cannot reach the board at http://127.0.0.1:9"),
+    c("submit", RBERT, *SUBMIT, "--board", "ftp://h", names="--board"),
+    c("submit", RBERT, *SUBMIT, "--token", " ", names="--token"),
+    c("submit", RBERT, *SUBMIT, "--benchmark", "", names="--benchmark"),
+    c("submit", RBERT, *SUBMIT, "--entry", " ", names="--entry"),
+    c("submit", RBERT, *SUBMIT, "--seed", "", names="--seed"),
+    c("submit", RBERT, *SUBMIT, "--paper", "ftp://h/p.pdf", names="--paper"),
+    c("submit", RBERT, *SUBMIT, "--selection", "bogus", names="--selection"),
+    c("submit", RBERT, *SUBMIT, "--training-data", "x" * 201, names="--training-data"),
+    c("submit", RBERT, *SUBMIT, "--wait", "-1", names="--wait"),
+]
+#: Commands without an --output option (the service's).
+NO_OUTPUT = ("--version=yes", "nosuch", "serve", "worker", "token", "benchmark", "submit")
+
 
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
@@ -365,7 +406,7 @@ def _fill(text: str, places: dict[str, str]) -> str:
 
 
 def _has_output_option(argv: list[str]) -> bool:
-    return argv[0] not in ("--version=yes", "nosuch")
+    return argv[0] not in NO_OUTPUT
 
 
 def _setup(tmp_path: Path, inputs: dict[str, str]) -> tuple[dict[str, str], Path, Path]:

@@ -22,6 +22,7 @@ from tests.conftest import EXAMPLES, REPO
 SRC = REPO / "src" / "releval"
 HEAVY = ("scipy", "statsmodels", "pandas", "matplotlib")
 SEMEVAL = EXAMPLES / "semeval2010_task8"
+SERVICE = "src/releval/service/"
 
 
 def _normalise(name: str) -> str:
@@ -123,6 +124,9 @@ def test_every_import_is_declared() -> None:
     problems = []
     for module, where, eager in third_party_imports():
         dists = distributions_of(module)
+        # releval.service is the `service` extra's own package: only its commands import it, inside a function
+        # (test_the_service_package_loads_only_for_its_commands), so its modules may import Django at the top.
+        eager = eager and not (where.startswith(SERVICE) and dists & extras["service"])
         if not dists:
             problems.append(f"{where}: {module} is imported but no installed distribution provides it")
         elif eager and not dists & core:
@@ -177,6 +181,30 @@ def test_commands_start_without_heavy_imports(argv: list[str]) -> None:
     imported = {ln.rsplit("|", 1)[-1].strip().split(".")[0] for ln in proc.stderr.splitlines() if "|" in ln}
     assert "releval" in imported  # the import log was read
     assert imported & set(HEAVY) == set()
+
+
+def test_the_service_package_loads_only_for_its_commands() -> None:
+    """Outside src/releval/service, nothing imports releval.service or Django at module level, and the service
+    commands' help loads neither (a user without the `service` extra gets every other command)."""
+    eager = [
+        where
+        for m, where, is_eager in third_party_imports()
+        if is_eager and m in ("django", "waitress", "psycopg") and not where.startswith(SERVICE)
+    ]
+    assert eager == []
+    script = (
+        "import contextlib, io, sys; from releval import cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()): code = cli.main(sys.argv[1:])\n"
+        "print(code, *sorted(sys.modules))"
+    )
+    for argv in (["serve", "--help"], ["submit", "--help"], ["--help"]):
+        proc = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True, cwd=REPO)
+        code, *imported = proc.stdout.split()
+        assert code == "0", proc.stderr[-2000:]
+        assert ("releval.commands.service" in imported) == (argv != ["--help"])
+        assert [
+            m for m in imported if m.split(".")[0] in ("django", "waitress") or m.startswith("releval.service")
+        ] == []
 
 
 @pytest.mark.parametrize("argv", [[], ["audit"], ["claims"], ["replicability"]], ids=lambda a: " ".join(a) or "bare")

@@ -32,8 +32,21 @@ def _all_modules() -> list[str]:
     return sorted(set(found) | set(MODULES))
 
 
+@pytest.fixture(scope="module")
+def service_configured(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The service's modules define Django models and views, importable once Django is configured (here on an
+    SQLite file of its own)."""
+    pytest.importorskip("django", reason="the service extra is not installed")
+    from releval.service import configure
+
+    data = tmp_path_factory.mktemp("board")
+    configure(f"sqlite:///{data / 'board.sqlite3'}", data)
+
+
 @pytest.mark.parametrize("name", _all_modules())
-def test_docstring_examples(name: str) -> None:
+def test_docstring_examples(name: str, request: pytest.FixtureRequest) -> None:
+    if name.startswith("releval.service."):
+        request.getfixturevalue("service_configured")
     module = importlib.import_module(name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # an example may fill missing predictions on purpose

@@ -67,10 +67,8 @@ _SUMMARIES: dict[str, str] = {
     "audit": "Audit an evaluation (GOLD PRED, or `run GOLD PRED`) or a comparison of saved results (`compare`).",
     "claims": "Published results with their evaluation settings.",
     "plot": "Draw a figure from label files: class weights, per-class F, the bootstrap Δ, a confusion matrix.",
-    "serve": "Start the leaderboard: submit predictions, every measure computed, a new measure re-scores every "
-    "entry.",
-    "worker": "Take the board's scoring jobs from the queue in its database and do them (as many processes as "
-    "wanted).",
+    "serve": "Start the leaderboard: submit predictions, every measure computed, a new measure re-scores every entry.",
+    "worker": "Take the board's scoring jobs from the queue in its database and do them (as many processes as wanted).",
     "token": "Create a submitter and print their token (shown once: the board keeps only its hash).",
     "benchmark": "Add a benchmark to the board from its gold file (kept by the server, never served).",
     "submit": "Submit a run's predictions to a board; prints the stored run (JSON), with its scores once computed.",

@@ -317,11 +317,6 @@ def test_bundled_semeval_systems(backend: str, tmp_path: Path, page: Any, shoot:
         shoot("semeval-sorted")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="board.html reads stats.negative (the number of negative items) as the negative label's name and "
-    "stats.perplexity_positive, a key label_stats does not write (it is perplexity_without_negative)",
-)
 def test_benchmark_statistics_line(tmp_path: Path, page: Any, shoot: Callable[[str], None]) -> None:
     """The line under the title: 20 of 40 items negative (no_relation), 20/10/10 items: perplexity 2^1.5 with the
     negative class, 2 without it, imbalance ratio 10/10."""

@@ -9,7 +9,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
-
 from tests.service import synthetic
 from tests.service.boards import BACKENDS, Board, releval, running_board
 

@@ -5,6 +5,7 @@ service's command line (docs/service.md). The first four need the `service` extr
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,14 +13,21 @@ from typing import Any
 import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
-from releval.errors import InputError, OptionError, RelevalError
+from releval.errors import OptionError, RelevalError
+from releval.validation import check_nonempty
 
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _DATA_DIR_HELP = "Directory of the default SQLite database (default: $RELEVAL_DATA_DIR or ./releval-board)."
 _DB_HELP = "sqlite:///FILE or postgresql://USER@HOST:PORT/DB (default: $RELEVAL_DATABASE_URL, else SQLite)."
 
 
 def _start(database_url: str | None, data_dir: Path | None) -> None:
-    """Configure the service (Django, the database) or say how to install it."""
+    """Configure the service (Django, the database) or say how to install it. A --database-url that is not
+    sqlite:/// or postgresql:// is refused before anything is opened."""
+    if database_url is not None:
+        from releval.service.setup import check_database_url
+
+        check_database_url(database_url, "--database-url")
     try:
         import django  # noqa: F401
         import waitress  # noqa: F401
@@ -37,6 +45,13 @@ def _start(database_url: str | None, data_dir: Path | None) -> None:
         if isinstance(exc, (DatabaseError, OSError)):
             raise RelevalError(f"cannot open the board's database: {' '.join(str(exc).split())}") from None
         raise
+
+
+def check_length(value: str, option: str, longest: int) -> None:
+    """A name that must be 1 to `longest` characters, not blank."""
+    check_nonempty(value, option)
+    if len(value) > longest:
+        raise OptionError(f"{option} must be at most {longest} characters", option=option)
 
 
 def _database_options(fn: Any) -> Any:
@@ -63,6 +78,7 @@ def serve_command(
     With no settings it keeps an SQLite file in ./releval-board and does the jobs in this process; with
     RELEVAL_DATABASE_URL=postgresql://… start `releval worker` processes on as many machines as needed.
     """
+    check_nonempty(host, "--host")
     _start(database_url, data_dir)
     from releval.service import server
 
@@ -88,6 +104,7 @@ def worker_command(burst: bool, database_url: str | None, data_dir: Path | None)
 @_database_options
 def token_command(name: str, admin: bool, database_url: str | None, data_dir: Path | None) -> None:
     """Create a submitter and print their token (shown once: the board keeps only its hash)."""
+    check_length(name, "NAME", 100)
     _start(database_url, data_dir)
     from releval.service import board
 
@@ -118,6 +135,12 @@ def benchmark_command(
     from releval.data.io import read_bytes
     from releval.validation import check_resamples, check_seed
 
+    if not SLUG.fullmatch(slug):
+        raise OptionError(f"SLUG {slug!r}: lower-case letters, digits and hyphens, 1 to 60", option="SLUG")
+    if title is not None:
+        check_length(title, "--title", 200)
+    if not no_negative:
+        check_nonempty(negative, "--negative")
     check_resamples(resamples)
     check_seed(seed)
     data = read_bytes(gold)
@@ -170,8 +193,19 @@ def submit_command(
     from releval.data.io import read_bytes
     from releval.service.client import Client
 
-    data = read_bytes(pred)
+    for value, option, longest in (
+        (token, "--token", 200),
+        (benchmark, "--benchmark", 60),
+        (entry, "--entry", 100),
+        (run_seed, "--seed", 40),
+    ):
+        check_length(value, option, longest)
+    if len(training_data) > 200:
+        raise OptionError("--training-data must be at most 200 characters", option="--training-data")
+    if paper and not paper.startswith(("https://", "http://")):
+        raise OptionError(f"--paper {paper!r} must be an http(s) address", option="--paper")
     client = Client(board_url, token)
+    data = read_bytes(pred)
     fields = {
         "entry": entry,
         "seed": run_seed,
@@ -188,6 +222,3 @@ def submit_command(
 def register(app: click.Group) -> None:
     for command in (serve_command, worker_command, token_command, benchmark_command, submit_command):
         app.add_command(command)
-
-
-__all__ = ["InputError", "OptionError", "register"]

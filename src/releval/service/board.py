@@ -100,6 +100,7 @@ def create_benchmark(
 
     negative, _ = resolve_negative(spec.config.negative, labels.labels)
     stats = label_stats(scoring.safe_name(gold_name), labels.labels, negative, spec.config.view).to_dict()
+    stats["negative_label"] = negative  # the name (the statistics count it as `negative`)
     with transaction.atomic():
         if Benchmark.objects.filter(slug=slug).exists():
             raise Refused(f"benchmark {slug!r} exists", 409)

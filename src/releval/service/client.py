@@ -9,7 +9,7 @@ import urllib.request
 import uuid
 from typing import Any
 
-from releval.errors import InputError, RelevalError
+from releval.errors import OptionError, RelevalError
 
 
 class Client:
@@ -17,7 +17,7 @@ class Client:
 
     def __init__(self, base: str, token: str | None = None, timeout: float = 300.0) -> None:
         if not base.startswith(("http://", "https://")):
-            raise InputError(f"board address {base!r}: give http://HOST:PORT or https://…", field="--board")
+            raise OptionError(f"--board {base!r}: give http://HOST:PORT or https://…", option="--board")
         self.base, self.token, self.timeout = base.rstrip("/"), token, timeout
 
     def _request(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> Any:

@@ -16,12 +16,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from releval.errors import OptionError
+from releval.errors import OptionError, RelevalError
 
 DEFAULT_DATA_DIR = "releval-board"
 
 
-def database_settings(url: str | None, data_dir: Path) -> dict[str, Any]:
+def check_database_url(url: str, source: str = "RELEVAL_DATABASE_URL") -> None:
+    """Refuse a URL that is neither `sqlite:///…` nor `postgresql://…/DB` (an OptionError naming `source`)."""
+    database_settings(url, Path("."), source)
+
+
+def database_settings(url: str | None, data_dir: Path, source: str = "RELEVAL_DATABASE_URL") -> dict[str, Any]:
     """Django's DATABASES entry for a `sqlite:///…` or `postgresql://…` URL (None: SQLite in `data_dir`).
 
     >>> database_settings("postgresql://me@127.0.0.1:5432/test", Path("."))["NAME"]
@@ -35,12 +40,12 @@ def database_settings(url: str | None, data_dir: Path) -> dict[str, Any]:
     if parts.scheme == "sqlite":
         path = unquote(parts.path)
         if parts.netloc or not path or path == "/":
-            raise OptionError(f"RELEVAL_DATABASE_URL {url!r}: write sqlite:///relative.db or sqlite:////absolute.db")
+            raise OptionError(f"{source} {url!r}: write sqlite:///relative.db or sqlite:////absolute.db", option=source)
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": path[1:], **_SQLITE}
     if parts.scheme in ("postgres", "postgresql"):
         name = unquote(parts.path.lstrip("/"))
         if not name:
-            raise OptionError(f"RELEVAL_DATABASE_URL {url!r} names no database")
+            raise OptionError(f"{source} {url!r} names no database", option=source)
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
@@ -50,7 +55,7 @@ def database_settings(url: str | None, data_dir: Path) -> dict[str, Any]:
             "PORT": str(parts.port or ""),
             "CONN_MAX_AGE": 60,
         }
-    raise OptionError(f"RELEVAL_DATABASE_URL {url!r}: only sqlite:/// and postgresql:// are supported")
+    raise OptionError(f"{source} {url!r}: only sqlite:/// and postgresql:// are supported", option=source)
 
 
 # SQLite: writers wait for each other (the worker and the web threads share one file) instead of failing at once.
@@ -73,15 +78,21 @@ def configure(database_url: str | None = None, data_dir: str | Path | None = Non
     """Configure and set up Django once per process (later calls do nothing)."""
     from django.conf import settings
 
-    if settings.configured:
-        return
-    import django
-
     data = Path(data_dir or os.environ.get("RELEVAL_DATA_DIR") or DEFAULT_DATA_DIR).resolve()
     url = database_url if database_url is not None else os.environ.get("RELEVAL_DATABASE_URL")
     database = database_settings(url, data)
     if database["ENGINE"].endswith("sqlite3"):
         data.mkdir(parents=True, exist_ok=True)
+    if settings.configured:  # once per process: a second call must ask for the same database
+        current = settings.DATABASES["default"]
+        if (current["ENGINE"], current["NAME"]) != (database["ENGINE"], database["NAME"]):
+            raise RelevalError(
+                f"the board's database is already {current['NAME']!r} in this process; cannot switch to "
+                f"{database['NAME']!r}"
+            )
+        return
+    import django
+
     hosts = os.environ.get("RELEVAL_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
     max_upload = int(float(os.environ.get("RELEVAL_MAX_UPLOAD_MB", "50")) * 1_000_000)
     settings.configure(
