@@ -190,10 +190,22 @@ def form_submit(page: Any, entry: str, pred: Path, token: str) -> int:
 def test_submit_sort_entry_and_refusal(backend: str, tmp_path: Path, page: Any, shoot: Callable[[str], None]) -> None:
     slug = "toy"
     with running_board(backend, tmp_path) as board:
-        # (a) a benchmark from the admin command line (the board has no form for that), then its page
-        make_benchmark(board, tmp_path, slug)
+        # (a) a benchmark through the web form (admins), then its page; a wrong token first: refused, not created
+        gold = write_tsv(tmp_path / "gold.tsv", GOLD)
         page.goto(board.url + "/")
-        page.click(f"#benchmarks a[href='/b/{slug}/']")
+        page.click("a[href='/benchmarks/new']")
+        for token, status in (("rlv_wrong", 401), (board.admin, 200)):
+            page.fill("input[name=slug]", slug)
+            page.fill("input[name=title]", "Toy board")
+            page.fill("input[name=resamples]", "200")
+            page.set_input_files("input[name=file]", str(gold))
+            page.fill("input[name=token]", token)
+            with page.expect_navigation() as nav:
+                page.click("form button[type=submit]")
+            assert int(nav.value.status) == status
+        assert page.locator("#created").inner_text() == "Benchmark Toy board created: 40 items."
+        shoot("benchmark-created")
+        page.click(f"#created a[href='/b/{slug}/']")
         assert page.locator("h1").inner_text() == "Toy board"
         assert "40 test items, 3 labels" in page.locator("p.note", has_text="test items").inner_text()
         assert page.locator("table#board tbody tr").count() == 0

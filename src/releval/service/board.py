@@ -85,8 +85,12 @@ def create_benchmark(
 
     from releval.stats.label_distribution import label_stats
 
-    if not slug or slugify(slug) != slug:
-        raise Refused(f"benchmark slug {slug!r}: lower-case letters, digits and hyphens only")
+    if not slug or slugify(slug) != slug or "_" in slug or len(slug) > 60:
+        raise Refused(f"benchmark slug {slug!r}: lower-case letters, digits and hyphens only (1 to 60)")
+    if not title or len(title) > 200:
+        raise Refused("a benchmark's title is 1 to 200 characters")
+    if not 1 <= resamples <= 100_000:
+        raise Refused(f"resamples {resamples}: 1 to 100000")
     try:
         spec = scoring.BenchmarkSpec.from_dict(settings_ or {}, resamples=resamples, seed=seed, confidence=confidence)
         measures = [scoring.check_measure(m) for m in measures]
@@ -189,7 +193,7 @@ def submit(
     spec = spec_of(bench)
     gold = Gold.of(bench)
     try:
-        pred = scoring.read_upload(data, filename, "pred", spec.config)
+        pred = scoring.read_upload(data, filename, "pred", spec.config, 20 * settings.RELEVAL_MAX_UPLOAD)
         from releval.data.labels import LabelFile
 
         gold_file = LabelFile(bench.gold_name, "stored", gold.ids, gold.labels, range(1, len(gold.ids) + 1))

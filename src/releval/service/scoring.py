@@ -25,7 +25,6 @@ Example
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import zlib
 from collections.abc import Mapping, Sequence
@@ -111,15 +110,33 @@ def safe_name(filename: str) -> str:
     return base or "upload"
 
 
-def read_upload(data: bytes, filename: str, role: str, config: ClassificationConfig) -> LabelFile:
+#: Largest size a gzipped upload may expand to (a small "zip bomb" must not fill the server's memory).
+MAX_EXPANDED = 500_000_000
+
+
+def gunzip(data: bytes, name: str, limit: int = MAX_EXPANDED) -> bytes:
+    """The content of a gzip upload, refused (InputError) past `limit` bytes or when it is not valid gzip."""
+    out = zlib.decompressobj(wbits=47)  # 32 + 15: a gzip header, the largest window
+    try:
+        content = out.decompress(data, limit + 1)
+    except zlib.error as exc:
+        raise InputError(f"not a readable gzip file ({exc})", file=name) from None
+    if len(content) > limit:
+        raise InputError(f"the gzip file expands to more than {limit} bytes", file=name)
+    if not out.eof:
+        raise InputError("not a readable gzip file (truncated)", file=name)
+    return content
+
+
+def read_upload(
+    data: bytes, filename: str, role: str, config: ClassificationConfig, expand_limit: int = MAX_EXPANDED
+) -> LabelFile:
     """An uploaded label file read with the library's strict loaders (the same located InputErrors as the command
-    line): format detected from the name and content, or the Config's."""
+    line): format detected from the name and content, or the Config's; a gzip file is expanded (to `expand_limit`
+    bytes at most)."""
     name = safe_name(filename)
     if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"not a readable gzip file ({exc})", file=name) from None
+        data = gunzip(data, name, expand_limit)
     data = to_utf8(data, name)
     fmt_name = config.gold_read_format if role == "gold" else config.pred_format
     fields = config.side_fields(role)

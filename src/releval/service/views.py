@@ -109,9 +109,36 @@ def _run_json(run: Run) -> dict[str, Any]:
 
 
 @api
-@require_http_methods(["GET"])
+@require_http_methods(["GET", "POST"])
 def api_benchmarks(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        bench = _benchmark_from(request)
+        return JsonResponse(_benchmark_json(bench), status=201)
     return JsonResponse({"benchmarks": [_benchmark_json(b) for b in Benchmark.objects.order_by("id")]})
+
+
+def _benchmark_from(request: HttpRequest) -> Benchmark:
+    """A new benchmark from a multipart request (admins only): slug, title, description, negative, resamples and
+    the gold file as `file`."""
+    submitter = ops.authenticate(_token(request))
+    if not submitter.is_admin:
+        raise ops.Refused("only an admin may create a benchmark", 403)
+    data, name = _upload(request)
+    p = request.POST
+    negative = p.get("negative", "auto").strip() or "auto"
+    try:
+        resamples = int(p.get("resamples", "1000") or 1000)
+    except ValueError:
+        raise ops.Refused("resamples must be a whole number") from None
+    return ops.create_benchmark(
+        p.get("slug", "").strip(),
+        p.get("title", "").strip() or p.get("slug", "").strip(),
+        data,
+        name,
+        {"negative": None if negative == "none" else negative},
+        description=p.get("description", "")[:2000],
+        resamples=resamples,
+    )
 
 
 def _benchmark_json(b: Benchmark) -> dict[str, Any]:
@@ -433,6 +460,21 @@ def submit_page(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             context["submitted"] = run
     return render(request, "board/submit.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def new_benchmark_page(request: HttpRequest) -> HttpResponse:
+    """The form that creates a benchmark from a gold file (admins)."""
+    context: dict[str, Any] = {"version": __version__, "form": request.POST}
+    status = 200
+    if request.method == "POST":
+        try:
+            _check_length(request)
+            context["created"] = _benchmark_from(request)
+        except ops.Refused as exc:
+            context["error"] = str(exc)
+            status = exc.status
+    return render(request, "board/new_benchmark.html", context, status=status)
 
 
 @require_http_methods(["POST"])
