@@ -180,3 +180,81 @@ def test_submit_command(tmp_path) -> None:
         assert done.stderr.strip() == "error: the board refused (401): unknown token"
         flags = board.json("/b/toy/board.json")["rows"][0]["flags"]
         assert {"code": "test-selected", "severity": "warning", "message": "model selected on the test set"} in flags
+
+
+def _perturb(labels: list[str], seed: int, error: float) -> list[str]:
+    import random
+
+    rng = random.Random(seed)
+    return [rng.choice(synthetic.LABELS) if rng.random() < error else g for g in labels]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_replicability_across_benchmarks(backend: str, tmp_path) -> None:
+    """Two entries on three benchmarks: the board's per-benchmark p-values, k̂ and identified benchmarks equal
+    `releval replicability from-predictions` on the same files."""
+    with running_board(backend, tmp_path) as board:
+        datasets = []
+        for k in (1, 2, 3):
+            gold_labels = _perturb(synthetic.gold_labels(), 100 + k, 0.3)
+            gold = synthetic.write(tmp_path / f"g{k}.jsonl", gold_labels)
+            assert releval("benchmark", f"t{k}", str(gold), env=board.env).returncode == 0
+            files = []
+            for entry, error in (("A", 0.1 * k), ("B", 0.3)):
+                pred = synthetic.write(
+                    tmp_path / f"{entry}{k}.jsonl", _perturb(gold_labels, 10 * k + len(entry), error)
+                )
+                assert board.submit(f"t{k}", entry, pred.read_bytes(), pred.name)[0] == 201
+                files.append(pred)
+            datasets += ["-d", f"t{k}={gold},{files[0]},{files[1]}"]
+        board.wait_idle()
+        got = board.json("/api/v1/replicability?a=A&b=B&measure=macro")
+        done = subprocess.run(
+            [sys.executable, "-m", "releval", "replicability", "from-predictions", *datasets, "--metric", "macro"]
+            + ["-f", "json"],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        expected = json.loads(done.stdout)
+        assert [d["dataset"] for d in got["analysis"]["datasets"]] == ["t1", "t2", "t3"]
+        for ours, theirs in zip(got["analysis"]["datasets"], expected["datasets"]):
+            assert (ours["p"], ours["effect"], ours["identified"]) == (
+                theirs["p"],
+                theirs["effect"],
+                theirs["identified"],
+            )
+        assert got["analysis"]["k"] == expected["k"]
+        assert got["analysis"]["identification"]["identified"] == expected["identification"]["identified"]
+        page = board.request("GET", "/replicability?a=A&b=B&measure=macro")[1].decode()
+        assert f"k̂ = {expected['k_recommended']} of 3 benchmarks" in page
+        status, body, _ = board.request("GET", "/api/v1/replicability?a=A&b=nobody")
+        assert status == 404 and "share 0 benchmark(s)" in json.loads(body)["error"]
+
+
+def test_only_admins_create_benchmarks(tmp_path) -> None:
+    """POST /api/v1/benchmarks: 403 for a submitter, 401 without a token, 400 for a bad slug or gold, 201 for an
+    admin; the gold is read by the strict loaders (a duplicate id is refused, nothing created)."""
+    from releval.service.client import multipart
+
+    with running_board("sqlite", tmp_path) as board:
+        bob = board.token("bob")
+        gold = synthetic.jsonl(synthetic.gold_labels())
+
+        def create(token: str, slug: str, data: bytes = gold) -> tuple[int, dict]:
+            body, content_type = multipart({"slug": slug, "title": "T"}, "gold.jsonl", data)
+            status, out, _ = board.request(
+                "POST", "/api/v1/benchmarks", body, {"Content-Type": content_type}, token=token
+            )
+            return status, json.loads(out)
+
+        assert create(bob, "b1") == (403, {"error": "only an admin may create a benchmark"})
+        assert create("", "b1")[0] == 401
+        assert create(board.admin, "Bad_Slug")[0] == 400
+        status, out = create(board.admin, "b1", gold + gold.splitlines(keepends=True)[0])
+        assert status == 400 and out["error"].startswith("gold.jsonl:301: ")
+        assert board.json("/api/v1/benchmarks") == {"benchmarks": []}
+        status, out = create(board.admin, "b1")
+        assert status == 201 and out["n"] == 300 and out["stats"]["negative_label"] == "no_relation"
+        assert out["measures"] == ["micro", "weighted", "dodrans", "entropy", "macro"]
+        assert create(board.admin, "b1")[0] == 409

@@ -41,4 +41,7 @@ def replicability(a: str, b: str, measure: str = "micro", alpha: float = 0.05) -
         result = analyze(tests.pvalues, alpha, names=tests.names, effects=tests.effects)
     except (InputError, OptionError) as exc:
         raise ops.Refused(str(exc)) from None
-    return {"a": a, "b": b, "measure": measure, "tests": tests.to_dict(), "analysis": result.to_dict()}
+    analysis = result.to_dict()
+    for row in analysis.get("datasets", []):
+        row["effect_pct"] = f"{100 * row['effect']:+.2f}" if "effect" in row else ""
+    return {"a": a, "b": b, "measure": measure, "tests": tests.to_dict(), "analysis": analysis}

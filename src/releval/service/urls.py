@@ -9,6 +9,7 @@ handler500 = "releval.service.views.server_error"
 urlpatterns = [
     path("", views.index, name="index"),
     path("benchmarks/new", views.new_benchmark_page, name="new-benchmark"),
+    path("replicability", views.replicability_page, name="replicability"),
     path("b/<slug:slug>/", views.board_page, name="board"),
     path("b/<slug:slug>/board.csv", views.board_csv, name="board-csv"),
     path("b/<slug:slug>/board.json", views.api_board, name="board-json"),

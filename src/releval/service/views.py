@@ -487,6 +487,24 @@ def measure_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "board/measure.html", {"measure": measure, "bench": measure.benchmark}, status=201)
 
 
+@require_http_methods(["GET"])
+def replicability_page(request: HttpRequest) -> HttpResponse:
+    """Two entries across the benchmarks both are on: Dror et al.'s k̂ and the benchmarks identified."""
+    from releval.service.across import replicability
+
+    a, b = request.GET.get("a", ""), request.GET.get("b", "")
+    measure = request.GET.get("measure", "micro") or "micro"
+    context: dict[str, Any] = {"a": a, "b": b, "measure": measure, "version": __version__}
+    status = 200
+    if a or b:
+        try:
+            context["result"] = replicability(a, b, measure)
+        except ops.Refused as exc:
+            context["error"] = str(exc)
+            status = exc.status
+    return render(request, "board/replicability.html", context, status=status)
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """500: one line, no traceback."""
     if request.path.startswith("/api/"):
