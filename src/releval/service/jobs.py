@@ -11,7 +11,7 @@ from django.db import transaction
 
 from releval import __version__
 from releval.service import board, queue, scoring
-from releval.service.models import Benchmark, Cell, Entry, Measure, Run, TieCache
+from releval.service.models import Benchmark, Cell, Entry, Measure, PairTest, Run, TieCache
 
 
 def _write_cells(run: Run, measures: list[Measure], cells: dict[str, scoring.Cell]) -> None:
@@ -113,7 +113,15 @@ def compute_ties(payload: dict[str, Any]) -> None:
     runs = primary_runs(bench)
     if not runs:
         return
-    aligned: dict[int, list[str]] | None = None
+    aligned: dict[int, list[str]] = {}
+
+    def predictions(entry: int) -> list[str]:
+        """An entry's aligned predictions, read once, only when a pair test needs them."""
+        if entry not in aligned:
+            stored = Run.objects.only("aligned").get(pk=runs[entry].pk).aligned
+            aligned[entry] = scoring.unpack_labels(bytes(stored))
+        return aligned[entry]
+
     for measure in Measure.objects.filter(benchmark=bench):
         key = tie_key(bench, measure, runs)
         if TieCache.objects.filter(measure=measure, key=key).exists():
@@ -125,14 +133,26 @@ def compute_ties(payload: dict[str, Any]) -> None:
         )
         if len(values) < len(runs):  # some cell not computed yet: its job will ask for the ties again
             continue
-        if aligned is None:
-            aligned = {
-                r.entry_id: scoring.unpack_labels(bytes(r.aligned))
-                for r in Run.objects.filter(pk__in=[r.pk for r in runs.values()]).only("entry_id", "aligned")
-            }
         best = max(runs, key=lambda e: (values[runs[e].pk], -e))
-        tests = scoring.tie_tests(
-            gold.labels, {str(e): aligned[e] for e in runs}, str(best), measure.name, spec, ids=gold.ids
+        best_run = runs[best]
+        known = dict(
+            PairTest.objects.filter(measure=measure, run_a=best_run, version=__version__).values_list(
+                "run_b_id", "p_value"
+            )
         )
+        raw = {}
+        for entry, run in runs.items():
+            if entry == best:
+                continue
+            if run.pk not in known:
+                p = scoring.pair_p_value(
+                    gold.labels, predictions(best), predictions(entry), measure.name, spec, gold.ids
+                )
+                PairTest.objects.update_or_create(
+                    measure=measure, run_a=best_run, run_b=run, defaults={"p_value": p, "version": __version__}
+                )
+                known[run.pk] = p
+            raw[str(entry)] = known[run.pk]
+        tests = scoring.tie_groups(raw, spec)
         data = {"best": best, "tests": {t.entry: [t.p_value, t.p_adjusted, t.tied] for t in tests}}
         TieCache.objects.update_or_create(measure=measure, key=key, defaults={"data": data})

@@ -3,6 +3,7 @@
 Submitter ─< Entry >─ Benchmark ─< Measure
                │                     │
               Run ──────< Cell >─────┘        Job (the queue)     TieCache (tie groups per measure)
+                                                    PairTest (p of two runs under a measure)
 
 * A **Benchmark** holds its gold file (never served back), the aligned gold labels and ids, its task settings and
   the interval settings (resamples, seed, level) every cell's signature records.
@@ -148,6 +149,20 @@ class Job(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class PairTest(models.Model):
+    """A paired bootstrap p-value of two runs under one measure (runs and a benchmark's settings never change, so
+    the p-value never does): the tie groups reuse it until the best entry changes."""
+
+    measure = models.ForeignKey(Measure, on_delete=models.CASCADE, related_name="pair_tests")
+    run_a = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="+")
+    run_b = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="+")
+    p_value = models.FloatField()
+    version = models.CharField(max_length=40)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["measure", "run_a", "run_b"], name="pair_test_unique")]
 
 
 class TieCache(models.Model):

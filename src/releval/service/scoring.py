@@ -228,6 +228,40 @@ class TieTest:
     tied: bool
 
 
+def pair_p_value(
+    gold: Sequence[str],
+    best: Sequence[str],
+    other: Sequence[str],
+    measure: str,
+    spec: BenchmarkSpec,
+    ids: Sequence[str] | None = None,
+) -> float:
+    """The paired bootstrap p-value of `best` against `other` under `measure`: the pair engine of
+    `releval compare GOLD -s best=… -s other=…` (two systems), with the benchmark's resamples and seed."""
+    from releval.significance.compare import paired_table
+
+    g, best_pred = _inputs(gold, best, ids)
+    table = paired_table(
+        g, {"best": best_pred, "other": _inputs(gold, other, ids)[1]}, spec.config_for([measure]), spec.test_config()
+    )
+    return float(next(r for r in table.rows if r.metric == measure).p_value)
+
+
+def tie_groups(raw: Mapping[str, float], spec: BenchmarkSpec, alpha: float | None = None) -> list[TieTest]:
+    """Holm's correction across the comparisons with the best (`raw`: entry → p); an entry is tied with the best
+    when its adjusted p is at least the level (1 − confidence unless `alpha` is given).
+
+    >>> [(t.entry, round(t.p_adjusted, 3), t.tied) for t in tie_groups({"a": 0.01, "b": 0.04}, BenchmarkSpec())]
+    [('a', 0.02, False), ('b', 0.04, False)]
+    """
+    from releval.significance.compare import adjust
+
+    level = 1 - spec.confidence if alpha is None else alpha
+    names = list(raw)
+    adjusted = adjust([raw[n] for n in names], "holm") if names else []
+    return [TieTest(n, raw[n], float(a), float(a) >= level) for n, a in zip(names, adjusted)]
+
+
 def tie_tests(
     gold: Sequence[str],
     runs: Mapping[str, Sequence[str]],
@@ -238,22 +272,11 @@ def tie_tests(
     ids: Sequence[str] | None = None,
 ) -> list[TieTest]:
     """Which entries are not significantly different from `best` under `measure`: a paired bootstrap of each with
-    the best (the pair engine of `releval compare` with two systems), Holm's correction across the comparisons.
+    the best (`pair_p_value`), Holm's correction across the comparisons (`tie_groups`).
 
-    `runs` maps an entry's name to its aligned predictions (one run per entry: its first seed). The level is
-    1 − confidence unless `alpha` is given.
+    `runs` maps an entry's name to its aligned predictions (one run per entry: its first seed).
     """
-    from releval.significance.compare import adjust, paired_table
-
-    config = spec.config_for([measure])
-    test = spec.test_config()
-    level = 1 - spec.confidence if alpha is None else alpha
-    names = [name for name in runs if name != best]
-    raw = []
-    g, best_pred = _inputs(gold, runs[best], ids)
-    for name in names:
-        table = paired_table(g, {best: best_pred, name: _inputs(gold, runs[name], ids)[1]}, config, test)
-        row = next(r for r in table.rows if r.metric == measure)
-        raw.append(float(row.p_value))
-    adjusted = adjust(raw, "holm") if raw else []
-    return [TieTest(n, p, a, a >= level) for n, p, a in zip(names, raw, adjusted)]
+    raw = {
+        name: pair_p_value(gold, runs[best], pred, measure, spec, ids) for name, pred in runs.items() if name != best
+    }
+    return tie_groups(raw, spec, alpha)
