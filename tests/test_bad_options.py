@@ -366,6 +366,8 @@ CASES += [
     c("benchmark", "Bad Slug", KEY, names="SLUG", covers="slug"),
     c("benchmark", "ok", "{missing}", names="{missing}", covers="gold"),
     c("benchmark", "ok", KEY, "--title", " ", names="--title"),
+    c("benchmark", "ok", KEY, "--task", "ner", names="--task"),
+    c("benchmark", "ok", CONLL, "--task", "e2e", "--negative", "Other", names="--negative"),
     c("benchmark", "ok", KEY, "--negative", "", names="--negative"),
     c("benchmark", "ok", KEY, "--no-negative=yes", names="--no-negative"),
     c("benchmark", "ok", KEY, "--resamples", "0", names="--resamples"),

@@ -113,7 +113,10 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
 
 @click.command("benchmark", cls=Command)
 @click.argument("slug", cls=Argument, help="Short name in URLs: lower-case letters, digits, hyphens.")
-@click.argument("gold", cls=Argument, type=PATH, help="Gold file (any classification format releval reads).")
+@click.argument("gold", cls=Argument, type=PATH, help="Gold file (any format releval reads, with ids).")
+@click.option(
+    "--task", type=Choice(["rc", "e2e"]), default="rc", help="rc (labels per item) or e2e (entities and relations)."
+)
 @click.option("--title", default=None, help="Title shown on the board (default: the slug).")
 @click.option("--negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
 @click.option("--no-negative", is_flag=True, help="The data has no negative class.")
@@ -123,6 +126,7 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
 def benchmark_command(
     slug: str,
     gold: Path,
+    task: str,
     title: str | None,
     negative: str,
     no_negative: bool,
@@ -139,6 +143,10 @@ def benchmark_command(
         raise OptionError(f"SLUG {slug!r}: lower-case letters, digits and hyphens, 1 to 60", option="SLUG")
     if title is not None:
         check_length(title, "--title", 200)
+    if task == "e2e" and (negative != "auto" or no_negative):
+        raise OptionError(
+            "--negative and --no-negative: an end-to-end benchmark has no negative class", option="--negative"
+        )
     if not no_negative:
         check_nonempty(negative, "--negative")
     check_resamples(resamples)
@@ -153,7 +161,8 @@ def benchmark_command(
             title or slug,
             data,
             gold.name,
-            {"negative": None if no_negative else negative},
+            {} if task == "e2e" else {"negative": None if no_negative else negative},
+            task=task,
             resamples=resamples,
             seed=seed,
         )

@@ -1,6 +1,6 @@
 """Across benchmarks: the replicability analysis of Dror et al. (2017) for two methods submitted to several
-benchmarks under the same entry names — per benchmark a one-sided paired bootstrap p-value (H1: A better than B)
-on the entries' first runs, then k̂ and the benchmarks identified (releval.analyze_replicability)."""
+classification benchmarks under the same entry names — per benchmark a one-sided paired bootstrap p-value (H1: A
+better than B) on the entries' first runs, then k̂ and the benchmarks identified (releval.analyze_replicability)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from releval.errors import InputError, OptionError
 from releval.service import board as ops
+from releval.service.board_tasks import task_of
 from releval.service.jobs import primary_runs
 from releval.service.models import Benchmark, Entry
 
@@ -24,16 +25,17 @@ def replicability(a: str, b: str, measure: str = "micro", alpha: float = 0.05) -
     except OptionError as exc:
         raise ops.Refused(str(exc)) from None
     datasets = []
-    for bench in Benchmark.objects.order_by("id"):
+    for bench in Benchmark.objects.filter(task="rc").order_by("id"):
         entries = {e.name: e for e in Entry.objects.filter(benchmark=bench, name__in=[a, b])}
         if len(entries) < 2:
             continue
         runs = primary_runs(bench)
         if entries[a].pk not in runs or entries[b].pk not in runs:
             continue
-        gold = ops.Gold.of(bench)
-        preds = [scoring.unpack_labels(bytes(runs[entries[x].pk].aligned)) for x in (a, b)]
-        datasets.append((bench.slug, gold.mapping(), gold.mapping(preds[0]), gold.mapping(preds[1])))
+        task = task_of(bench.task)
+        gold, pred_a = task.inputs(bench, bytes(runs[entries[a].pk].aligned))
+        pred_b = task.inputs(bench, bytes(runs[entries[b].pk].aligned))[1]
+        datasets.append((bench.slug, gold, pred_a, pred_b))
     if len(datasets) < 2:
         raise ops.Refused(f"entries {a!r} and {b!r} share {len(datasets)} benchmark(s); the analysis needs two", 404)
     try:

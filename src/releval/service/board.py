@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -19,6 +18,7 @@ from django.utils import timezone
 
 from releval.errors import InputError, OptionError, RelevalError
 from releval.service import queue, scoring
+from releval.service.board_tasks import task_of
 from releval.service.models import Benchmark, Cell, Entry, Measure, Run, Submitter
 
 #: Runs scored per backfill job: small enough that a killed worker loses little, large enough to amortise a job.
@@ -62,7 +62,7 @@ def authenticate(token: str | None) -> Submitter:
 
 
 def spec_of(benchmark: Benchmark) -> scoring.BenchmarkSpec:
-    return scoring.BenchmarkSpec.from_dict(
+    return task_of(benchmark.task).spec(
         benchmark.settings, resamples=benchmark.resamples, seed=benchmark.seed, confidence=benchmark.confidence
     )
 
@@ -74,7 +74,8 @@ def create_benchmark(
     gold_name: str,
     settings_: dict[str, Any] | None = None,
     *,
-    measures: Sequence[str] = scoring.DEFAULT_MEASURES,
+    task: str = "rc",
+    measures: Sequence[str] | None = None,
     description: str = "",
     resamples: int = 1000,
     seed: int = 12345,
@@ -83,8 +84,6 @@ def create_benchmark(
     """A benchmark from a gold file read by the strict loaders, with its statistics (`releval stats`)."""
     from django.utils.text import slugify
 
-    from releval.stats.label_distribution import label_stats
-
     if not slug or slugify(slug) != slug or "_" in slug or len(slug) > 60:
         raise Refused(f"benchmark slug {slug!r}: lower-case letters, digits and hyphens only (1 to 60)")
     if not title or len(title) > 200:
@@ -92,25 +91,19 @@ def create_benchmark(
     if not 1 <= resamples <= 100_000:
         raise Refused(f"resamples {resamples}: 1 to 100000")
     try:
-        spec = scoring.BenchmarkSpec.from_dict(settings_ or {}, resamples=resamples, seed=seed, confidence=confidence)
-        measures = [scoring.check_measure(m) for m in measures]
-        labels = scoring.read_upload(gold, gold_name, "gold", spec.config)
+        kind = task_of(task)
+        spec = kind.spec(settings_ or {}, resamples=resamples, seed=seed, confidence=confidence)
+        names = [kind.check_measure(m) for m in (kind.default_measures if measures is None else measures)]
+        stored = kind.read_gold(gold, gold_name, spec)
     except (InputError, OptionError) as exc:
         raise Refused(str(exc)) from None
-    if labels.ids is None:
-        raise Refused(f"{scoring.safe_name(gold_name)}: gold must give every item an id")
-    from releval.core.signature import sequence_digest
-    from releval.tasks.classification import resolve_negative
-
-    negative, _ = resolve_negative(spec.config.negative, labels.labels)
-    stats = label_stats(scoring.safe_name(gold_name), labels.labels, negative, spec.config.view).to_dict()
-    stats["negative_label"] = negative  # the name (the statistics count it as `negative`)
     with transaction.atomic():
         if Benchmark.objects.filter(slug=slug).exists():
             raise Refused(f"benchmark {slug!r} exists", 409)
         bench = Benchmark.objects.create(
             slug=slug,
             title=title,
+            task=kind.name,
             description=description,
             settings=spec.to_dict(),
             resamples=spec.resamples,
@@ -119,32 +112,15 @@ def create_benchmark(
             gold_name=scoring.safe_name(gold_name),
             gold=gold,
             gold_sha256=scoring.digest(gold),
-            gold_ids=scoring.pack_labels(list(labels.ids)),
-            gold_labels=scoring.pack_labels(list(labels.labels)),
-            gold_digest=sequence_digest(labels.labels),
-            n_items=len(labels.labels),
-            stats=stats,
+            gold_ids=scoring.pack_labels(stored.ids),
+            gold_labels=scoring.pack_labels(stored.labels),
+            gold_digest=stored.digest,
+            n_items=stored.n_items,
+            stats=stored.stats,
         )
-        for i, name in enumerate(dict.fromkeys(measures)):
+        for i, name in enumerate(dict.fromkeys(names)):
             Measure.objects.create(benchmark=bench, name=name, position=i)
     return bench
-
-
-@dataclass(frozen=True)
-class Gold:
-    """A benchmark's gold as the scorers read it: ids and labels in gold order."""
-
-    ids: list[str]
-    labels: list[str]
-
-    @classmethod
-    def of(cls, benchmark: Benchmark) -> Gold:
-        return cls(
-            scoring.unpack_labels(bytes(benchmark.gold_ids)), scoring.unpack_labels(bytes(benchmark.gold_labels))
-        )
-
-    def mapping(self, labels: Sequence[str] | None = None) -> dict[str, str]:
-        return dict(zip(self.ids, self.labels if labels is None else labels))
 
 
 def check_quota(submitter: Submitter) -> None:
@@ -191,13 +167,8 @@ def submit(
     if split == "dev":
         raise Refused("this benchmark holds no dev gold: submit test predictions")
     spec = spec_of(bench)
-    gold = Gold.of(bench)
     try:
-        pred = scoring.read_upload(data, filename, "pred", spec.config, 20 * settings.RELEVAL_MAX_UPLOAD)
-        from releval.data.labels import LabelFile
-
-        gold_file = LabelFile(bench.gold_name, "stored", gold.ids, gold.labels, range(1, len(gold.ids) + 1))
-        aligned = scoring.align_upload(gold_file, pred, spec.config)
+        stored = task_of(bench.task).prepare_run(bench, data, filename, spec, 20 * settings.RELEVAL_MAX_UPLOAD)
     except (InputError, OptionError) as exc:
         raise Refused(str(exc)) from None
     with transaction.atomic():
@@ -228,7 +199,7 @@ def submit(
                     filename=scoring.safe_name(filename),
                     upload=data,
                     sha256=scoring.digest(data),
-                    aligned=scoring.pack_labels(aligned),
+                    aligned=stored,
                 )
         except IntegrityError:  # the same seed submitted twice at once
             raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409) from None
@@ -264,7 +235,7 @@ def register_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Me
     """A new column: enqueues its computation for every stored run, in chunks, in the same transaction."""
     bench = get_benchmark(benchmark_slug)
     try:
-        name = scoring.check_measure(name)
+        name = task_of(bench.task).check_measure(name)
     except OptionError as exc:
         raise Refused(str(exc)) from None
     with transaction.atomic():

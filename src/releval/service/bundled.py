@@ -1,9 +1,15 @@
-"""The example benchmark `releval serve` starts with: SemEval-2010 Task 8 (the test key, directed labels) with
-the five real systems bundled in `examples/semeval2010_task8` (onehaitao's CNN, CR-CNN, Att-CNN, Att-BLSTM and
-R-BERT; sources and licences in NOTICE), each submitted as an entry by the submitter `releval-examples`."""
+"""The example benchmarks `releval serve` starts with:
+
+* SemEval-2010 Task 8 (the test key, directed labels) with the five real systems bundled in
+  `examples/semeval2010_task8` (onehaitao's CNN, CR-CNN, Att-CNN, Att-BLSTM and R-BERT; sources and licences in
+  NOTICE), each submitted as an entry by the submitter `releval-examples`;
+* CoNLL04 end-to-end RE (the 288 test sentences of sincere's split file in `examples/conll04`), Strict,
+  Boundaries and NER measures, open for submissions (no system's predictions are bundled).
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from django.db import transaction
@@ -21,20 +27,33 @@ SYSTEMS = {
 }
 
 
-def example_dir() -> Path | None:
-    """The SemEval example files: packaged with a wheel, or the repository's `examples/` in an editable install."""
+def example_dir(name: str = "semeval2010_task8", probe: str = "test_key_directed.txt") -> Path | None:
+    """An example folder: packaged with a wheel, or the repository's `examples/` in an editable install."""
     here = Path(__file__).resolve()
-    for candidate in (
-        here.parent / "examples" / "semeval2010_task8",
-        here.parents[3] / "examples" / "semeval2010_task8",
-    ):
-        if (candidate / "test_key_directed.txt").is_file():
+    for candidate in (here.parent / "examples" / name, here.parents[3] / "examples" / name):
+        if (candidate / probe).is_file():
             return candidate
     return None
 
 
+CONLL04_SLUG = "conll04"
+
+
 def load_examples() -> bool:
-    """Create the example benchmark and its entries unless it exists; False when the files are not installed."""
+    """Create the example benchmarks (and SemEval's entries) unless they exist; False when the files are not
+    installed."""
+    conll = example_dir("conll04", "conll04_sincere_all_splits.json")
+    if conll is not None and not Benchmark.objects.filter(slug=CONLL04_SLUG).exists():
+        test = json.loads((conll / "conll04_sincere_all_splits.json").read_bytes())["test"]
+        ops.create_benchmark(
+            CONLL04_SLUG,
+            "CoNLL04 end-to-end RE (288 test sentences)",
+            json.dumps(test).encode(),
+            "conll04_test.json",
+            task="e2e",
+            description="Roth and Yih (2004), the split of Taillé et al. (2020): entities and relations; Strict "
+            "(spans, entity and relation types), Boundaries (spans and relation type) and NER.",
+        )
     folder = example_dir()
     if folder is None:
         return False

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from releval import __version__
 from releval.service import board, queue, scoring
+from releval.service.board_tasks import task_of
 from releval.service.models import Benchmark, Cell, Entry, Measure, PairTest, Run, TieCache
 
 
@@ -30,7 +31,11 @@ def _write_cells(run: Run, measures: list[Measure], cells: dict[str, scoring.Cel
         )
 
 
-@queue.handler("score-run")
+def _run_failed(payload: dict[str, Any]) -> None:
+    Run.objects.filter(pk=payload["run"]).update(status="failed")
+
+
+@queue.handler("score-run", give_up=_run_failed)
 def score_run(payload: dict[str, Any]) -> None:
     """Every measure of a new run, its per-class result and its audit flags; then the tie groups again."""
     try:
@@ -39,16 +44,16 @@ def score_run(payload: dict[str, Any]) -> None:
         return
     bench = run.entry.benchmark
     spec = board.spec_of(bench)
-    gold = board.Gold.of(bench)
-    pred = scoring.unpack_labels(bytes(run.aligned))
+    task = task_of(bench.task)
+    stored = bytes(run.aligned)
     measures = list(Measure.objects.filter(benchmark=bench))
     names = [m.name for m in measures]
-    cells = scoring.score_cells(gold.labels, pred, spec, names, ids=gold.ids)
-    result = scoring.score_result(gold.labels, pred, spec, names, ids=gold.ids)
-    flags = _audit_flags(gold, pred, spec)
+    cells = task.cells(bench, stored, spec, names)
+    result = task.result(bench, stored, spec, names)
+    flags = task.flags(bench, stored, spec)
     with transaction.atomic():
         _write_cells(run, measures, cells)
-        run.result = result.to_dict()
+        run.result = result
         run.status = "scored"
         run.save(update_fields=["result", "status"])
         entry = Entry.objects.select_for_update().get(pk=run.entry_id)
@@ -56,18 +61,6 @@ def score_run(payload: dict[str, Any]) -> None:
         entry.flags = [*entry.flags, *(f for f in flags if f["code"] not in known)]
         entry.save(update_fields=["flags"])
         queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
-
-
-def _audit_flags(gold: board.Gold, pred: list[str], spec: scoring.BenchmarkSpec) -> list[dict[str, str]]:
-    """The audit's errors and warnings on this run (`releval audit`), without examples (they would show items)."""
-    from releval.audit.checks import audit
-
-    report = audit(gold.mapping(), gold.mapping(pred), negative=spec.config.negative)
-    return [
-        {"code": f.code, "severity": f.severity, "message": f.message}
-        for f in report.findings
-        if f.severity in ("error", "warning")
-    ]
 
 
 @queue.handler("cells")
@@ -79,11 +72,9 @@ def compute_cells(payload: dict[str, Any]) -> None:
         return
     bench = measure.benchmark
     spec = board.spec_of(bench)
-    gold = board.Gold.of(bench)
+    task = task_of(bench.task)
     for run in Run.objects.filter(pk__in=payload["runs"]).only("id", "aligned"):
-        pred = scoring.unpack_labels(bytes(run.aligned))
-        cells = scoring.score_cells(gold.labels, pred, spec, [measure.name], ids=gold.ids)
-        _write_cells(run, [measure], cells)
+        _write_cells(run, [measure], task.cells(bench, bytes(run.aligned), spec, [measure.name]))
 
 
 def primary_runs(bench: Benchmark) -> dict[int, Run]:
@@ -109,17 +100,16 @@ def compute_ties(payload: dict[str, Any]) -> None:
     except Benchmark.DoesNotExist:
         return
     spec = board.spec_of(bench)
-    gold = board.Gold.of(bench)
+    task = task_of(bench.task)
     runs = primary_runs(bench)
     if not runs:
         return
-    aligned: dict[int, list[str]] = {}
+    aligned: dict[int, bytes] = {}
 
-    def predictions(entry: int) -> list[str]:
-        """An entry's aligned predictions, read once, only when a pair test needs them."""
+    def predictions(entry: int) -> bytes:
+        """An entry's stored predictions, read once, only when a pair test needs them."""
         if entry not in aligned:
-            stored = Run.objects.only("aligned").get(pk=runs[entry].pk).aligned
-            aligned[entry] = scoring.unpack_labels(bytes(stored))
+            aligned[entry] = bytes(Run.objects.only("aligned").get(pk=runs[entry].pk).aligned)
         return aligned[entry]
 
     for measure in Measure.objects.filter(benchmark=bench):
@@ -145,9 +135,7 @@ def compute_ties(payload: dict[str, Any]) -> None:
             if entry == best:
                 continue
             if run.pk not in known:
-                p = scoring.pair_p_value(
-                    gold.labels, predictions(best), predictions(entry), measure.name, spec, gold.ids
-                )
+                p = task.pair_p(bench, predictions(best), predictions(entry), measure.name, spec)
                 PairTest.objects.update_or_create(
                     measure=measure, run_a=best_run, run_b=run, defaults={"p_value": p, "version": __version__}
                 )

@@ -37,13 +37,17 @@ DEFAULT_LEASE = 60.0
 
 Handler = Callable[[dict[str, Any]], None]
 HANDLERS: dict[str, Handler] = {}
+#: Called with a job's payload when it has failed for the last time (e.g. to mark its run failed).
+GIVE_UP: dict[str, Handler] = {}
 
 
-def handler(kind: str) -> Callable[[Handler], Handler]:
-    """Register the function that does jobs of `kind`."""
+def handler(kind: str, give_up: Handler | None = None) -> Callable[[Handler], Handler]:
+    """Register the function that does jobs of `kind` (and the one called when such a job finally fails)."""
 
     def register(fn: Handler) -> Handler:
         HANDLERS[kind] = fn
+        if give_up is not None:
+            GIVE_UP[kind] = give_up
         return fn
 
     return register
@@ -126,6 +130,8 @@ def run_one(worker: str) -> bool:
         final = job.attempts >= job.max_attempts
         if final:
             _finish(job, worker, "failed", error)
+            if job.kind in GIVE_UP:
+                GIVE_UP[job.kind](job.payload)
         else:
             Job.objects.filter(pk=job.pk, worker=worker).update(status="queued", error=error, lease_until=None)
     else:

@@ -42,13 +42,15 @@ from releval.tasks.classification import ClassificationConfig
 DEFAULT_MEASURES: tuple[str, ...] = ("micro", "weighted", "dodrans", "entropy", "macro")
 #: ClassificationConfig fields a benchmark may set; the rest (file formats, fields of the upload) are per upload.
 BENCHMARK_FIELDS = ("negative", "beta", "zero_division", "entropy_n", "view", "strict_labels", "allow_absent_negative")
+#: E2EConfig fields an end-to-end benchmark may set (its criteria are fixed: releval.service.board_tasks).
+E2E_FIELDS = ("macro_classes", "beta", "zero_division")
 
 
 @dataclass(frozen=True)
 class BenchmarkSpec:
     """A benchmark's task Config and the settings of its intervals and tests (stored with the benchmark)."""
 
-    config: ClassificationConfig = field(default_factory=ClassificationConfig)
+    config: Any = field(default_factory=ClassificationConfig)  # ClassificationConfig, or E2EConfig (board_tasks)
     resamples: int = 1000
     seed: int = 12345
     confidence: float = 0.95
@@ -64,7 +66,8 @@ class BenchmarkSpec:
         return spec
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self.config, name) for name in BENCHMARK_FIELDS}
+        names = BENCHMARK_FIELDS if isinstance(self.config, ClassificationConfig) else E2E_FIELDS
+        return {name: getattr(self.config, name) for name in names}
 
     def test_config(self) -> Any:
         from releval.significance.config import SignificanceConfig

@@ -135,7 +135,8 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         p.get("title", "").strip() or p.get("slug", "").strip(),
         data,
         name,
-        {"negative": None if negative == "none" else negative},
+        {} if p.get("task") == "e2e" else {"negative": None if negative == "none" else negative},
+        task=p.get("task", "rc") or "rc",
         description=p.get("description", "")[:2000],
         resamples=resamples,
     )
@@ -364,8 +365,7 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
     runs = list(entry.runs.order_by("id"))
     first = next((r for r in runs if r.result), None)
-    per_class = first.result.get("per_class", []) if first else []
-    averages = first.result.get("averages", {}) if first else {}
+    per_class = _classes_result(first.result).get("per_class", []) if first else []
     cells = {r.pk: {c.measure.name: c for c in r.cells.select_related("measure")} for r in runs}
     measures = [m.name for m in entry.benchmark.measures.all()]
     run_rows = [{"run": r, "cells": [(m, _cell_text(cells[r.pk].get(m))) for m in measures]} for r in runs]
@@ -385,7 +385,7 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         "runs": run_rows,
         "measures": measures,
         "per_class": per_class,
-        "averages": averages,
+        "criterion": "Strict" if entry.benchmark.task == "e2e" else "",
         "has_figure": first is not None,
         "version": __version__,
     }
@@ -413,10 +413,14 @@ def entry_figure(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
     run = next((r for r in entry.runs.order_by("id") if r.result), None)
     if run is None:
         return _page_error(request, ops.Refused("this entry has no scored run yet", 404))
-    result = ScoreResult.from_dict(run.result)
-    result = _named(result, entry.name)
+    result = _named(ScoreResult.from_dict(_classes_result(run.result)), entry.name)
     _, fig = per_class_figure([result], dataset=entry.benchmark.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
+
+
+def _classes_result(result: dict[str, Any]) -> dict[str, Any]:
+    """The per-class result a run's page shows: the run's (classification) or its Strict criterion's (e2e)."""
+    return result["criteria"]["strict"] if "criteria" in result else result
 
 
 def _named(result: Any, name: str) -> Any:
@@ -435,10 +439,16 @@ def weights_figure(request: HttpRequest, slug: str) -> HttpResponse:
         bench = ops.get_benchmark(slug)
     except ops.Refused as exc:
         return _page_error(request, exc)
-    gold = ops.Gold.of(bench)
-    weightings = [m.name for m in bench.measures.all() if m.name != "micro"]
-    spec = ops.spec_of(bench)
-    _, fig = draw(gold.labels, weightings, spec.config.negative, dataset=bench.title)
+    from releval.service.board_tasks import e2e_gold, rc_gold
+
+    averages = [m.name.rpartition(":")[2] if bench.task == "e2e" else m.name for m in bench.measures.all()]
+    weightings = list(dict.fromkeys(a for a in averages if a != "micro"))
+    if bench.task == "e2e":  # the relation types of gold's relations, as Strict and Boundaries weight them
+        labels = [r[2] for doc in e2e_gold(bench).documents for r in doc.relations]
+        negative = None
+    else:
+        labels, negative = rc_gold(bench).labels, ops.spec_of(bench).config.negative
+    _, fig = draw(labels, weightings, negative, dataset=bench.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
 
 

@@ -1,0 +1,251 @@
+"""What differs between a classification benchmark and an end-to-end RE benchmark, behind one interface: reading
+the gold and an upload (with the library's strict loaders), what a run stores, its cells, its result, its audit
+flags and its paired test with another run. `releval.service.board` and `.jobs` call only this interface.
+
+* Classification (`rc`): a run stores its labels aligned to gold (`scoring.pack_labels`): any new measure is
+  re-aggregated from them without re-reading the upload.
+* End-to-end RE (`e2e`, Taillé et al. 2020): a run stores its validated upload; its documents are read again
+  when a new measure is computed. Measures are `criterion:average` (`strict:macro`, `boundaries:micro`,
+  `ner:micro`); the criteria are fixed per benchmark (NER, Strict, Boundaries), so a cell's bootstrap draw never
+  depends on which measures were computed with it.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from releval.errors import InputError, OptionError
+from releval.service import scoring
+
+E2E_CRITERIA = ("strict", "boundaries")
+E2E_DEFAULT_MEASURES: tuple[str, ...] = tuple(
+    f"{c}:{a}" for c in ("strict", "boundaries") for a in scoring.DEFAULT_MEASURES
+) + ("ner:micro", "ner:macro")
+
+
+@dataclass(frozen=True)
+class StoredGold:
+    """What a benchmark keeps besides the gold file: item (or document) ids, rc labels, digest, statistics."""
+
+    ids: list[str]
+    labels: list[str]
+    digest: str
+    n_items: int
+    stats: dict[str, Any]
+
+
+class RcTask:
+    name = "rc"
+    default_measures = scoring.DEFAULT_MEASURES
+
+    def spec(self, settings: dict[str, Any], **test: Any) -> scoring.BenchmarkSpec:
+        return scoring.BenchmarkSpec.from_dict(settings, **test)
+
+    def check_measure(self, name: str) -> str:
+        return scoring.check_measure(name)
+
+    def read_gold(self, data: bytes, name: str, spec: scoring.BenchmarkSpec) -> StoredGold:
+        from releval.core.signature import sequence_digest
+        from releval.stats.label_distribution import label_stats
+        from releval.tasks.classification import resolve_negative
+
+        labels = scoring.read_upload(data, name, "gold", spec.config)
+        if labels.ids is None:
+            raise InputError("gold must give every item an id", file=scoring.safe_name(name))
+        negative, _ = resolve_negative(spec.config.negative, labels.labels)
+        stats = label_stats(scoring.safe_name(name), labels.labels, negative, spec.config.view).to_dict()
+        stats["negative_label"] = negative  # the name (the statistics count it as `negative`)
+        digest = sequence_digest(labels.labels)
+        return StoredGold(list(labels.ids), list(labels.labels), digest, len(labels.labels), stats)
+
+    def prepare_run(self, bench: Any, data: bytes, filename: str, spec: scoring.BenchmarkSpec, limit: int) -> bytes:
+        """The upload validated and aligned to gold: what the run stores (InputError when refused)."""
+        from releval.data.labels import LabelFile
+
+        gold = rc_gold(bench)
+        pred = scoring.read_upload(data, filename, "pred", spec.config, limit)
+        gold_file = LabelFile(bench.gold_name, "stored", gold.ids, gold.labels, range(1, len(gold.ids) + 1))
+        return scoring.pack_labels(scoring.align_upload(gold_file, pred, spec.config))
+
+    def cells(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
+        gold = rc_gold(bench)
+        return scoring.score_cells(gold.labels, scoring.unpack_labels(stored), spec, measures, ids=gold.ids)
+
+    def result(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
+        gold = rc_gold(bench)
+        return scoring.score_result(gold.labels, scoring.unpack_labels(stored), spec, measures, ids=gold.ids).to_dict()
+
+    def flags(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec) -> list[dict[str, str]]:
+        """The audit's errors and warnings (`releval audit`), without examples (they would show items)."""
+        from releval.audit.checks import audit
+
+        gold = rc_gold(bench)
+        pred = gold.mapping(scoring.unpack_labels(stored))
+        report = audit(gold.mapping(), pred, negative=spec.config.negative)
+        return _findings(report)
+
+    def pair_p(self, bench: Any, best: bytes, other: bytes, measure: str, spec: scoring.BenchmarkSpec) -> float:
+        gold = rc_gold(bench)
+        a, b = scoring.unpack_labels(best), scoring.unpack_labels(other)
+        return scoring.pair_p_value(gold.labels, a, b, measure, spec, gold.ids)
+
+    def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:
+        """Gold and predictions as the library's functions take them ({id: label} mappings)."""
+        gold = rc_gold(bench)
+        return gold.mapping(), gold.mapping(scoring.unpack_labels(stored))
+
+
+class E2ETask:
+    name = "e2e"
+    default_measures = E2E_DEFAULT_MEASURES
+
+    def spec(self, settings: dict[str, Any], **test: Any) -> scoring.BenchmarkSpec:
+        from releval.tasks.e2e import E2EConfig
+
+        unknown = sorted(set(settings) - set(scoring.E2E_FIELDS))
+        if unknown:
+            raise OptionError(f"unknown end-to-end benchmark setting(s): {', '.join(unknown)}", option=unknown[0])
+        config = E2EConfig(criteria=E2E_CRITERIA, ner=True, weightings=(), **settings)
+        spec = scoring.BenchmarkSpec(config, **test)  # type: ignore[arg-type]
+        spec.test_config()
+        return spec
+
+    def check_measure(self, name: str) -> str:
+        criterion, colon, average = name.strip().partition(":")
+        if not colon or criterion not in ("ner", *E2E_CRITERIA):
+            raise OptionError(
+                f"unknown measure {name!r}: CRITERION:AVERAGE with a criterion of ner, {', '.join(E2E_CRITERIA)} "
+                "(e.g. strict:macro, boundaries:power:0.5)",
+                option="measure",
+            )
+        return f"{criterion}:{scoring.check_measure(average)}"
+
+    def _read(self, data: bytes, name: str, role: str, limit: int = scoring.MAX_EXPANDED) -> Any:
+        from releval.data.decoding import to_utf8
+        from releval.data.formats import read_e2e
+
+        name = scoring.safe_name(name)
+        if data[:2] == b"\x1f\x8b":
+            data = scoring.gunzip(data, name, limit)
+        data = to_utf8(data, name)
+        fmt, content = read_e2e(data, name)
+        return fmt.load(content, data, name, role)
+
+    def read_gold(self, data: bytes, name: str, spec: scoring.BenchmarkSpec) -> StoredGold:
+        from releval.core.signature import short_hash
+        from releval.stats.e2e_dataset import dataset_stats
+
+        dataset = self._read(data, name, "gold")
+        docs = dataset.documents
+        ids = [str(getattr(d, "id", None) or i) for i, d in enumerate(docs)]
+        stats = dataset_stats(dataset).to_dict()
+        return StoredGold(ids, [], short_hash(data), len(docs), stats)
+
+    def prepare_run(self, bench: Any, data: bytes, filename: str, spec: scoring.BenchmarkSpec, limit: int) -> bytes:
+        from releval.data.e2e import align_documents
+
+        pred = self._read(data, filename, "pred", limit)
+        align_documents(e2e_gold(bench), pred)  # ids and tokens must match gold's: an InputError otherwise
+        return zlib.compress(data, 6)
+
+    def _pred(self, stored: bytes) -> Any:
+        return self._read(zlib.decompress(stored), "run", "pred")
+
+    def _config(self, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
+        from dataclasses import replace
+
+        averages = dict.fromkeys(m.partition(":")[2] for m in measures)
+        return replace(spec.config, weightings=tuple(a for a in averages if a != "micro"))
+
+    def cells(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
+        from releval.api import score_e2e
+        from releval.significance.compare import paired_table
+
+        gold, pred = e2e_gold(bench), self._pred(stored)
+        config = self._config(spec, measures)
+        result = score_e2e(gold, pred, config, system="run")
+        table = paired_table(gold, {"a": pred, "b": pred}, config, spec.test_config())
+        intervals = {row.metric: row.ci_a for row in table.rows}
+        out = {}
+        for measure in measures:
+            criterion, _, average = measure.partition(":")
+            low, high = intervals[measure] or (float("nan"), float("nan"))
+            signature = scoring.Signature({**table.signature.fields, "criterion": criterion, "average": average})
+            out[measure] = scoring.Cell(
+                float(result[criterion].averages[average].f), float(low), float(high), signature.format()
+            )
+        return out
+
+    def result(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
+        from releval.api import score_e2e
+
+        return score_e2e(e2e_gold(bench), self._pred(stored), self._config(spec, measures), system="run").to_dict()
+
+    def flags(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec) -> list[dict[str, str]]:
+        from releval.audit.e2e_checks import audit_e2e
+
+        return _findings(audit_e2e(e2e_gold(bench), self._pred(stored)))
+
+    def pair_p(self, bench: Any, best: bytes, other: bytes, measure: str, spec: scoring.BenchmarkSpec) -> float:
+        from releval.significance.compare import paired_table
+
+        config = self._config(spec, [measure])
+        systems = {"best": self._pred(best), "other": self._pred(other)}
+        table = paired_table(e2e_gold(bench), systems, config, spec.test_config())
+        return float(next(r for r in table.rows if r.metric == measure).p_value)
+
+    def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:
+        return e2e_gold(bench), self._pred(stored)
+
+
+def _findings(report: Any) -> list[dict[str, str]]:
+    return [
+        {"code": f.code, "severity": f.severity, "message": f.message}
+        for f in report.findings
+        if f.severity in ("error", "warning")
+    ]
+
+
+TASKS: dict[str, RcTask | E2ETask] = {"rc": RcTask(), "e2e": E2ETask()}
+
+
+def task_of(name: str) -> RcTask | E2ETask:
+    try:
+        return TASKS[name]
+    except KeyError:
+        raise OptionError(f"task {name!r}: rc or e2e", option="task") from None
+
+
+@dataclass(frozen=True)
+class RcGold:
+    """A classification benchmark's gold as the scorers read it: ids and labels in gold order."""
+
+    ids: list[str]
+    labels: list[str]
+
+    def mapping(self, labels: Sequence[str] | None = None) -> dict[str, str]:
+        return dict(zip(self.ids, self.labels if labels is None else labels))
+
+
+@lru_cache(maxsize=16)
+def _rc_gold(pk: int, sha: str, ids: bytes, labels: bytes) -> RcGold:
+    return RcGold(scoring.unpack_labels(ids), scoring.unpack_labels(labels))
+
+
+def rc_gold(bench: Any) -> RcGold:
+    """The gold of a classification benchmark, unpacked once per process (keyed by its content)."""
+    return _rc_gold(bench.pk, bench.gold_sha256, bytes(bench.gold_ids), bytes(bench.gold_labels))
+
+
+@lru_cache(maxsize=8)
+def _e2e_gold(pk: int, sha: str, data: bytes, name: str) -> Any:
+    return E2ETask()._read(data, name, "gold")
+
+
+def e2e_gold(bench: Any) -> Any:
+    """The gold documents of an end-to-end benchmark, read once per process (keyed by its content)."""
+    return _e2e_gold(bench.pk, bench.gold_sha256, bytes(bench.gold), bench.gold_name)
