@@ -94,8 +94,9 @@ def test_submit_register_measure_and_refusals(backend: str, tmp_path) -> None:
         # A located message: the file (its last path component only) and the missing id.
         missing = cases["missing id"][0][1]["error"]
         assert "p.jsonl" in missing and "../" not in missing and "x299" in missing
-        assert cases["malformed line"][0][1]["error"] == (
-            "bad.jsonl:1: invalid JSON: unexpected character, expected a string key (column 2)"
+        malformed = cases["malformed line"][0][1]["error"]  # orjson's wording varies with its version
+        assert malformed.startswith("bad.jsonl:1: invalid JSON: unexpected character") and malformed.endswith(
+            "(column 2)"
         )
         assert counts(board) == (2, 3)
 
