@@ -259,3 +259,15 @@ def test_only_admins_create_benchmarks(tmp_path) -> None:
         assert status == 201 and out["n"] == 300 and out["stats"]["negative_label"] == "no_relation"
         assert out["measures"] == ["micro", "weighted", "dodrans", "entropy", "macro"]
         assert create(board.admin, "b1")[0] == 409
+
+
+def test_tokens_are_stored_hashed(tmp_path) -> None:
+    """The database holds the SHA-256 of a token, never the token (checked on the SQLite file's raw bytes)."""
+    import hashlib
+
+    with running_board("sqlite", tmp_path) as board:
+        token = board.token("carol")
+        raw = (tmp_path / "board.sqlite3").read_bytes()
+        assert token.encode() not in raw and board.admin.encode() not in raw
+        assert hashlib.sha256(token.encode()).hexdigest().encode() in raw
+        assert board.json("/api/v1/queue")["failed"] == 0
