@@ -367,6 +367,7 @@ CASES += [
     c("benchmark", "ok", "{missing}", names="{missing}", covers="gold"),
     c("benchmark", "ok", KEY, "--title", " ", names="--title"),
     c("benchmark", "ok", KEY, "--task", "ner", names="--task"),
+    c("benchmark", "ok", KEY, "--dev", "{missing}", names="{missing}"),
     c("benchmark", "ok", CONLL, "--task", "e2e", "--negative", "Other", names="--negative"),
     c("benchmark", "ok", KEY, "--negative", "", names="--negative"),
     c("benchmark", "ok", KEY, "--no-negative=yes", names="--no-negative"),
@@ -383,6 +384,7 @@ CASES += [
     c("submit", RBERT, *SUBMIT, "--seed", "", names="--seed"),
     c("submit", RBERT, *SUBMIT, "--paper", "ftp://h/p.pdf", names="--paper"),
     c("submit", RBERT, *SUBMIT, "--selection", "bogus", names="--selection"),
+    c("submit", RBERT, *SUBMIT, "--split", "train", names="--split"),
     c("submit", RBERT, *SUBMIT, "--training-data", "x" * 201, names="--training-data"),
     c("submit", RBERT, *SUBMIT, "--wait", "-1", names="--wait"),
 ]

@@ -181,6 +181,20 @@ def test_submit_command(tmp_path) -> None:
         assert done.stderr.strip() == "error: the board refused (401): unknown token"
         flags = board.json("/b/toy/board.json")["rows"][0]["flags"]
         assert {"code": "test-selected", "severity": "warning", "message": "model selected on the test set"} in flags
+        # dev predictions: refused without dev gold, scored against it with; not on the board (test runs only)
+        done = releval(*args, "--token", board.admin, "--split", "dev", "--seed", "2", env=board.env)
+        assert done.returncode == 2 and "has no dev gold" in done.stderr
+        dev_gold = synthetic.write(tmp_path / "dev.jsonl", synthetic.predictions(77, error=0.5))
+        done = releval("benchmark", "toy2", str(gold), "--dev", str(dev_gold), env=board.env)
+        assert done.returncode == 0, done.stderr
+        assert board.json("/api/v1/benchmarks/toy2")["dev_n"] == 300
+        args[args.index("toy")] = "toy2"
+        done = releval(*args, "--token", board.admin, "--split", "dev", "--wait", "60", env=board.env)
+        assert done.returncode == 0, done.stderr
+        run = json.loads(done.stdout)
+        assert (run["split"], run["status"]) == ("dev", "scored")
+        assert run["cells"]["macro"]["value"] == score_cli(dev_gold, pred)["averages"]["macro"]["f"]
+        assert board.json("/b/toy2/board.json")["rows"][0]["runs"] == 0
 
 
 def _perturb(labels: list[str], seed: int, error: float) -> list[str]:

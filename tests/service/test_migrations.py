@@ -36,17 +36,20 @@ def test_models_match_migrations_and_upgrade(backend: str, tmp_path) -> None:
         assert done.returncode == 0, done.stderr
         tables = "print(sorted(t for t in connection.introspection.table_names() if t.startswith('board_')))"
         assert "board_pairtest" not in run(tables, env).stdout
-        # a benchmark stored at 0001 survives the upgrade `releval token` runs (it migrates on start)
-        bench = (
-            "from releval.service import board; "
-            "board.create_benchmark('k', 'K', b'1\\tA\\n2\\tB\\n3\\tOther\\n', 'g.tsv', {'negative': 'Other'})"
+        # a row stored at 0001 (raw SQL: today's models have columns 0001 lacks) survives the upgrade that
+        # `releval token` runs on start
+        insert = (
+            "from django.utils import timezone\n"
+            "with connection.cursor() as c:\n"
+            "    c.execute('INSERT INTO board_submitter (name, token_hash, is_admin, created) VALUES (%s, %s, %s, %s)',"
+            " ['early', 'ab' * 32, False, timezone.now()])"
         )
-        done = run(bench, env)
+        done = run(insert, env)
         assert done.returncode == 0, done.stderr
         done = subprocess.run([sys.executable, "-m", "releval", "token", "x"], env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         applied = "print(sorted(m.name for m in MigrationRecorder.Migration.objects.filter(app='board')))"
-        assert run(applied, env).stdout.strip() == "['0001_initial', '0002_pair_tests']"
+        assert run(applied, env).stdout.strip() == "['0001_initial', '0002_pair_tests', '0003_dev_gold']"
         assert "board_pairtest" in run(tables, env).stdout
-        count = "from releval.service.models import Benchmark; print(Benchmark.objects.get(slug='k').n_items)"
-        assert run(count, env).stdout.strip() == "3"
+        early = "from releval.service.models import Submitter; print(Submitter.objects.get(name='early').token_hash)"
+        assert run(early, env).stdout.strip() == "ab" * 32

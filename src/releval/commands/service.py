@@ -117,6 +117,7 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
 @click.option(
     "--task", type=Choice(["rc", "e2e"]), default="rc", help="rc (labels per item) or e2e (entities and relations)."
 )
+@click.option("--dev", "dev", type=PATH, default=None, help="Dev gold file: runs may then submit dev predictions.")
 @click.option("--title", default=None, help="Title shown on the board (default: the slug).")
 @click.option("--negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
 @click.option("--no-negative", is_flag=True, help="The data has no negative class.")
@@ -127,6 +128,7 @@ def benchmark_command(
     slug: str,
     gold: Path,
     task: str,
+    dev: Path | None,
     title: str | None,
     negative: str,
     no_negative: bool,
@@ -152,6 +154,7 @@ def benchmark_command(
     check_resamples(resamples)
     check_seed(seed)
     data = read_bytes(gold)
+    dev_data = read_bytes(dev) if dev is not None else None
     _start(database_url, data_dir)
     from releval.service import board
 
@@ -163,6 +166,8 @@ def benchmark_command(
             gold.name,
             {} if task == "e2e" else {"negative": None if no_negative else negative},
             task=task,
+            dev_gold=dev_data,
+            dev_gold_name=dev.name if dev is not None else "dev",
             resamples=resamples,
             seed=seed,
         )
@@ -180,6 +185,9 @@ def benchmark_command(
 @click.option("--benchmark", required=True, help="The benchmark's slug.")
 @click.option("--entry", required=True, help="The entry (method) name; created on its first run.")
 @click.option("--seed", "run_seed", default="1", help="The run's seed (several seeds: one submission each).")
+@click.option(
+    "--split", type=Choice(["test", "dev"]), default="test", help="The split predicted (dev: the benchmark's dev gold)."
+)
 @click.option("--paper", default="", help="Paper address of the entry.")
 @click.option(
     "--selection", type=Choice(["dev", "test", "unknown"]), default="unknown", help="The split that selected the model."
@@ -193,6 +201,7 @@ def submit_command(
     benchmark: str,
     entry: str,
     run_seed: str,
+    split: str,
     paper: str,
     selection: str,
     training_data: str,
@@ -218,6 +227,7 @@ def submit_command(
     fields = {
         "entry": entry,
         "seed": run_seed,
+        "split": split,
         "paper_url": paper,
         "selection": selection,
         "training_data": training_data,

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from releval.errors import InputError, OptionError, RelevalError
 from releval.service import queue, scoring
-from releval.service.board_tasks import task_of
+from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Cell, Entry, Measure, Run, Submitter
 
 #: Runs scored per backfill job: small enough that a killed worker loses little, large enough to amortise a job.
@@ -76,6 +76,8 @@ def create_benchmark(
     *,
     task: str = "rc",
     measures: Sequence[str] | None = None,
+    dev_gold: bytes | None = None,
+    dev_gold_name: str = "dev",
     description: str = "",
     resamples: int = 1000,
     seed: int = 12345,
@@ -95,6 +97,7 @@ def create_benchmark(
         spec = kind.spec(settings_ or {}, resamples=resamples, seed=seed, confidence=confidence)
         names = [kind.check_measure(m) for m in (kind.default_measures if measures is None else measures)]
         stored = kind.read_gold(gold, gold_name, spec)
+        dev = kind.read_gold(dev_gold, dev_gold_name, spec) if dev_gold is not None else None
     except (InputError, OptionError) as exc:
         raise Refused(str(exc)) from None
     with transaction.atomic():
@@ -118,6 +121,12 @@ def create_benchmark(
             n_items=stored.n_items,
             stats=stored.stats,
         )
+        if dev is not None and dev_gold is not None:
+            bench.dev_gold, bench.dev_gold_name = dev_gold, scoring.safe_name(dev_gold_name)
+            bench.dev_gold_sha256 = scoring.digest(dev_gold)
+            bench.dev_gold_ids, bench.dev_gold_labels = scoring.pack_labels(dev.ids), scoring.pack_labels(dev.labels)
+            bench.dev_n_items = dev.n_items
+            bench.save()
         for i, name in enumerate(dict.fromkeys(names)):
             Measure.objects.create(benchmark=bench, name=name, position=i)
     return bench
@@ -164,11 +173,10 @@ def submit(
     if len(data) > settings.RELEVAL_MAX_UPLOAD:
         raise Refused(f"the file has {len(data)} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
     check_quota(submitter)
-    if split == "dev":
-        raise Refused("this benchmark holds no dev gold: submit test predictions")
     spec = spec_of(bench)
     try:
-        stored = task_of(bench.task).prepare_run(bench, data, filename, spec, 20 * settings.RELEVAL_MAX_UPLOAD)
+        gold = split_view(bench, split)
+        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, 20 * settings.RELEVAL_MAX_UPLOAD)
     except (InputError, OptionError) as exc:
         raise Refused(str(exc)) from None
     with transaction.atomic():

@@ -213,6 +213,34 @@ def _findings(report: Any) -> list[dict[str, str]]:
 TASKS: dict[str, RcTask | E2ETask] = {"rc": RcTask(), "e2e": E2ETask()}
 
 
+@dataclass(frozen=True)
+class SplitGold:
+    """A benchmark's dev gold in the shape the task methods read a benchmark's (test) gold."""
+
+    pk: int
+    gold_sha256: str
+    gold: bytes
+    gold_name: str
+    gold_ids: bytes
+    gold_labels: bytes
+
+
+def split_view(bench: Any, split: str) -> Any:
+    """What the task methods read as `bench` for a run of `split`: the benchmark (test) or its dev gold."""
+    if split == "test":
+        return bench
+    if split != "dev" or bench.dev_gold is None:
+        raise InputError(f"benchmark {bench.slug!r} has no {split} gold: submit test predictions")
+    return SplitGold(
+        bench.pk,
+        bench.dev_gold_sha256,
+        bytes(bench.dev_gold),
+        bench.dev_gold_name,
+        bytes(bench.dev_gold_ids),
+        bytes(bench.dev_gold_labels),
+    )
+
+
 def task_of(name: str) -> RcTask | E2ETask:
     try:
         return TASKS[name]

@@ -11,7 +11,7 @@ from django.db import transaction
 
 from releval import __version__
 from releval.service import board, queue, scoring
-from releval.service.board_tasks import task_of
+from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Cell, Entry, Measure, PairTest, Run, TieCache
 
 
@@ -46,11 +46,12 @@ def score_run(payload: dict[str, Any]) -> None:
     spec = board.spec_of(bench)
     task = task_of(bench.task)
     stored = bytes(run.aligned)
+    gold = split_view(bench, run.split)
     measures = list(Measure.objects.filter(benchmark=bench))
     names = [m.name for m in measures]
-    cells = task.cells(bench, stored, spec, names)
-    result = task.result(bench, stored, spec, names)
-    flags = task.flags(bench, stored, spec)
+    cells = task.cells(gold, stored, spec, names)
+    result = task.result(gold, stored, spec, names)
+    flags = task.flags(gold, stored, spec) if run.split == "test" else []
     with transaction.atomic():
         _write_cells(run, measures, cells)
         run.result = result
@@ -73,8 +74,9 @@ def compute_cells(payload: dict[str, Any]) -> None:
     bench = measure.benchmark
     spec = board.spec_of(bench)
     task = task_of(bench.task)
-    for run in Run.objects.filter(pk__in=payload["runs"]).only("id", "aligned"):
-        _write_cells(run, [measure], task.cells(bench, bytes(run.aligned), spec, [measure.name]))
+    for run in Run.objects.filter(pk__in=payload["runs"]).only("id", "aligned", "split"):
+        gold = split_view(bench, run.split)
+        _write_cells(run, [measure], task.cells(gold, bytes(run.aligned), spec, [measure.name]))
 
 
 def primary_runs(bench: Benchmark) -> dict[int, Run]:

@@ -6,7 +6,7 @@ Submitter ─< Entry >─ Benchmark ─< Measure
                                                     PairTest (p of two runs under a measure)
 
 * A **Benchmark** holds its gold file (never served back), the aligned gold labels and ids, its task settings and
-  the interval settings (resamples, seed, level) every cell's signature records.
+  the interval settings (resamples, seed, level) every cell's signature records; optionally a dev gold file.
 * An **Entry** is a method (paper link, declared protocol) owned by one submitter; its **Runs** are seeds, each with
   test (or dev) predictions, stored as the uploaded bytes (content-addressed by SHA-256) and as labels aligned to
   gold: the per-item statistics every measure is re-aggregated from.
@@ -48,6 +48,13 @@ class Benchmark(models.Model):
     gold_digest = models.CharField(max_length=16)  # the signature's `gold` field
     n_items = models.PositiveIntegerField()
     stats = models.JSONField(default=dict)  # `releval stats` of gold (LabelStats.to_dict())
+    # Optional dev gold: runs may then submit dev predictions too (shown on the entry page, not on the board).
+    dev_gold = models.BinaryField(null=True)
+    dev_gold_name = models.CharField(max_length=200, blank=True)
+    dev_gold_sha256 = models.CharField(max_length=64, blank=True)
+    dev_gold_ids = models.BinaryField(null=True)
+    dev_gold_labels = models.BinaryField(null=True)
+    dev_n_items = models.PositiveIntegerField(null=True)
     licensed_text = models.BooleanField(default=True)  # instance text may not be shown (TACRED, ACE): never is
     created = models.DateTimeField(auto_now_add=True)
 

@@ -124,6 +124,9 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
     if not submitter.is_admin:
         raise ops.Refused("only an admin may create a benchmark", 403)
     data, name = _upload(request)
+    dev = request.FILES.get("dev_file")
+    if dev is not None and dev.size is not None and dev.size > settings.RELEVAL_MAX_UPLOAD:
+        raise ops.Refused(f"the dev file has {dev.size} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
     p = request.POST
     negative = p.get("negative", "auto").strip() or "auto"
     try:
@@ -137,6 +140,8 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         name,
         {} if p.get("task") == "e2e" else {"negative": None if negative == "none" else negative},
         task=p.get("task", "rc") or "rc",
+        dev_gold=dev.read() if dev is not None else None,
+        dev_gold_name=(dev.name or "dev") if dev is not None else "dev",
         description=p.get("description", "")[:2000],
         resamples=resamples,
     )
@@ -149,6 +154,7 @@ def _benchmark_json(b: Benchmark) -> dict[str, Any]:
         "task": b.task,
         "settings": b.settings,
         "n": b.n_items,
+        "dev_n": b.dev_n_items,
         "gold_sha256": b.gold_sha256,
         "gold_digest": b.gold_digest,
         "resamples": b.resamples,
