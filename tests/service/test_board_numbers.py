@@ -93,3 +93,37 @@ def test_board_equals_score_and_compare(backend: str, tmp_path, reference) -> No
             assert cell["p_holm"] == pytest.approx(p_adj, rel=1e-12, abs=0)
             assert cell["tie"] == ("tied" if p_adj >= 0.05 else "below")
         assert rows["R-BERT (Wu and He 2019)"]["cells"][m]["tie"] == "best"
+
+
+def test_a_contributed_task_config_rescores_every_run(tmp_path) -> None:
+    """A variant of the SemEval benchmark with direction dropped (`view: undirected`): every bundled run is re-read
+    from its stored upload and scored again; each cell equals `releval score --view undirected`."""
+    with running_board("sqlite", tmp_path, examples=True, workers=2) as board:
+        board.wait_idle()
+        body = json.dumps({"slug": "semeval-undirected", "settings": {"view": "undirected"}}).encode()
+        status, out, _ = board.request(
+            "POST",
+            "/api/v1/benchmarks/semeval2010-task8/variants",
+            body,
+            {"Content-Type": "application/json"},
+            token=board.token("contributor"),
+        )
+        assert status == 201, out
+        assert json.loads(out)["parent"] == "semeval2010-task8"
+        board.wait_idle()
+        data = board.json("/b/semeval-undirected/board.json")
+    scored = cli(
+        "score",
+        str(SEMEVAL_KEY),
+        "--view",
+        "undirected",
+        *(f"{s}={semeval_predictions(s)}" for s in SYSTEMS.values()),
+    )["results"]
+    expected = {r["system"]: r for r in scored}
+    rows = {r["name"]: r for r in data["rows"]}
+    assert sorted(rows) == sorted(SYSTEMS) and data["stale_cells"] == 0
+    for entry, system in SYSTEMS.items():
+        for m in MEASURES:
+            cell = rows[entry]["cells"][m]
+            assert cell["value"] == expected[system]["averages"][m]["f"], (entry, m)
+            assert "|view:undirected|" in cell["signature"]

@@ -285,3 +285,34 @@ def test_tokens_are_stored_hashed(tmp_path) -> None:
         assert token.encode() not in raw and board.admin.encode() not in raw
         assert hashlib.sha256(token.encode()).hexdigest().encode() in raw
         assert board.json("/api/v1/queue")["failed"] == 0
+
+
+def test_variant_refusals_and_flags(tmp_path) -> None:
+    """A variant with an unknown setting is refused (400, nothing created); a run its stricter Config refuses
+    (`strict_labels`: a predicted label gold lacks) is not copied and its entry says why."""
+    with running_board("sqlite", tmp_path) as board:
+        make_benchmark(board, tmp_path)
+        odd = synthetic.predictions(3)
+        odd[0] = "Z"  # a label gold never uses: a warning by default, refused under strict_labels
+        assert board.submit("toy", "odd", synthetic.jsonl(odd), "odd.jsonl")[0] == 201
+        assert board.submit("toy", "fine", synthetic.jsonl(synthetic.predictions(4)), "fine.jsonl")[0] == 201
+        board.wait_idle()
+
+        def variant(settings: object, slug: str = "toy-strict") -> tuple[int, dict]:
+            body = json.dumps({"slug": slug, "settings": settings}).encode()
+            status, out, _ = board.request(
+                "POST", "/api/v1/benchmarks/toy/variants", body, {"Content-Type": "application/json"}, token=board.admin
+            )
+            return status, json.loads(out)
+
+        status, out = variant({"bogus": 1})
+        assert status == 400 and "bogus" in out["error"]
+        assert variant({})[0] == 400
+        assert [b["slug"] for b in board.json("/api/v1/benchmarks")["benchmarks"]] == ["toy"]
+        status, out = variant({"strict_labels": True})
+        assert status == 201, out
+        board.wait_idle()
+        rows = {r["name"]: r for r in board.json("/b/toy-strict/board.json")["rows"]}
+        assert rows["fine"]["runs"] == 1 and rows["odd"]["runs"] == 0
+        (flag,) = [f for f in rows["odd"]["flags"] if f["code"] == "not-rescored"]
+        assert flag["message"].startswith("test seed 1: ") and "Z" in flag["message"]

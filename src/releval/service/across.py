@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from releval.errors import InputError, OptionError
+from releval.errors import OptionError, RelevalError
 from releval.service import board as ops
 from releval.service.board_tasks import task_of
 from releval.service.jobs import primary_runs
@@ -41,7 +41,7 @@ def replicability(a: str, b: str, measure: str = "micro", alpha: float = 0.05) -
     try:
         tests = dataset_tests(datasets, metric=measure)
         result = analyze(tests.pvalues, alpha, names=tests.names, effects=tests.effects)
-    except (InputError, OptionError) as exc:
+    except RelevalError as exc:
         raise ops.Refused(str(exc)) from None
     analysis = result.to_dict()
     for row in analysis.get("datasets", []):

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from releval.errors import InputError, OptionError, RelevalError
+from releval.errors import OptionError, RelevalError
 from releval.service import queue, scoring
 from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Cell, Entry, Measure, Run, Submitter
@@ -98,7 +98,7 @@ def create_benchmark(
         names = [kind.check_measure(m) for m in (kind.default_measures if measures is None else measures)]
         stored = kind.read_gold(gold, gold_name, spec)
         dev = kind.read_gold(dev_gold, dev_gold_name, spec) if dev_gold is not None else None
-    except (InputError, OptionError) as exc:
+    except RelevalError as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
         raise Refused(str(exc)) from None
     with transaction.atomic():
         if Benchmark.objects.filter(slug=slug).exists():
@@ -155,6 +155,7 @@ def submit(
     selection: str = "unknown",
     training_data: str = "",
     score_now: bool = False,
+    quota: bool = True,
 ) -> Run:
     """Validate and store one run's predictions and enqueue its scoring, in one transaction; refused (nothing
     stored) for bad input, another submitter's entry, a repeated seed, a full quota or an oversized file."""
@@ -172,12 +173,13 @@ def submit(
         raise Refused("paper_url must be an http(s) address")
     if len(data) > settings.RELEVAL_MAX_UPLOAD:
         raise Refused(f"the file has {len(data)} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
-    check_quota(submitter)
+    if quota:
+        check_quota(submitter)
     spec = spec_of(bench)
     try:
         gold = split_view(bench, split)
         stored = task_of(bench.task).prepare_run(gold, data, filename, spec, 20 * settings.RELEVAL_MAX_UPLOAD)
-    except (InputError, OptionError) as exc:
+    except RelevalError as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
         raise Refused(str(exc)) from None
     with transaction.atomic():
         # The benchmark's row is locked by every submission and every measure registration, so a registration
@@ -272,6 +274,41 @@ def delete_run(submitter: Submitter, run_id: int) -> None:
         bench_id = run.entry.benchmark_id
         run.delete()
         queue.enqueue("ties", {"benchmark": bench_id}, key=f"ties:{bench_id}")
+
+
+def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str, changes: Any) -> Benchmark:
+    """A contributed task Config: a benchmark with the parent's gold, measures and interval settings and its task
+    settings changed by `changes` (e.g. {"view": "undirected"}); every stored run of the parent is re-read from its
+    upload under the new Config and scored (jobs enqueued in the same transaction)."""
+    parent = get_benchmark(parent_slug)
+    if not isinstance(changes, dict) or not changes:
+        raise Refused('a variant changes at least one setting: {"settings": {"view": "undirected"}}')
+    merged = {**parent.settings, **changes}
+    if merged == parent.settings:
+        raise Refused("the settings are the parent's: a variant must change one")
+    with transaction.atomic():
+        bench = create_benchmark(
+            slug,
+            title or slug,
+            bytes(parent.gold),
+            parent.gold_name,
+            merged,
+            task=parent.task,
+            measures=[m.name for m in parent.measures.all()],
+            description=f"{parent.title} with {', '.join(f'{k}={v}' for k, v in changes.items())}",
+            dev_gold=bytes(parent.dev_gold) if parent.dev_gold is not None else None,
+            dev_gold_name=parent.dev_gold_name or "dev",
+            resamples=parent.resamples,
+            seed=parent.seed,
+            confidence=parent.confidence,
+        )
+        bench.parent = parent
+        bench.save(update_fields=["parent"])
+        Benchmark.objects.select_for_update().only("id").get(pk=parent.pk)  # no parent run slips past the copy
+        run_ids = list(Run.objects.filter(entry__benchmark=parent).order_by("id").values_list("id", flat=True))
+        for start in range(0, len(run_ids), BACKFILL_CHUNK):
+            queue.enqueue("copy-runs", {"variant": bench.pk, "runs": run_ids[start : start + BACKFILL_CHUNK]})
+    return bench
 
 
 def stale_cells(benchmark: Benchmark) -> int:

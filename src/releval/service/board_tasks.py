@@ -69,7 +69,16 @@ class RcTask:
         gold = rc_gold(bench)
         pred = scoring.read_upload(data, filename, "pred", spec.config, limit)
         gold_file = LabelFile(bench.gold_name, "stored", gold.ids, gold.labels, range(1, len(gold.ids) + 1))
-        return scoring.pack_labels(scoring.align_upload(gold_file, pred, spec.config))
+        aligned = scoring.align_upload(gold_file, pred, spec.config)
+        # scored once here, so that what the scorer refuses (a label gold lacks under strict_labels, a misspelt
+        # negative, SemEval's direction dropped on one side) is refused at upload, with the upload's name
+        try:
+            scoring.score_result(gold.labels, aligned, spec, ["micro"], ids=gold.ids)
+        except InputError as exc:
+            if getattr(exc, "file", None) is None:
+                raise InputError(str(exc), file=scoring.safe_name(filename)) from None
+            raise
+        return scoring.pack_labels(aligned)
 
     def cells(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
         gold = rc_gold(bench)
@@ -146,10 +155,12 @@ class E2ETask:
         return StoredGold(ids, [], short_hash(data), len(docs), stats)
 
     def prepare_run(self, bench: Any, data: bytes, filename: str, spec: scoring.BenchmarkSpec, limit: int) -> bytes:
+        from releval.api import score_e2e
         from releval.data.e2e import align_documents
 
         pred = self._read(data, filename, "pred", limit)
         align_documents(e2e_gold(bench), pred)  # ids and tokens must match gold's: an InputError otherwise
+        score_e2e(e2e_gold(bench), pred, self._config(spec, ["strict:micro"]))  # what the scorer refuses, refused now
         return zlib.compress(data, 6)
 
     def _pred(self, stored: bytes) -> Any:

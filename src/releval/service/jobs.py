@@ -79,6 +79,46 @@ def compute_cells(payload: dict[str, Any]) -> None:
         _write_cells(run, [measure], task.cells(gold, bytes(run.aligned), spec, [measure.name]))
 
 
+@queue.handler("copy-runs")
+def copy_runs(payload: dict[str, Any]) -> None:
+    """A variant's share of its parent's runs: each re-read from its stored upload under the variant's Config and
+    submitted to the variant (scored by its own job); a run the new Config refuses becomes a flag on its entry."""
+    try:
+        variant = Benchmark.objects.get(pk=payload["variant"])
+    except Benchmark.DoesNotExist:
+        return
+    for run in Run.objects.filter(pk__in=payload["runs"]).select_related("entry__owner"):
+        entry = run.entry
+        if Run.objects.filter(
+            entry__benchmark=variant, entry__name=entry.name, seed=run.seed, split=run.split
+        ).exists():
+            continue  # copied by an earlier attempt of this job
+        try:
+            board.submit(
+                entry.owner,
+                variant.slug,
+                entry.name,
+                bytes(run.upload),
+                run.filename,
+                seed=run.seed,
+                split=run.split,
+                paper_url=entry.paper_url,
+                selection=entry.selection,
+                training_data=entry.training_data,
+                quota=False,
+            )
+        except board.Refused as exc:
+            copy, _ = Entry.objects.get_or_create(
+                benchmark=variant,
+                name=entry.name,
+                defaults={"owner": entry.owner, "paper_url": entry.paper_url, "selection": entry.selection},
+            )
+            flag = {"code": "not-rescored", "severity": "warning", "message": f"{run.split} seed {run.seed}: {exc}"}
+            if flag not in copy.flags:
+                copy.flags = [*copy.flags, flag]
+                copy.save(update_fields=["flags"])
+
+
 def primary_runs(bench: Benchmark) -> dict[int, Run]:
     """Each entry's first test run (lowest id): the run its paired tests use."""
     out: dict[int, Run] = {}

@@ -56,6 +56,8 @@ class Benchmark(models.Model):
     dev_gold_labels = models.BinaryField(null=True)
     dev_n_items = models.PositiveIntegerField(null=True)
     licensed_text = models.BooleanField(default=True)  # instance text may not be shown (TACRED, ACE): never is
+    # A variant: the same gold under another task Config, its runs re-scored from the parent's stored uploads.
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="variants")
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -161,6 +161,7 @@ def _benchmark_json(b: Benchmark) -> dict[str, Any]:
         "seed": b.seed,
         "confidence": b.confidence,
         "measures": [m.name for m in b.measures.all()],
+        "parent": b.parent.slug if b.parent else None,
         "stats": b.stats,
     }
 
@@ -203,6 +204,20 @@ def api_measures(request: HttpRequest, slug: str) -> HttpResponse:
         raise ops.Refused('the body must be JSON: {"name": "power:0.5"}')
     measure = ops.register_measure(submitter, slug, body["name"])
     return JsonResponse({"measure": measure.name, "benchmark": slug}, status=201)
+
+
+@api
+@require_http_methods(["POST"])
+def api_variants(request: HttpRequest, slug: str) -> HttpResponse:
+    submitter = ops.authenticate(_token(request))
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or not isinstance(body.get("slug"), str):
+        raise ops.Refused('the body must be JSON: {"slug": "new-slug", "settings": {"view": "undirected"}}')
+    bench = ops.create_variant(submitter, slug, body["slug"], str(body.get("title") or ""), body.get("settings"))
+    return JsonResponse(_benchmark_json(bench), status=201)
 
 
 @api
