@@ -158,12 +158,22 @@ def align_upload(gold: LabelFile, pred: LabelFile, config: ClassificationConfig)
 
 
 def pack_labels(labels: Sequence[str]) -> bytes:
-    """Aligned labels as stored: newline-joined UTF-8, zlib-compressed (labels never contain a newline)."""
-    return zlib.compress("\n".join(labels).encode("utf-8"), 6)
+    """Aligned labels (or ids) as stored: a JSON array, zlib-compressed (a label may hold any character, a
+    newline too: a JSONL file can say so).
+
+    >>> unpack_labels(pack_labels(["A", "x\\ny", ""]))
+    ['A', 'x\\ny', '']
+    """
+    import orjson
+
+    return zlib.compress(orjson.dumps(list(labels)), 6)
 
 
 def unpack_labels(data: bytes) -> list[str]:
-    return zlib.decompress(data).decode("utf-8").split("\n")
+    import orjson
+
+    out: list[str] = orjson.loads(zlib.decompress(data))
+    return out
 
 
 def digest(data: bytes) -> str:
