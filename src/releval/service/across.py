@@ -9,7 +9,7 @@ from typing import Any
 from releval.errors import OptionError, RelevalError
 from releval.service import board as ops
 from releval.service.board_tasks import task_of
-from releval.service.jobs import primary_runs
+from releval.service.jobs import primary_runs, stored_predictions
 from releval.service.models import Benchmark, Entry
 
 
@@ -33,8 +33,8 @@ def replicability(a: str, b: str, measure: str = "micro", alpha: float = 0.05) -
         if entries[a].pk not in runs or entries[b].pk not in runs:
             continue
         task = task_of(bench.task)
-        gold, pred_a = task.inputs(bench, bytes(runs[entries[a].pk].aligned))
-        pred_b = task.inputs(bench, bytes(runs[entries[b].pk].aligned))[1]
+        gold, pred_a = task.inputs(bench, stored_predictions(runs[entries[a].pk].pk))
+        pred_b = task.inputs(bench, stored_predictions(runs[entries[b].pk].pk))[1]
         datasets.append((bench.slug, gold, pred_a, pred_b))
     if len(datasets) < 2:
         raise ops.Refused(f"entries {a!r} and {b!r} share {len(datasets)} benchmark(s); the analysis needs two", 404)

@@ -19,7 +19,7 @@ from django.utils import timezone
 from releval.errors import OptionError, RelevalError
 from releval.service import queue, scoring
 from releval.service.board_tasks import split_view, task_of
-from releval.service.models import Benchmark, Cell, Entry, Measure, Run, Submitter
+from releval.service.models import Benchmark, Cell, Entry, Measure, Run, RunData, Submitter
 
 #: Runs scored per backfill job: small enough that a killed worker loses little, large enough to amortise a job.
 BACKFILL_CHUNK = 25
@@ -207,10 +207,9 @@ def submit(
                     seed=seed,
                     split=split,
                     filename=scoring.safe_name(filename),
-                    upload=data,
                     sha256=scoring.digest(data),
-                    aligned=stored,
                 )
+                RunData.objects.create(run=run, upload=data, aligned=stored)
         except IntegrityError:  # the same seed submitted twice at once
             raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409) from None
         queue.enqueue("score-run", {"run": run.pk}, key=f"score-run:{run.pk}")

@@ -12,7 +12,12 @@ from django.db import transaction
 from releval import __version__
 from releval.service import board, queue, scoring
 from releval.service.board_tasks import split_view, task_of
-from releval.service.models import Benchmark, Cell, Entry, Measure, PairTest, Run, TieCache
+from releval.service.models import Benchmark, Cell, Entry, Measure, PairTest, Run, RunData, TieCache
+
+
+def stored_predictions(run_id: int) -> bytes:
+    """What a run stores to be scored again (`board_tasks`: aligned labels, or the validated e2e file)."""
+    return bytes(RunData.objects.only("aligned").get(run_id=run_id).aligned)
 
 
 def _write_cells(run: Run, measures: list[Measure], cells: dict[str, scoring.Cell]) -> None:
@@ -45,7 +50,7 @@ def score_run(payload: dict[str, Any]) -> None:
     bench = run.entry.benchmark
     spec = board.spec_of(bench)
     task = task_of(bench.task)
-    stored = bytes(run.aligned)
+    stored = stored_predictions(run.pk)
     gold = split_view(bench, run.split)
     measures = list(Measure.objects.filter(benchmark=bench))
     names = [m.name for m in measures]
@@ -54,9 +59,9 @@ def score_run(payload: dict[str, Any]) -> None:
     flags = task.flags(gold, stored, spec) if run.split == "test" else []
     with transaction.atomic():
         _write_cells(run, measures, cells)
-        run.result = result
+        RunData.objects.filter(run_id=run.pk).update(result=result)
         run.status = "scored"
-        run.save(update_fields=["result", "status"])
+        run.save(update_fields=["status"])
         entry = Entry.objects.select_for_update().get(pk=run.entry_id)
         known = {f["code"] for f in entry.flags}
         entry.flags = [*entry.flags, *(f for f in flags if f["code"] not in known)]
@@ -74,9 +79,11 @@ def compute_cells(payload: dict[str, Any]) -> None:
     bench = measure.benchmark
     spec = board.spec_of(bench)
     task = task_of(bench.task)
-    for run in Run.objects.filter(pk__in=payload["runs"]).only("id", "aligned", "split"):
+    for run in Run.objects.filter(pk__in=payload["runs"]).only("id", "split"):
         gold = split_view(bench, run.split)
-        _write_cells(run, [measure], task.cells(gold, bytes(run.aligned), spec, [measure.name]))
+        _write_cells(run, [measure], task.cells(gold, stored_predictions(run.pk), spec, [measure.name]))
+    # the tie groups wait for every cell of the measure: the last chunk's request finds them all
+    queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
 
 
 @queue.handler("copy-runs")
@@ -98,7 +105,7 @@ def copy_runs(payload: dict[str, Any]) -> None:
                 entry.owner,
                 variant.slug,
                 entry.name,
-                bytes(run.upload),
+                bytes(RunData.objects.only("upload").get(run_id=run.pk).upload),
                 run.filename,
                 seed=run.seed,
                 split=run.split,
@@ -151,7 +158,7 @@ def compute_ties(payload: dict[str, Any]) -> None:
     def predictions(entry: int) -> bytes:
         """An entry's stored predictions, read once, only when a pair test needs them."""
         if entry not in aligned:
-            aligned[entry] = bytes(Run.objects.only("aligned").get(pk=runs[entry].pk).aligned)
+            aligned[entry] = stored_predictions(runs[entry].pk)
         return aligned[entry]
 
     for measure in Measure.objects.filter(benchmark=bench):

@@ -2,7 +2,7 @@
 
 Submitter ─< Entry >─ Benchmark ─< Measure
                │                     │
-              Run ──────< Cell >─────┘        Job (the queue)     TieCache (tie groups per measure)
+     RunData ─ Run ──────< Cell >─────┘        Job (the queue)     TieCache (tie groups per measure)
                                                     PairTest (p of two runs under a measure)
 
 * A **Benchmark** holds its gold file (never served back), the aligned gold labels and ids, its task settings and
@@ -112,16 +112,23 @@ class Run(models.Model):
     seed = models.CharField(max_length=40)
     split = models.CharField(max_length=10, default="test")
     filename = models.CharField(max_length=100)
-    upload = models.BinaryField()
     sha256 = models.CharField(max_length=64)
-    aligned = models.BinaryField()  # zlib of the predicted label of every gold item, in gold order
-    result = models.JSONField(default=dict)  # ScoreResult.to_dict() under every measure: the entry page's source
     status = models.CharField(max_length=10, choices=STATUS, default="queued")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["entry", "seed", "split"], name="run_unique_seed")]
         ordering = ["id"]
+
+
+class RunData(models.Model):
+    """A run's large values, in a table of their own: the board's queries read runs without walking past them
+    (SQLite keeps a large value in a chain of overflow pages inside the row)."""
+
+    run = models.OneToOneField(Run, on_delete=models.CASCADE, primary_key=True, related_name="data")
+    upload = models.BinaryField()  # the file as uploaded
+    aligned = models.BinaryField()  # rc: the predicted label of every gold item (scoring.pack_labels); e2e: the file
+    result = models.JSONField(default=dict)  # the run's full result under every measure: the entry page's source
 
 
 class Cell(models.Model):

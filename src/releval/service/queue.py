@@ -58,8 +58,9 @@ def lease_seconds() -> float:
 
 
 def enqueue(kind: str, payload: dict[str, Any], key: str | None = None) -> Job | None:
-    """Add a job (inside the caller's transaction, if any). With `key`, at most one queued or running job has it:
-    a second enqueue is dropped (None)."""
+    """Add a job (inside the caller's transaction, if any). With `key`, at most one *queued* job has it: a second
+    enqueue is dropped (None), as the queued one will see the new data; a job that is running no longer holds its
+    key, so a request made meanwhile is queued."""
     try:
         with transaction.atomic():
             return Job.objects.create(kind=kind, payload=payload, key=key)
@@ -88,7 +89,9 @@ def claim(worker: str) -> Job | None:
             job.status, job.worker = "running", worker
             job.attempts += 1
             job.lease_until = now + timedelta(seconds=lease_seconds())
-            job.save(update_fields=["status", "worker", "attempts", "lease_until"])
+            # its key is free again once it runs: a request made while it runs (new data) queues a new job
+            job.key = None
+            job.save(update_fields=["status", "worker", "attempts", "lease_until", "key"])
             return job
 
 
@@ -146,7 +149,7 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
 
 
-def work(stop: threading.Event | None = None, poll: float = 0.5, burst: bool = False) -> int:
+def work(stop: threading.Event | None = None, poll: float = 0.2, burst: bool = False) -> int:
     """Do jobs until `stop` is set (or, with `burst`, until the queue is empty); the number of jobs done."""
     from releval.service import jobs  # noqa: F401  (registers the handlers)
 

@@ -40,7 +40,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, examples:
             t.join(timeout=30)
 
 
-def work(burst: bool = False, poll: float = 0.5) -> int:
+def work(burst: bool = False, poll: float = 0.2) -> int:
     """Do jobs until interrupted (or, with `burst`, until the queue is empty)."""
     from releval.service import queue
 

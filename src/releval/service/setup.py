@@ -126,8 +126,50 @@ def configure(database_url: str | None = None, data_dir: str | Path | None = Non
     django.setup()
 
 
-def migrate() -> None:
-    """Bring the database's schema up to date (Django migrations; safe to run on every start)."""
-    from django.core.management import call_command
+#: The PostgreSQL advisory lock that serialises migrations of processes starting together (any fixed number).
+MIGRATION_LOCK = 0x72656C76
 
-    call_command("migrate", verbosity=0, interactive=False)
+
+def migrate() -> None:
+    """Bring the database's schema up to date (Django migrations), on every start of every process: processes that
+    start together take turns (a PostgreSQL advisory lock, a file lock beside an SQLite file), so no two apply the
+    same migration."""
+    import contextlib
+
+    from django.core.management import call_command
+    from django.db import connection
+
+    with contextlib.ExitStack() as stack:
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_lock(%s)", [MIGRATION_LOCK])
+
+            def unlock() -> None:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s)", [MIGRATION_LOCK])
+
+            stack.callback(unlock)
+        elif connection.vendor == "sqlite":
+            stack.enter_context(_file_lock(Path(str(connection.settings_dict["NAME"]) + ".migrate-lock")))
+        call_command("migrate", verbosity=0, interactive=False)
+
+
+def _file_lock(path: Path) -> Any:
+    """An exclusive lock on `path` for the block (fcntl where there is one; elsewhere no lock)."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def held() -> Any:
+        try:
+            import fcntl
+        except ImportError:  # Windows: one process per SQLite board is the supported set-up there
+            yield
+            return
+        with open(path, "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    return held()

@@ -385,8 +385,8 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     except Entry.DoesNotExist:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
     runs = list(entry.runs.order_by("id"))
-    first = next((r for r in runs if r.result), None)
-    per_class = _classes_result(first.result).get("per_class", []) if first else []
+    first = next((r for r in runs if r.status == "scored"), None)
+    per_class = _classes_result(first.data.result).get("per_class", []) if first else []
     cells = {r.pk: {c.measure.name: c for c in r.cells.select_related("measure")} for r in runs}
     measures = [m.name for m in entry.benchmark.measures.all()]
     run_rows = [{"run": r, "cells": [(m, _cell_text(cells[r.pk].get(m))) for m in measures]} for r in runs]
@@ -431,10 +431,10 @@ def entry_figure(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
         entry = Entry.objects.get(pk=entry_id, benchmark__slug=slug)
     except Entry.DoesNotExist:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
-    run = next((r for r in entry.runs.order_by("id") if r.result), None)
+    run = entry.runs.filter(status="scored").order_by("id").select_related("data").first()
     if run is None:
         return _page_error(request, ops.Refused("this entry has no scored run yet", 404))
-    result = _named(ScoreResult.from_dict(_classes_result(run.result)), entry.name)
+    result = _named(ScoreResult.from_dict(_classes_result(run.data.result)), entry.name)
     _, fig = per_class_figure([result], dataset=entry.benchmark.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
 
