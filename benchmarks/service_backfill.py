@@ -72,7 +72,7 @@ def populate(n_runs: int, ids: list[str], gold: list[str], pred: list[str]) -> f
     from django.utils import timezone
 
     from releval.service import board, jobs
-    from releval.service.models import Cell, Entry, Job, Measure, Run, Submitter, TieCache
+    from releval.service.models import Cell, Entry, Job, Measure, Run, RunData, Submitter, TieCache
 
     board.create_submitter("bench-admin", admin=True)
     admin = Submitter.objects.get(name="bench-admin")
@@ -93,7 +93,8 @@ def populate(n_runs: int, ids: list[str], gold: list[str], pred: list[str]) -> f
     rng = np.random.default_rng(7)
     with transaction.atomic():
         Job.objects.filter(status="queued").update(status="done", key=None, finished=timezone.now())
-        Run.objects.exclude(pk=first.pk).update(status="scored", result=first.result)
+        Run.objects.exclude(pk=first.pk).update(status="scored")
+        RunData.objects.exclude(run_id=first.pk).update(result=RunData.objects.get(run_id=first.pk).result)
         cells = []
         for run_id in Run.objects.exclude(pk=first.pk).values_list("id", flat=True):
             jitter = float(rng.normal(0, 0.01))
@@ -111,7 +112,7 @@ def populate(n_runs: int, ids: list[str], gold: list[str], pred: list[str]) -> f
                     )
                 )
         Cell.objects.bulk_create(cells, batch_size=2000)
-        runs = jobs.primary_runs(bench)
+        runs = jobs.test_runs(bench)
         entries = sorted(runs)
         placeholder = {"best": entries[0], "tests": {str(e): [0.5, 1.0, True] for e in entries[1:]}}
         for m in measures:
@@ -174,7 +175,7 @@ def backfill(env: dict[str, str], folder: Path) -> dict[str, object]:
     if n_cells != runs:
         sys.exit(f"{n_cells} cells of {MEASURE} for {runs} runs after the backfill")
     bench = Benchmark.objects.get(slug=SLUG)
-    key = jobs.tie_key(bench, measure, jobs.primary_runs(bench))
+    key = jobs.tie_key(bench, measure, jobs.test_runs(bench))
     return {
         "wall": wall,
         "cpu": cpu,
@@ -202,7 +203,7 @@ def tie_groups(measure: object, env: dict[str, str], folder: Path) -> tuple[floa
     queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
     wait_all(start_workers(1, env, folder), folder)
     seconds = time.perf_counter() - start
-    key = jobs.tie_key(bench, measure, jobs.primary_runs(bench))  # type: ignore[arg-type]
+    key = jobs.tie_key(bench, measure, jobs.test_runs(bench))  # type: ignore[arg-type]
     return seconds, TieCache.objects.filter(measure=measure, key=key).exists()
 
 

@@ -5,6 +5,7 @@ recompute the tie groups of a benchmark. Each is idempotent (cells are upserted)
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -126,51 +127,81 @@ def copy_runs(payload: dict[str, Any]) -> None:
                 copy.save(update_fields=["flags"])
 
 
-def primary_runs(bench: Benchmark) -> dict[int, Run]:
-    """Each entry's first test run (lowest id): the run its paired tests use."""
-    out: dict[int, Run] = {}
+#: Pair tests done inside one `ties` job; more are split into `pair-tests` jobs that workers share.
+PAIR_CHUNK = 40
+
+
+def test_runs(bench: Benchmark) -> dict[int, list[Run]]:
+    """Each entry's test runs (seeds), in submission order: the first is the run its paired tests use."""
+    out: dict[int, list[Run]] = {}
     for run in Run.objects.filter(entry__benchmark=bench, split="test").order_by("id").only("id", "entry_id", "sha256"):
-        out.setdefault(run.entry_id, run)
+        out.setdefault(run.entry_id, []).append(run)
     return out
 
 
-def tie_key(bench: Benchmark, measure: Measure, runs: dict[int, Run]) -> str:
-    """What a measure's tie groups depend on: the runs compared, the measure and the interval settings."""
-    parts = [f"{e}:{r.sha256}" for e, r in sorted(runs.items())]
+def primary_runs(bench: Benchmark) -> dict[int, Run]:
+    """Each entry's first test run (lowest id): the run its paired tests use."""
+    return {entry: runs[0] for entry, runs in test_runs(bench).items()}
+
+
+def tie_key(bench: Benchmark, measure: Measure, runs: Mapping[int, Sequence[Any]]) -> str:
+    """What a measure's tie groups and seed tests depend on: every test run, the measure, the interval settings and
+    the releval version that computed the cells."""
+    parts = [f"{e}:{','.join(r.sha256 for r in rs)}" for e, rs in sorted(runs.items())]
     parts += [measure.name, str(bench.resamples), str(bench.seed), str(bench.confidence), bench.gold_sha256]
+    parts.append(__version__)
     return hashlib.sha256("|".join(parts).encode()).hexdigest()
+
+
+def _pair_p(bench: Benchmark, measure: Measure, best: Run, other: Run, spec: scoring.BenchmarkSpec) -> float:
+    task = task_of(bench.task)
+    p = task.pair_p(bench, stored_predictions(best.pk), stored_predictions(other.pk), measure.name, spec)
+    PairTest.objects.update_or_create(
+        measure=measure, run_a=best, run_b=other, defaults={"p_value": p, "version": __version__}
+    )
+    return p
+
+
+@queue.handler("pair-tests")
+def pair_tests(payload: dict[str, Any]) -> None:
+    """A share of the paired tests with a measure's best run (a large board's tie groups, spread over workers);
+    then the tie groups are asked for again."""
+    try:
+        measure = Measure.objects.select_related("benchmark").get(pk=payload["measure"])
+        best = Run.objects.get(pk=payload["best"])
+    except (Measure.DoesNotExist, Run.DoesNotExist):
+        return
+    bench = measure.benchmark
+    spec = board.spec_of(bench)
+    done = set(
+        PairTest.objects.filter(measure=measure, run_a=best, version=__version__).values_list("run_b_id", flat=True)
+    )
+    for other in Run.objects.filter(pk__in=payload["runs"]).exclude(pk__in=done).only("id"):
+        _pair_p(bench, measure, best, other, spec)
+    queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
 
 
 @queue.handler("ties")
 def compute_ties(payload: dict[str, Any]) -> None:
-    """Tie groups of every measure of a benchmark whose runs or measures changed (cached by `tie_key`)."""
+    """Tie groups and seed tests of every measure of a benchmark whose runs or measures changed (cached by
+    `tie_key`). Up to PAIR_CHUNK missing pair tests are done here; more are handed to `pair-tests` jobs, which ask
+    for the tie groups again when done."""
     try:
         bench = Benchmark.objects.get(pk=payload["benchmark"])
     except Benchmark.DoesNotExist:
         return
     spec = board.spec_of(bench)
-    task = task_of(bench.task)
-    runs = primary_runs(bench)
-    if not runs:
+    all_runs = test_runs(bench)
+    if not all_runs:
         return
-    aligned: dict[int, bytes] = {}
-
-    def predictions(entry: int) -> bytes:
-        """An entry's stored predictions, read once, only when a pair test needs them."""
-        if entry not in aligned:
-            aligned[entry] = stored_predictions(runs[entry].pk)
-        return aligned[entry]
-
+    runs = {entry: rs[0] for entry, rs in all_runs.items()}
     for measure in Measure.objects.filter(benchmark=bench):
-        key = tie_key(bench, measure, runs)
+        key = tie_key(bench, measure, all_runs)
         if TieCache.objects.filter(measure=measure, key=key).exists():
             continue
-        values = dict(
-            Cell.objects.filter(measure=measure, run_id__in=[r.pk for r in runs.values()]).values_list(
-                "run_id", "value"
-            )
-        )
-        if len(values) < len(runs):  # some cell not computed yet: its job will ask for the ties again
+        ids = [r.pk for rs in all_runs.values() for r in rs]
+        values = dict(Cell.objects.filter(measure=measure, run_id__in=ids).values_list("run_id", "value"))
+        if len(values) < len(ids):  # some cell not computed yet: its job asks for the ties again
             continue
         best = max(runs, key=lambda e: (values[runs[e].pk], -e))
         best_run = runs[best]
@@ -179,17 +210,46 @@ def compute_ties(payload: dict[str, Any]) -> None:
                 "run_b_id", "p_value"
             )
         )
+        missing = [run.pk for entry, run in runs.items() if entry != best and run.pk not in known]
+        if len(missing) > PAIR_CHUNK:
+            for start in range(0, len(missing), PAIR_CHUNK):
+                chunk = missing[start : start + PAIR_CHUNK]
+                payload = {"measure": measure.pk, "best": best_run.pk, "runs": chunk}
+                queue.enqueue("pair-tests", payload, key=f"pairs:{measure.pk}:{best_run.pk}:{chunk[0]}")
+            continue
         raw = {}
         for entry, run in runs.items():
             if entry == best:
                 continue
             if run.pk not in known:
-                p = task.pair_p(bench, predictions(best), predictions(entry), measure.name, spec)
-                PairTest.objects.update_or_create(
-                    measure=measure, run_a=best_run, run_b=run, defaults={"p_value": p, "version": __version__}
-                )
-                known[run.pk] = p
+                known[run.pk] = _pair_p(bench, measure, best_run, run, spec)
             raw[str(entry)] = known[run.pk]
         tests = scoring.tie_groups(raw, spec)
-        data = {"best": best, "tests": {t.entry: [t.p_value, t.p_adjusted, t.tied] for t in tests}}
+        data = {
+            "best": best,
+            "tests": {t.entry: [t.p_value, t.p_adjusted, t.tied] for t in tests},
+            "seeds": seed_tests({e: [values[r.pk] for r in rs] for e, rs in all_runs.items()}, measure.name),
+        }
         TieCache.objects.update_or_create(measure=measure, key=key, defaults={"data": data})
+
+
+def seed_tests(scores: dict[int, list[float]], measure: str) -> dict[str, list[float]]:
+    """Welch's t and Cohen's d (`releval.compare_seeds`) of each entry with several seeds against the best such
+    entry (highest mean): {entry: [p, d]}; {} when fewer than two entries have several seeds."""
+    from releval.errors import InputError
+    from releval.significance.seeds import compare_seeds
+
+    multi = {e: v for e, v in scores.items() if len(v) >= 2}
+    if len(multi) < 2:
+        return {}
+    best = max(multi, key=lambda e: (sum(multi[e]) / len(multi[e]), -e))
+    out = {}
+    for entry, values in multi.items():
+        if entry == best:
+            continue
+        try:
+            res = compare_seeds(multi[best], values, metric=measure)
+        except InputError:  # both constant with different means: no test (shown as none)
+            continue
+        out[str(entry)] = [res.p_value, res.cohen_d]
+    return out

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from releval import __version__
-from releval.service.jobs import primary_runs, tie_key
+from releval.service.jobs import tie_key
 from releval.service.models import Benchmark, Cell, Entry, Measure, Run, TieCache
 
 
@@ -197,15 +197,17 @@ def board(bench: Benchmark) -> Board:
         rows.append(
             BoardRow(e.pk, e.name, e.owner.name, e.paper_url, e.selection, list(e.flags), len(runs_of[e.pk]), cells)
         )
-    ties_current = _ties(bench, measures, rows)
-    _seed_tests(measures, rows)
+    ties_current = _ties(bench, measures, rows, runs_of)
     return Board(bench, [names[m.pk] for m in measures], rows, ties_current, stale_total)
 
 
-def _ties(bench: Benchmark, measures: list[Measure], rows: list[BoardRow]) -> dict[str, bool]:
-    """Mark each cell best / tied / below from the tie cache of the current runs; False for a measure whose tie
-    groups are not computed for these runs yet."""
-    runs = primary_runs(bench)
+def _ties(
+    bench: Benchmark, measures: list[Measure], rows: list[BoardRow], runs_of: dict[int, list[int]]
+) -> dict[str, bool]:
+    """Mark each cell best / tied / below and add the seed tests, from the cache of the current runs; False for a
+    measure whose tie groups are not computed for these runs yet."""
+    shas = dict(Run.objects.filter(entry__benchmark=bench, split="test").values_list("id", "sha256"))
+    runs = {e: [_Sha(shas[r]) for r in ids] for e, ids in runs_of.items() if ids}
     current = {}
     keys = {m.pk: tie_key(bench, m, runs) for m in measures}
     cached = {
@@ -226,30 +228,15 @@ def _ties(bench: Benchmark, measures: list[Measure], rows: list[BoardRow]) -> di
             if row is not None:
                 row.cells[m.name].tie = "tied" if tied else "below"
                 row.cells[m.name].p_adjusted = p_adjusted
+        for entry_id, (p, d) in data.get("seeds", {}).items():
+            row = by_id.get(int(entry_id))
+            if row is not None:
+                row.cells[m.name].welch_p, row.cells[m.name].cohen_d = p, d
     return current
 
 
-def _seed_tests(measures: list[Measure], rows: list[BoardRow]) -> None:
-    """Welch's t and Cohen's d (releval.compare_seeds) of each entry with several seeds against the best such
-    entry, per measure."""
-    from releval.errors import InputError
+@dataclass(frozen=True)
+class _Sha:
+    """What `tie_key` reads of a run."""
 
-    multi = [r for r in rows if r.runs >= 2]
-    if len(multi) < 2:
-        return
-    from releval.significance.seeds import compare_seeds
-
-    for m in measures:
-        scored = [r for r in multi if len(r.cells[m.name].seeds) >= 2]
-        if len(scored) < 2:
-            continue
-        best = max(scored, key=lambda r: r.cells[m.name].value or 0.0)
-        for r in scored:
-            if r is best:
-                continue
-            try:
-                res = compare_seeds(best.cells[m.name].seeds, r.cells[m.name].seeds, metric=m.name)
-            except InputError:  # both constant with different means: no test, shown as such
-                continue
-            r.cells[m.name].welch_p = res.p_value
-            r.cells[m.name].cohen_d = res.cohen_d
+    sha256: str

@@ -223,13 +223,11 @@ def api_variants(request: HttpRequest, slug: str) -> HttpResponse:
 @api
 @require_http_methods(["GET"])
 def api_board(request: HttpRequest, slug: str) -> HttpResponse:
+    import orjson
+
     b = standings.board(ops.get_benchmark(slug))
-    return JsonResponse(b.to_dict(), json_dumps_params={"allow_nan": False}, encoder=_Encoder)
-
-
-class _Encoder(json.JSONEncoder):
-    def iterencode(self, o: Any, _one_shot: bool = False) -> Any:
-        return super().iterencode(_finite(o), _one_shot)
+    # orjson writes NaN and infinities as null (JSON has none), in C
+    return HttpResponse(orjson.dumps(b.to_dict()), content_type="application/json")
 
 
 def _finite(o: Any) -> Any:
@@ -365,8 +363,8 @@ def _rows_html(b: standings.Board) -> str:
             mark = {"best": " ★", "tied": " ≈"}.get(c.tie, "")
             ci = f'<span class="ci">[{_pct(c.ci[0])}, {_pct(c.ci[1])}]</span>' if c.ci else ""
             parts.append(
-                f'<td class="{" ".join(classes)}" data-v="{value}" title="{esc(chr(10).join(tip))}"'
-                f' data-signature="{esc(c.signature)}">{text}{mark}{ci}</td>'
+                f'<td class="{" ".join(classes)}" data-v="{value}" title="{esc(chr(10).join(tip))}">'
+                f"{text}{mark}{ci}</td>"
             )
         flags = " ".join(
             f'<span class="flag {esc(f.get("severity", "info"))}" title="{esc(f.get("message", ""))}">'
