@@ -60,7 +60,7 @@ def populate(
     from django.db import transaction
 
     from releval import __version__
-    from releval.service import board, jobs, scoring
+    from releval.service import board, board_tasks, jobs, scoring
     from releval.service.models import Cell, Entry, Measure, Run, RunData, Submitter, TieCache
 
     bench = board.create_benchmark(SLUG, "TACRED-like", jsonl(ids, gold), "gold.jsonl", resamples=1000)
@@ -115,7 +115,7 @@ def populate(
                 RunData(
                     run=run,
                     upload=upload,
-                    aligned=scoring.pack_labels(perturbed(pred, gold, e_index * 3 + i, flips=20)),
+                    aligned=board_tasks.pack_run(perturbed(pred, gold, e_index * 3 + i, flips=20), positional=False),
                     result=result,
                 )
                 for i, run in enumerate(runs)

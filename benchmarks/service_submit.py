@@ -15,7 +15,7 @@ the start of the request:
   (F, 95 % interval of 1,000 resamples, signature): the in-process worker has scored it;
 * idle: then until /api/v1/queue shows no job queued or running (the run's tie-group job too: one entry, no test).
 
-The worker thread polls the queue every 0.5 s when idle, so `scored` includes 0-0.5 s of waiting for the next poll
+The worker thread polls the queue every 0.2 s when idle, so `scored` includes 0-0.2 s of waiting for the next poll
 (printed apart: the run's created time to its score-run job's finished time, read from the database afterwards).
 
 The peer, both whole processes on the same files, interleaved with the board's runs:
@@ -195,7 +195,7 @@ def main() -> None:
     print(f"  board: queue empty       {med['idle']:7.3f} s  (+ the tie-group job)")
     print(
         f"    run stored -> its score-run job finished (server clock): {statistics.median(waits):.3f} s, of which "
-        f"the worker's idle poll 0-0.5 s; jobs.score_run in-process: {in_process:.3f} s"
+        f"the worker's idle poll 0-0.2 s; jobs.score_run in-process: {in_process:.3f} s"
     )
     print(f"  releval score            {pmed['score']:7.3f} s  (CPU {pcpu['score']:.3f} s)")
     print(f"  releval compare -R 1000  {pmed['compare']:7.3f} s  (CPU {pcpu['compare']:.3f} s)")

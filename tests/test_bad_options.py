@@ -385,6 +385,7 @@ CASES += [
     c("submit", RBERT, *SUBMIT, "--paper", "ftp://h/p.pdf", names="--paper"),
     c("submit", RBERT, *SUBMIT, "--selection", "bogus", names="--selection"),
     c("submit", RBERT, *SUBMIT, "--split", "train", names="--split"),
+    c("submit", RBERT, *SUBMIT, "--input-format", "xml", names="--input-format"),
     c("submit", RBERT, *SUBMIT, "--training-data", "x" * 201, names="--training-data"),
     c("submit", RBERT, *SUBMIT, "--wait", "-1", names="--wait"),
 ]

@@ -316,3 +316,20 @@ def test_variant_refusals_and_flags(tmp_path) -> None:
         assert rows["fine"]["runs"] == 1 and rows["odd"]["runs"] == 0
         (flag,) = [f for f in rows["odd"]["flags"] if f["code"] == "not-rescored"]
         assert flag["message"].startswith("test seed 1: ") and "Z" in flag["message"]
+
+
+def test_a_file_without_ids_is_aligned_by_position_and_signed_so(tmp_path) -> None:
+    """One label per line (no ids): aligned by position as `releval score` aligns it, and the cells say
+    `alignment:position`, with the command line's numbers."""
+    with running_board("sqlite", tmp_path) as board:
+        gold = make_benchmark(board, tmp_path)
+        labels = synthetic.predictions(9)
+        pred = tmp_path / "pred.txt"
+        pred.write_text("".join(f"{x}\n" for x in labels), encoding="utf-8")
+        status, out = board.submit("toy", "lines", pred.read_bytes(), "pred.txt", format="labels-lines")
+        assert status == 201, out
+        board.wait_idle()
+        cell = board.json("/b/toy/board.json")["rows"][0]["cells"]["macro"]
+        expected = score_cli(gold, pred, "--pred-format", "labels-lines")
+        assert cell["value"] == expected["averages"]["macro"]["f"]
+        assert "|alignment:position|" in cell["signature"] and "|alignment:position|" in expected["signature"]

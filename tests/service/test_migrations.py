@@ -50,7 +50,8 @@ def test_models_match_migrations_and_upgrade(backend: str, tmp_path) -> None:
         assert done.returncode == 0, done.stderr
         applied = "print(sorted(m.name for m in MigrationRecorder.Migration.objects.filter(app='board')))"
         assert (
-            run(applied, env).stdout.strip() == "['0001_initial', '0002_pair_tests', '0003_dev_gold', '0004_variants', '0005_run_data']"
+            run(applied, env).stdout.strip()
+            == "['0001_initial', '0002_pair_tests', '0003_dev_gold', '0004_variants', '0005_run_data']"
         )
         assert "board_pairtest" in run(tables, env).stdout
         early = "from releval.service.models import Submitter; print(Submitter.objects.get(name='early').token_hash)"

@@ -94,3 +94,10 @@ def test_database_urls(url: str, message: str) -> None:
         database_settings(url, Path("."))
     pg = database_settings("postgresql://me:p%40ss@db:6543/board", Path("."))
     assert (pg["USER"], pg["PASSWORD"], pg["HOST"], pg["PORT"], pg["NAME"]) == ("me", "p@ss", "db", "6543", "board")
+
+
+def test_the_submit_command_lists_every_label_format() -> None:
+    from releval.commands.service import LABEL_FORMAT_NAMES
+    from releval.data.labels import FORMATS
+
+    assert LABEL_FORMAT_NAMES == FORMATS

@@ -16,6 +16,19 @@ from releval.commands.base import PATH, Argument, Choice, Command
 from releval.errors import OptionError, RelevalError
 from releval.validation import check_nonempty
 
+#: Label file formats (`releval.data.labels.FORMATS`, written out: listing the options must not import the
+#: loaders; tests/service/test_scoring.py checks that the two agree).
+LABEL_FORMAT_NAMES = (
+    "semeval",
+    "semeval-tsv",
+    "id-tsv",
+    "tacred-json",
+    "tacrev-jsonl",
+    "jsonl",
+    "csv",
+    "tsv",
+    "labels-lines",
+)
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _DATA_DIR_HELP = "Directory of the default SQLite database (default: $RELEVAL_DATA_DIR or ./releval-board)."
 _DB_HELP = "sqlite:///FILE or postgresql://USER@HOST:PORT/DB (default: $RELEVAL_DATABASE_URL, else SQLite)."
@@ -193,6 +206,12 @@ def benchmark_command(
     "--selection", type=Choice(["dev", "test", "unknown"]), default="unknown", help="The split that selected the model."
 )
 @click.option("--training-data", default="", help="What the model was trained on (e.g. train, train+dev).")
+@click.option(
+    "--input-format",
+    type=Choice(list(LABEL_FORMAT_NAMES)),
+    default=None,
+    help="The file's format (default: detected); one label per line must be named: labels-lines.",
+)
 @click.option("--wait", "wait_seconds", type=click.FloatRange(0), default=0.0, help="Wait this long for the scores.")
 def submit_command(
     pred: Path,
@@ -205,6 +224,7 @@ def submit_command(
     paper: str,
     selection: str,
     training_data: str,
+    input_format: str | None,
     wait_seconds: float,
 ) -> None:
     """Submit a run's predictions to a board; prints the stored run (JSON), with its scores once computed."""
@@ -231,6 +251,7 @@ def submit_command(
         "paper_url": paper,
         "selection": selection,
         "training_data": training_data,
+        **({"format": input_format} if input_format else {}),
     }
     run = client.submit(benchmark, fields, pred.name, data)
     if wait_seconds:

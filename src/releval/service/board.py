@@ -156,6 +156,7 @@ def submit(
     training_data: str = "",
     score_now: bool = False,
     quota: bool = True,
+    fmt: str | None = None,
 ) -> Run:
     """Validate and store one run's predictions and enqueue its scoring, in one transaction; refused (nothing
     stored) for bad input, another submitter's entry, a repeated seed, a full quota or an oversized file."""
@@ -178,7 +179,7 @@ def submit(
     spec = spec_of(bench)
     try:
         gold = split_view(bench, split)
-        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, 20 * settings.RELEVAL_MAX_UPLOAD)
+        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, 20 * settings.RELEVAL_MAX_UPLOAD, fmt)
     except RelevalError as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
         raise Refused(str(exc)) from None
     with transaction.atomic():

@@ -2,8 +2,8 @@
 the gold and an upload (with the library's strict loaders), what a run stores, its cells, its result, its audit
 flags and its paired test with another run. `releval.service.board` and `.jobs` call only this interface.
 
-* Classification (`rc`): a run stores its labels aligned to gold (`scoring.pack_labels`): any new measure is
-  re-aggregated from them without re-reading the upload.
+* Classification (`rc`): a run stores its labels aligned to gold and how they were aligned (`pack_run`): any new
+  measure is re-aggregated from them without re-reading the upload.
 * End-to-end RE (`e2e`, Taillé et al. 2020): a run stores its validated upload; its documents are read again
   when a new measure is computed. Measures are `criterion:average` (`strict:macro`, `boundaries:micro`,
   `ner:micro`); the criteria are fixed per benchmark (NER, Strict, Boundaries), so a cell's bootstrap draw never
@@ -62,50 +62,63 @@ class RcTask:
         digest = sequence_digest(labels.labels)
         return StoredGold(list(labels.ids), list(labels.labels), digest, len(labels.labels), stats)
 
-    def prepare_run(self, bench: Any, data: bytes, filename: str, spec: scoring.BenchmarkSpec, limit: int) -> bytes:
-        """The upload validated and aligned to gold: what the run stores (InputError when refused)."""
-        from releval.data.labels import LabelFile
+    def prepare_run(
+        self, bench: Any, data: bytes, filename: str, spec: scoring.BenchmarkSpec, limit: int, fmt: str | None = None
+    ) -> bytes:
+        """The upload validated and aligned to gold: what the run stores (InputError when refused). `fmt` names the
+        upload's format (as --pred-format does; `labels-lines` must be named), else it is detected."""
+        from dataclasses import replace
+
+        from releval.data.labels import FORMATS, LabelFile
+        from releval.validation import check_choice
 
         gold = rc_gold(bench)
-        pred = scoring.read_upload(data, filename, "pred", spec.config, limit)
+        config = spec.config
+        if fmt:
+            config = replace(config, pred_format=check_choice(fmt, FORMATS, "format"))
+        pred = scoring.read_upload(data, filename, "pred", config, limit)
         gold_file = LabelFile(bench.gold_name, "stored", gold.ids, gold.labels, range(1, len(gold.ids) + 1))
-        aligned = scoring.align_upload(gold_file, pred, spec.config)
+        aligned, positional = scoring.align_upload_facts(gold_file, pred, spec.config)
         # scored once here, so that what the scorer refuses (a label gold lacks under strict_labels, a misspelt
         # negative, SemEval's direction dropped on one side) is refused at upload, with the upload's name
         try:
-            scoring.score_result(gold.labels, aligned, spec, ["micro"], ids=gold.ids)
+            scoring.score_result(gold.labels, aligned, spec, ["micro"], ids=None if positional else gold.ids)
         except InputError as exc:
             if getattr(exc, "file", None) is None:
                 raise InputError(str(exc), file=scoring.safe_name(filename)) from None
             raise
-        return scoring.pack_labels(aligned)
+        return pack_run(aligned, positional)
 
     def cells(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
         gold = rc_gold(bench)
-        return scoring.score_cells(gold.labels, scoring.unpack_labels(stored), spec, measures, ids=gold.ids)
+        pred, positional = unpack_run(stored)
+        return scoring.score_cells(gold.labels, pred, spec, measures, ids=None if positional else gold.ids)
 
     def result(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
         gold = rc_gold(bench)
-        return scoring.score_result(gold.labels, scoring.unpack_labels(stored), spec, measures, ids=gold.ids).to_dict()
+        pred, positional = unpack_run(stored)
+        ids = None if positional else gold.ids
+        return scoring.score_result(gold.labels, pred, spec, measures, ids=ids).to_dict()
 
     def flags(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec) -> list[dict[str, str]]:
         """The audit's errors and warnings (`releval audit`), without examples (they would show items)."""
         from releval.audit.checks import audit
 
         gold = rc_gold(bench)
-        pred = gold.mapping(scoring.unpack_labels(stored))
+        pred = gold.mapping(unpack_run(stored)[0])
         report = audit(gold.mapping(), pred, negative=spec.config.negative)
         return _findings(report)
 
     def pair_p(self, bench: Any, best: bytes, other: bytes, measure: str, spec: scoring.BenchmarkSpec) -> float:
+        # aligned lists, by position: the same items in the same order give the same draw and p-value as the
+        # {id: label} mappings `releval compare` reads from files (tests/service check it), at half the cost
         gold = rc_gold(bench)
-        a, b = scoring.unpack_labels(best), scoring.unpack_labels(other)
-        return scoring.pair_p_value(gold.labels, a, b, measure, spec, gold.ids)
+        return scoring.pair_p_value(gold.labels, unpack_run(best)[0], unpack_run(other)[0], measure, spec, None)
 
     def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:
         """Gold and predictions as the library's functions take them ({id: label} mappings)."""
         gold = rc_gold(bench)
-        return gold.mapping(), gold.mapping(scoring.unpack_labels(stored))
+        return gold.mapping(), gold.mapping(unpack_run(stored)[0])
 
 
 class E2ETask:
@@ -154,9 +167,14 @@ class E2ETask:
         stats = dataset_stats(dataset).to_dict()
         return StoredGold(ids, [], short_hash(data), len(docs), stats)
 
-    def prepare_run(self, bench: Any, data: bytes, filename: str, spec: scoring.BenchmarkSpec, limit: int) -> bytes:
+    def prepare_run(
+        self, bench: Any, data: bytes, filename: str, spec: scoring.BenchmarkSpec, limit: int, fmt: str | None = None
+    ) -> bytes:
         from releval.api import score_e2e
         from releval.data.e2e import align_documents
+
+        if fmt:
+            raise OptionError("format: an end-to-end file's format is detected (SpERT or DyGIE JSON)", option="format")
 
         pred = self._read(data, filename, "pred", limit)
         align_documents(e2e_gold(bench), pred)  # ids and tokens must match gold's: an InputError otherwise
@@ -211,6 +229,16 @@ class E2ETask:
 
     def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:
         return e2e_gold(bench), self._pred(stored)
+
+
+def pack_run(aligned: Sequence[str], positional: bool) -> bytes:
+    """What a classification run stores: its aligned labels and how they were aligned (by id or by position)."""
+    return scoring.pack_labels(["position" if positional else "id", *aligned])
+
+
+def unpack_run(stored: bytes) -> tuple[list[str], bool]:
+    how, *aligned = scoring.unpack_labels(stored)
+    return aligned, how == "position"
 
 
 def _findings(report: Any) -> list[dict[str, str]]:

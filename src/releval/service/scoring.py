@@ -150,11 +150,17 @@ def read_upload(
 
 def align_upload(gold: LabelFile, pred: LabelFile, config: ClassificationConfig) -> list[str]:
     """The predictions aligned to gold's items as `releval score` aligns them: a missing, duplicate or unknown id
-    is an InputError (or filled as the Config's `on_missing` says)."""
+    is an InputError (or filled as the Config's `on_missing` says); a file without ids (one label per line) is
+    aligned by position, as the command line does."""
+    return align_upload_facts(gold, pred, config)[0]
+
+
+def align_upload_facts(gold: LabelFile, pred: LabelFile, config: ClassificationConfig) -> tuple[list[str], bool]:
+    """`align_upload` and whether the alignment was by position (the signature's `alignment` field)."""
     from releval.significance.compare import align_systems
 
-    _, runs, _ = align_systems(gold, {"upload": [pred]}, config)
-    return runs["upload"][0]
+    _, runs, facts = align_systems(gold, {"upload": [pred]}, config)
+    return runs["upload"][0], bool(facts.by_position)
 
 
 def pack_labels(labels: Sequence[str]) -> bytes:

@@ -81,6 +81,7 @@ def _submit_from(request: HttpRequest, slug: str) -> Run:
         paper_url=p.get("paper_url", ""),
         selection=p.get("selection", "unknown") or "unknown",
         training_data=p.get("training_data", ""),
+        fmt=p.get("format") or None,
     )
 
 
