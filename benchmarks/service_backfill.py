@@ -1,5 +1,5 @@
 """Benchmark: registering a measure (`power:0.5`) on a board of 1,000 stored TACRED-size runs, the backfill done by
-two `releval worker --burst` processes, against `releval compare … -w power:0.5` per run, measured in the same run.
+two `releval worker` processes, against `releval compare … -w power:0.5` per run, measured in the same run.
 
 Run: python benchmarks/service_backfill.py [--runs 1000] [--repeat 3] [--sample 5] [--quick] [--no-ties]
      [--database-url postgresql://postgres@127.0.0.1:5432/postgres]
@@ -15,13 +15,13 @@ measures' tie groups are marked current, so the board is as a scored one looks a
 
 Timed, --repeat times (the measure deleted between repeats, its cells and tie groups with it):
 `board.register_measure(admin, SLUG, "power:0.5")` (enqueues a `cells` job per 25 runs and one `ties` job), then
-two `releval worker --burst` processes (RELEVAL_DATABASE_URL / RELEVAL_DATA_DIR set) until both exit, i.e. the queue
-is empty. From the jobs' `finished` times (the database's clock): when the last `cells` job finished, and when the
-`ties` job did. Afterwards the script checks that every run has its power:0.5 cell and says whether the tie groups
-of power:0.5 were computed for the current runs (a `ties` job that runs before the last `cells` job has finished
-skips the measure). With ties (default; --no-ties skips it), one `ties` job is enqueued again at the end and done
-by one `releval worker --burst`: the tie groups of the new column (a paired bootstrap of every entry with the best,
-Holm), the part of a backfill that one job does alone.
+two `releval worker` processes (RELEVAL_DATABASE_URL / RELEVAL_DATA_DIR set) until the queue is empty (their start
+included). From the jobs' `finished` times (the database's clock): when the last `cells` job finished, and when the
+last `ties` job did. Afterwards the script checks that every run has its power:0.5 cell and says whether the tie groups
+of power:0.5 were computed for the current runs (each `cells` job asks for them; the last one finds every cell).
+With ties (default; --no-ties skips it), the tie groups are timed again alone: their cache and pair tests deleted,
+one `ties` job enqueued, two workers (the paired bootstrap of every entry with the best, in `pair-tests` jobs of
+40, then Holm).
 
 The peer: `releval compare GOLD -s a=P -s b=P -R 1000 -w power:0.5` (the same cell: F and its interval, micro
 too) on --sample of the stored runs' files, interleaved with the repeats; its median per run, times --runs, is
@@ -124,7 +124,7 @@ def populate(n_runs: int, ids: list[str], gold: list[str], pred: list[str]) -> f
 
 
 def start_workers(count: int, env: dict[str, str], folder: Path) -> list[subprocess.Popen[bytes]]:
-    argv = [sys.executable, "-m", "releval", "worker", "--burst"]
+    argv = [sys.executable, "-m", "releval", "worker"]
     logs = [open(folder / f"worker-{i}.log", "wb") for i in range(count)]  # noqa: SIM115
     procs = [subprocess.Popen(argv, env=env, stdout=log, stderr=log) for log in logs]
     for log in logs:
@@ -133,18 +133,26 @@ def start_workers(count: int, env: dict[str, str], folder: Path) -> list[subproc
 
 
 def wait_all(procs: list[subprocess.Popen[bytes]], folder: Path) -> None:
-    """Until every worker has exited; a failed one stops the others (these processes, by their ids) and the script."""
-    for i, proc in enumerate(procs):
-        if proc.wait(timeout=1800):
-            for other in procs:
-                if other.poll() is None:
-                    other.terminate()
-                    other.wait(timeout=30)
-            sys.exit(f"a worker exited {proc.returncode}: {(folder / f'worker-{i}.log').read_text()[-3000:]}")
+    """Until no job is queued or running (a job enqueues its follow-ups before it finishes, so an empty queue is
+    the end: the workers are idle), then stop the workers; a worker that died stops the script."""
+    from releval.service.models import Job
+
+    while Job.objects.filter(status__in=("queued", "running")).exists():
+        for i, proc in enumerate(procs):
+            if proc.poll() is not None:
+                for other in procs:
+                    if other.poll() is None:
+                        other.terminate()
+                sys.exit(f"a worker exited {proc.returncode}: {(folder / f'worker-{i}.log').read_text()[-3000:]}")
+        time.sleep(0.05)
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.wait(timeout=60)
 
 
 def backfill(env: dict[str, str], folder: Path) -> dict[str, object]:
-    """One timed backfill of MEASURE: register, two burst workers until both exit; what the jobs say."""
+    """One timed backfill of MEASURE: register, two workers until the queue is empty; what the jobs say."""
     from django.utils import timezone
 
     from releval.service import board, jobs, setup
@@ -183,7 +191,7 @@ def backfill(env: dict[str, str], folder: Path) -> dict[str, object]:
         "cells": (cells_end - t0).total_seconds(),
         "ties_after_cells": (ties_end - cells_end).total_seconds(),
         "ties_computed": TieCache.objects.filter(measure=measure, key=key).exists(),
-        "jobs": {k: sum(j["kind"] == k for j in done) for k in ("cells", "ties")},
+        "jobs": {k: sum(j["kind"] == k for j in done) for k in ("cells", "ties", "pair-tests")},
         "retried": sum(j["attempts"] > 1 for j in done),
         "per_worker": sorted(Counter(j["worker"] for j in done if j["kind"] == "cells").values()),
         "measure": measure,
@@ -191,7 +199,8 @@ def backfill(env: dict[str, str], folder: Path) -> dict[str, object]:
 
 
 def tie_groups(measure: object, env: dict[str, str], folder: Path) -> tuple[float, bool]:
-    """The tie groups of the new measure: one `ties` job enqueued, one burst worker; (seconds, computed)."""
+    """The tie groups of the new measure alone: one `ties` job enqueued (it hands the pair tests to `pair-tests`
+    jobs), two workers until the queue is empty; (seconds, computed)."""
     from releval.service import jobs, queue
     from releval.service.models import Benchmark, TieCache
 
@@ -201,7 +210,7 @@ def tie_groups(measure: object, env: dict[str, str], folder: Path) -> tuple[floa
         measure.pair_tests.all().delete()
     start = time.perf_counter()
     queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
-    wait_all(start_workers(1, env, folder), folder)
+    wait_all(start_workers(WORKERS, env, folder), folder)
     seconds = time.perf_counter() - start
     key = jobs.tie_key(bench, measure, jobs.test_runs(bench))  # type: ignore[arg-type]
     return seconds, TieCache.objects.filter(measure=measure, key=key).exists()
@@ -251,7 +260,7 @@ def main() -> None:
             print(
                 f"{n_runs:,} runs of {len(gold):,} items, {len(set(gold))} labels, no_relation "
                 f"{gold.count('no_relation') / len(gold):.1%}, runs {accuracy(gold, pred):.1%} correct (± 150 items "
-                f"relabelled each); {backend(url)}; {WORKERS} burst workers; {repeat} backfills"
+                f"relabelled each); {backend(url)}; {WORKERS} workers; {repeat} backfills"
             )
             from releval.service import configure, setup
 
