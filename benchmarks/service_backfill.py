@@ -317,7 +317,8 @@ def main() -> None:
     skipped = sum(not g["ties_computed"] for g in results)
     print(f"after: {load()}; medians of {repeat} backfills, peer of {len(peer)} commands:")
     print(
-        f"  backfill of {MEASURE}, {n_runs:,} runs, {WORKERS} workers: {wall:.2f} s wall (last cells job {cells:.2f} s)"
+        f"  backfill of {MEASURE}, {n_runs:,} runs, {WORKERS} workers: last cells job {cells:.2f} s, queue empty "
+        f"(tie groups done) {wall:.2f} s"
         f", workers' CPU {cpu:.1f} s"
     )
     print(
@@ -330,7 +331,7 @@ def main() -> None:
     )
     if ties is not None:
         print(
-            f"  tie groups of {MEASURE} ({n_runs - 1:,} paired bootstraps + Holm), one ties job, one worker: "
+            f"  tie groups of {MEASURE} alone ({n_runs - 1:,} paired bootstraps + Holm), {WORKERS} workers: "
             f"{ties[0]:.2f} s ({'computed' if ties[1] else 'NOT computed'})"
         )
     print(
@@ -339,24 +340,18 @@ def main() -> None:
     )
     print("ratios board / peer (< 1: the board is faster):")
     print(
-        f"  backfill / (peer x {n_runs:,}, one core) {wall / (pw * n_runs):.2f}x; "
-        f"/ ({WORKERS} parallel streams) {wall / (pw * n_runs / WORKERS):.2f}x; CPU {cpu / (pc * n_runs):.2f}x"
+        f"  cells / (peer x {n_runs:,}, one core) {cells / (pw * n_runs):.2f}x; "
+        f"/ ({WORKERS} parallel streams) {cells / (pw * n_runs / WORKERS):.2f}x"
     )
-    if ties is not None:
-        total = wall + ties[0]
-        print(
-            f"  backfill + tie groups {total:.1f} s / (peer x {n_runs:,} / {WORKERS}) "
-            f"{total / (pw * n_runs / WORKERS):.2f}x"
-        )
-    scale = 1000 / n_runs
-    verdict = "holds" if wall * scale <= TARGET_S else "MISSED"
     print(
-        f"target <= {TARGET_S:.0f} s for 1,000 runs on {WORKERS} cores (cells): {wall * scale:.1f} s"
-        + ("" if n_runs == 1000 else " (scaled)")
-        + f": {verdict}"
-        + ("" if ties is None else f"; with the tie groups {(wall + ties[0]) * scale:.1f} s")
+        f"  cells and tie groups {wall:.1f} s / ({WORKERS} parallel streams) {wall / (pw * n_runs / WORKERS):.2f}x; "
+        f"CPU {cpu / (pc * n_runs):.2f}x"
     )
-
-
-if __name__ == "__main__":
-    main()
+    scale = 1000 / n_runs
+    verdict = "holds" if cells * scale <= TARGET_S else "MISSED"
+    total = "holds" if wall * scale <= TARGET_S else "missed"
+    print(
+        f"target <= {TARGET_S:.0f} s for 1,000 runs on {WORKERS} cores: every cell {cells * scale:.1f} s"
+        + ("" if n_runs == 1000 else " (scaled)")
+        + f": {verdict}; every cell and the tie groups {wall * scale:.1f} s: {total}"
+    )

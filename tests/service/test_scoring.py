@@ -38,6 +38,24 @@ def test_a_measure_alone_equals_the_measure_among_all(semeval) -> None:
     assert together["micro"].ci_low < together["micro"].value < together["micro"].ci_high
 
 
+def test_cells_of_aligned_lists_equal_those_of_id_mappings(semeval) -> None:
+    """The cells are computed on the aligned lists (by position): the same F and interval as the {id: label}
+    mappings the command line reads, whose signature (alignment:id) the cell carries."""
+    from releval.significance.compare import paired_table
+
+    ids, gold, pred = semeval
+    spec = scoring.BenchmarkSpec.from_dict({"negative": "Other"}, resamples=300)
+    cells = scoring.score_cells(gold, pred, spec, ALL, ids=ids)
+    g, p = dict(zip(ids, gold)), dict(zip(ids, pred))
+    table = paired_table(g, {"a": p, "b": p}, spec.config_for(ALL), spec.test_config())
+    for row in table.rows:
+        cell = cells[row.metric]
+        assert (cell.value, cell.ci_low, cell.ci_high) == (row.score_a, *row.ci_a)
+        assert cell.signature == scoring.cell_signature(table.signature, row.metric)
+    positional = scoring.score_cells(gold, pred, spec, ["micro"])["micro"]
+    assert positional.signature == cells["micro"].signature.replace("|alignment:id|", "|alignment:position|")
+
+
 def test_tie_groups_are_holm_as_statsmodels_computes_it() -> None:
     raw = {"a": 0.001, "b": 0.2, "c": 0.03, "d": 0.04}
     spec = scoring.BenchmarkSpec()

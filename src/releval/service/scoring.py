@@ -215,26 +215,36 @@ def score_cells(
     measures: Sequence[str],
     ids: Sequence[str] | None = None,
 ) -> dict[str, Cell]:
-    """Every measure's cell of one run (F from `releval.score`, the interval from the self-paired bootstrap)."""
+    """Every measure's cell of one run (F from `releval.score`, the interval from the self-paired bootstrap).
+
+    `pred` is already aligned to `gold`; `ids` given means it was aligned by id (at upload). The library reads the
+    aligned lists by position — the same items in the same order, so the same F, cells and draws as the {id: label}
+    mappings `releval score` and `compare` read from the files (tests/service/test_scoring.py checks it) at half
+    the cost, which a backfill of a thousand runs pays a thousand times — and the signature says how the upload
+    was aligned."""
     from releval.significance.compare import paired_table
 
     config = spec.config_for(measures)
-    result = score_result(gold, pred, spec, measures, ids)
-    g, p = _inputs(gold, pred, ids)
-    table = paired_table(g, {"a": p, "b": p}, config, spec.test_config())
+    result = score_result(gold, pred, spec, measures)
+    table = paired_table(list(gold), {"a": list(pred), "b": list(pred)}, config, spec.test_config())
     intervals = {row.metric: row.ci_a for row in table.rows}
+    alignment = "position" if ids is None else "id"
     cells = {}
     for measure in measures:
         low, high = intervals[measure] or (float("nan"), float("nan"))
-        cells[measure] = Cell(
-            float(result.averages[measure].f), float(low), float(high), cell_signature(table.signature, measure)
-        )
+        signature = cell_signature(table.signature, measure, alignment)
+        cells[measure] = Cell(float(result.averages[measure].f), float(low), float(high), signature)
     return cells
 
 
-def cell_signature(signature: Signature, measure: str) -> str:
-    """The comparison's signature narrowed to one measure (its `average` field), in the long form."""
-    return Signature({**signature.fields, "average": measure}).format()
+def cell_signature(signature: Signature, measure: str, alignment: str | None = None) -> str:
+    """The comparison's signature narrowed to one measure (its `average` field), in the long form; `alignment`
+    (id or position) says how the run's upload was matched to gold, when the scores were computed on aligned
+    lists."""
+    fields = {**signature.fields, "average": measure}
+    if alignment is not None:
+        fields["alignment"] = alignment
+    return Signature(fields).format()
 
 
 @dataclass(frozen=True)
