@@ -355,3 +355,7 @@ def main() -> None:
         + ("" if n_runs == 1000 else " (scaled)")
         + f": {verdict}; every cell and the tie groups {wall * scale:.1f} s: {total}"
     )
+
+
+if __name__ == "__main__":
+    main()
