@@ -193,16 +193,22 @@ def api_run(request: HttpRequest, run_id: int) -> HttpResponse:
     return JsonResponse(_run_json(run))
 
 
+def _json_body(request: HttpRequest, key: str, example: str) -> dict[str, Any]:
+    """The request's JSON object with a string `key`; anything else is refused with `example` of what to send."""
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or not isinstance(body.get(key), str):
+        raise ops.Refused(f"the body must be JSON: {example}")
+    return body
+
+
 @api
 @require_http_methods(["POST"])
 def api_measures(request: HttpRequest, slug: str) -> HttpResponse:
     submitter = ops.authenticate(_token(request))
-    try:
-        body = json.loads(request.body or b"{}")
-    except ValueError:
-        raise ops.Refused('the body must be JSON: {"name": "power:0.5"}') from None
-    if not isinstance(body, dict) or not isinstance(body.get("name"), str):
-        raise ops.Refused('the body must be JSON: {"name": "power:0.5"}')
+    body = _json_body(request, "name", '{"name": "power:0.5"}')
     measure = ops.register_measure(submitter, slug, body["name"])
     return JsonResponse({"measure": measure.name, "benchmark": slug}, status=201)
 
@@ -211,12 +217,7 @@ def api_measures(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["POST"])
 def api_variants(request: HttpRequest, slug: str) -> HttpResponse:
     submitter = ops.authenticate(_token(request))
-    try:
-        body = json.loads(request.body or b"{}")
-    except ValueError:
-        body = None
-    if not isinstance(body, dict) or not isinstance(body.get("slug"), str):
-        raise ops.Refused('the body must be JSON: {"slug": "new-slug", "settings": {"view": "undirected"}}')
+    body = _json_body(request, "slug", '{"slug": "new-slug", "settings": {"view": "undirected"}}')
     bench = ops.create_variant(submitter, slug, body["slug"], str(body.get("title") or ""), body.get("settings"))
     return JsonResponse(_benchmark_json(bench), status=201)
 
