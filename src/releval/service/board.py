@@ -7,6 +7,7 @@ scoring itself is done by workers (`releval.service.jobs`), from jobs enqueued i
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Sequence
 from datetime import timedelta
@@ -19,7 +20,7 @@ from django.utils import timezone
 from releval.errors import OptionError, RelevalError
 from releval.service import queue, scoring
 from releval.service.board_tasks import split_view, task_of
-from releval.service.models import Benchmark, Cell, Entry, Measure, Run, RunData, Submitter
+from releval.service.models import Benchmark, Entry, Measure, Run, RunData, Submitter
 
 #: Runs scored per backfill job: small enough that a killed worker loses little, large enough to amortise a job.
 BACKFILL_CHUNK = 25
@@ -154,7 +155,6 @@ def submit(
     paper_url: str = "",
     selection: str = "unknown",
     training_data: str = "",
-    score_now: bool = False,
     quota: bool = True,
     fmt: str | None = None,
 ) -> Run:
@@ -214,11 +214,6 @@ def submit(
         except IntegrityError:  # the same seed submitted twice at once
             raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409) from None
         queue.enqueue("score-run", {"run": run.pk}, key=f"score-run:{run.pk}")
-    if score_now:
-        from releval.service import jobs
-
-        jobs.score_run({"run": run.pk})
-        run.refresh_from_db()
     return run
 
 
@@ -229,7 +224,7 @@ def protocol_flags(selection: str, training_data: str) -> list[dict[str, str]]:
         flags.append({"code": "test-selected", "severity": "warning", "message": "model selected on the test set"})
     elif selection == "unknown":
         flags.append({"code": "selection-undeclared", "severity": "info", "message": "model selection not declared"})
-    if "dev" in training_data.lower():
+    if re.search(r"\bdev\b", training_data, re.IGNORECASE):
         flags.append({"code": "train-dev", "severity": "info", "message": f"trained on {training_data}"})
     return flags
 
@@ -309,13 +304,3 @@ def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str
         for start in range(0, len(run_ids), BACKFILL_CHUNK):
             queue.enqueue("copy-runs", {"variant": bench.pk, "runs": run_ids[start : start + BACKFILL_CHUNK]})
     return bench
-
-
-def stale_cells(benchmark: Benchmark) -> int:
-    """Cells missing or computed by another releval version."""
-    from releval import __version__
-
-    runs = Run.objects.filter(entry__benchmark=benchmark).count()
-    measures = Measure.objects.filter(benchmark=benchmark).count()
-    fresh = Cell.objects.filter(run__entry__benchmark=benchmark, version=__version__).count()
-    return runs * measures - fresh

@@ -1,5 +1,12 @@
-"""The workers' jobs: score a run under every measure, compute one measure for a chunk of runs (the backfill),
-recompute the tie groups of a benchmark. Each is idempotent (cells are upserted), so a retried job is harmless.
+"""The workers' jobs, each idempotent (cells and tests are upserted, copies skipped when done), so a retried job
+is harmless:
+
+* `score-run`: a new run under every measure, its result and audit flags; then `ties`;
+* `cells`: one measure for a chunk of runs (a registered measure's backfill); then `ties`;
+* `ties`: per measure, the best entry, each other entry's paired test with it (cached per pair of runs; many
+  missing ones go to `pair-tests` jobs), Holm's correction, the seed tests; cached by `tie_key`;
+* `pair-tests`: a chunk of paired tests with a measure's best run; then `ties`;
+* `copy-runs`: a variant's share of its parent's runs, read again from their uploads and submitted to it.
 """
 
 from __future__ import annotations
