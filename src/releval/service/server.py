@@ -37,7 +37,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, examples:
     finally:
         stop.set()
         for t in pool:
-            t.join(timeout=30)
+            t.join(timeout=5)  # daemon threads: a job cut short is leased, and retried by the next worker
 
 
 def work(burst: bool = False, poll: float = 0.2) -> int:
