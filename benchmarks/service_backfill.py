@@ -57,6 +57,7 @@ from service_common import (
     jsonl,
     load,
     perturbed,
+    shifted_cell,
     tacred_like,
     timed,
 )
@@ -99,18 +100,7 @@ def populate(n_runs: int, ids: list[str], gold: list[str], pred: list[str]) -> f
         for run_id in Run.objects.exclude(pk=first.pk).values_list("id", flat=True):
             jitter = float(rng.normal(0, 0.01))
             for m in measures:
-                c = real[m.pk]
-                cells.append(
-                    Cell(
-                        run_id=run_id,
-                        measure=m,
-                        value=c.value + jitter,
-                        ci_low=c.ci_low + jitter,
-                        ci_high=c.ci_high + jitter,
-                        signature=c.signature,
-                        version=c.version,
-                    )
-                )
+                cells.append(shifted_cell(run_id, m, real[m.pk], jitter, real[m.pk].version))
         Cell.objects.bulk_create(cells, batch_size=2000)
         runs = jobs.test_runs(bench)
         entries = sorted(runs)

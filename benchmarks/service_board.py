@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from service_common import N_ITEMS, SLUG, backend, database, header, jsonl, load, perturbed, tacred_like
+from service_common import N_ITEMS, SLUG, backend, database, header, jsonl, load, perturbed, shifted_cell, tacred_like
 
 TARGET_MS = 200.0
 MEASURES = ("micro", "weighted", "dodrans", "entropy", "macro")
@@ -125,19 +125,7 @@ def populate(
             for run in runs:
                 noise = float(rng.normal(0, 0.004))
                 for m in measures:
-                    c = real[m.name]
-                    shift = quality + noise
-                    cells.append(
-                        Cell(
-                            run=run,
-                            measure=m,
-                            value=c.value + shift,
-                            ci_low=c.ci_low + shift,
-                            ci_high=c.ci_high + shift,
-                            signature=c.signature,
-                            version=__version__,
-                        )
-                    )
+                    cells.append(shifted_cell(run.pk, m, real[m.name], quality + noise, __version__))
             Cell.objects.bulk_create(cells)
         all_runs = jobs.test_runs(bench)
         primary = {e: rs[0] for e, rs in all_runs.items()}

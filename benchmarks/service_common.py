@@ -77,6 +77,21 @@ def perturbed(pred: list[str], gold: list[str], k: int, flips: int = 150) -> lis
     return out
 
 
+def shifted_cell(run_id: int, measure: Any, cell: Any, shift: float, version: str) -> Any:
+    """A copy of a real cell for another run, its value and interval moved by `shift` (a board's filler cells)."""
+    from releval.service.models import Cell
+
+    return Cell(
+        run_id=run_id,
+        measure=measure,
+        value=cell.value + shift,
+        ci_low=cell.ci_low + shift,
+        ci_high=cell.ci_high + shift,
+        signature=cell.signature,
+        version=version,
+    )
+
+
 def jsonl(ids: list[str], labels: list[str]) -> bytes:
     return "".join(f'{{"id": "{i}", "label": "{x}"}}\n' for i, x in zip(ids, labels)).encode()
 
