@@ -283,6 +283,39 @@ CASES: list[Case] = [
 ]
 
 
+#: A bad value of every input option (releval.commands.inputs.INPUT_OPTIONS), given to every command that reads
+#: gold and predictions (READERS, filled as the commands register): the same option is refused the same way by each.
+INPUT_BAD_VALUES: dict[str, tuple[tuple[str, ...], str]] = {
+    "--input-format": (("--input-format", "bogus"), "--input-format"),
+    "--gold-format": (("--gold-format", "bogus"), "--gold-format"),
+    "--pred-format": (("--pred-format", "bogus"), "--pred-format"),
+    "--id-field": (("--id-field", ""), "--id-field"),
+    "--label-field": (("--label-field", " "), "--label-field"),
+    "--gold-id-field": (("--gold-id-field", ""), "--gold-id-field"),
+    "--gold-label-field": (("--gold-label-field", " "), "--gold-label-field"),
+    "--pred-id-field": (("--pred-id-field", " "), "--pred-id-field"),
+    "--pred-label-field": (("--pred-label-field", ""), "--pred-label-field"),
+    "--patch": (("--patch", "{missing}"), "{missing}"),
+    "--view": (("--view", "bogus"), "--view"),
+    "--negative": (("--negative", "Othr"), "--negative"),
+    "--no-negative": (("--negative", "Other", "--no-negative"), "--negative"),
+    "--allow-absent-negative": (("--allow-absent-negative=yes",), "--allow-absent-negative"),
+    "--by-position": (("--by-position=yes",), "--by-position"),
+    "--on-missing": (("--on-missing", "maybe"), "--on-missing"),
+    "--strict-labels": (("--strict-labels=yes",), "--strict-labels"),
+    "--types": (("--types", TYPES), "--types"),
+    "--macro-classes": (("--macro-classes", "union"), "--macro-classes"),
+}
+cli.register_commands([])
+from releval.commands.inputs import READERS  # noqa: E402  (filled by the commands' registration above)
+
+CASES += [
+    c(*reader.argv(KEY, RBERT, CNN), *INPUT_BAD_VALUES[flag][0], names=INPUT_BAD_VALUES[flag][1])
+    for reader in READERS.values()
+    for flag in reader.options
+]
+
+
 #: `releval plot`: each subcommand (a figure file named .png, so only the case's own mistake is refused) and the
 #: mistakes of the options they share.
 PLOTS = {

@@ -410,7 +410,23 @@ VARIANTS = (
         "compare-complete",
         ("compare",),
         ("{key}", "-s", "rbert={rbert}", "-s", "att={att}", "-R", "200"),
-        (Values("weighting", (("-w", "macro"), ("-w", "weighted"), ("-w", "entropy", "-w", "dodrans"))),),
+        (
+            Values("weighting", (("-w", "macro"), ("-w", "weighted"), ("-w", "entropy", "-w", "dodrans"))),
+            # the input stage score shares (releval.commands.inputs): the same values, the same promise
+            Values("strict-labels", ((), ("--strict-labels",)), changes=False, refusable=True),
+            Values("view", ((), ("--view", "undirected"))),
+            Values("patch", ((), ("--patch", "{patch1}"), ("--patch", "{patch2}"))),
+        ),
+    ),
+    Variant(
+        "compare-jsonl-sides",
+        ("compare",),
+        ("{gold_jsonl}", "-s", "rbert={rbert_jsonl}", "-s", "cnn={cnn_jsonl}", "-R", "200"),
+        (
+            Values("side-id-fields", ((), ("--gold-id-field", "guid", "--pred-id-field", "guid")), changes=False),
+            Values("side-label-fields", ((), ("--gold-label-field", "coarse", "--pred-label-field", "coarse"))),
+            Values("pred-format", ((), ("--pred-format", "jsonl")), changes=False),
+        ),
     ),
     Variant(
         "compare-seeds-complete",
@@ -471,8 +487,12 @@ VARIANTS = (
             Values("resamples", (("-R", "200"), ("-R", "300"))),
             SEED,
             Values("formats", ((), ("--input-format", "id-tsv")), changes=False),
+            Values("side-formats", ((), ("--gold-format", "id-tsv", "--pred-format", "id-tsv")), changes=False),
             ON_MISSING,
             NEGATIVE,
+            Values("strict-labels", ((), ("--strict-labels",)), changes=False, refusable=True),
+            Values("view", ((), ("--view", "undirected"))),
+            Values("by-position", ((), ("--by-position",)), changes=False, refusable=True),  # a3 lacks 5 items
             ALPHA,
             DEPENDENCE,
             METHOD,
@@ -534,6 +554,16 @@ NOT_VARIED = {
     "compare --per-class": "another report (per-class differences): tests/test_compare_cli_issue14.py checks it",
     "compare --macro-classes": "e2e only: its signature field is varied through score-e2e (the same E2EConfig)",
     "compare --allow-absent-negative": "accepts a --negative label gold lacks; without it that run is refused",
+    "replicability from-predictions --allow-absent-negative": "as compare's: a permission, not a setting",
+    # the input stage's field names and patch: the same Config fields as score's and compare's, varied there
+    # (score-jsonl, score-jsonl-sides, compare-jsonl-sides, compare-complete); the datasets here are id-TSV slices
+    "replicability from-predictions --id-field": "read by the input stage score shares; varied in score-jsonl",
+    "replicability from-predictions --label-field": "read by the input stage score shares; varied in score-jsonl",
+    "replicability from-predictions --gold-id-field": "varied in score-jsonl-sides and compare-jsonl-sides",
+    "replicability from-predictions --gold-label-field": "varied in score-jsonl-sides and compare-jsonl-sides",
+    "replicability from-predictions --pred-id-field": "varied in score-jsonl-sides and compare-jsonl-sides",
+    "replicability from-predictions --pred-label-field": "varied in score-jsonl-sides and compare-jsonl-sides",
+    "replicability from-predictions --patch": "the patch's ids are of the whole key, not of each dataset's slice",
     # permissions: the numbers and the signature are those of the run without it, which refuses instead
     "score --allow-absent-negative": "accepts a --negative label gold lacks; without it that run is refused",
     "replicability simulate --figure": "also writes a histogram image; the JSON is the same",

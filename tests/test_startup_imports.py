@@ -107,6 +107,7 @@ def test_score_help_loads_no_statistics_module_and_no_framework() -> None:
     assert {m for m in modules if m.startswith("releval.commands.")} <= {
         "releval.commands.base",
         "releval.commands.common",
+        "releval.commands.inputs",  # the input options every reading command shares
         "releval.commands.score",
     }
 

@@ -8,15 +8,8 @@ from typing import Any, TypeVar
 import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
-from releval.commands.common import (
-    check_choice,
-    check_label_options,
-    emit,
-    emit_result,
-    format_option,
-    negative_options,
-    output_option,
-)
+from releval.commands.common import check_choice, emit, emit_result, format_option, output_option
+from releval.commands.inputs import Inputs, input_options, refuse_foreign
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.options import (
     ALTERNATIVES,
@@ -25,14 +18,12 @@ from releval.core.options import (
     DEFAULT_SEED,
     DEFAULT_WEIGHTING_NAMES,
     MCNEMAR_VARIANTS,
-    MISSING_POLICIES,
     OUTPUT_FORMATS,
     PAIRED_TESTS,
     READINGS,
     RESAMPLING_TESTS,
 )
 from releval.data.claim_tables import load_check_table
-from releval.data.formats import LABEL_FORMATS
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.weightings import get_weightings, weighting_names
 from releval.validation import (
@@ -81,12 +72,18 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     type=PATH,
     help="Gold file (SemEval key, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV; --task e2e: SpERT/PURE JSON).",
 )
+@click.argument(
+    "preds",
+    cls=Argument,
+    type=PATH,
+    nargs=-1,
+    help="Prediction files, one system each: PATH or NAME=PATH, as `releval score` takes them (or --system).",
+)
 @click.option(
     "--system",
     "-s",
     "system",
     multiple=True,
-    required=True,
     help="NAME=PRED[,PRED…]; several files = runs over seeds (repeatable).",
 )
 @click.option(
@@ -108,7 +105,7 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
 )
 @click.option("--criterion", "criterion", default="strict,boundaries", help="e2e: strict,boundaries.")
 @click.option("--ner", "ner", is_flag=True, default=False, help="e2e: also compare NER strict.")
-@click.option("--types", "types", type=PATH, default=None, help="e2e: SpERT types file (symmetric relations).")
+@input_options("compare", ("{gold}", "-s", "a={pred}", "-s", "b={pred2}", "-R", "50"), tasks=COMPARE_TASKS)
 @click.option(
     "--weighting",
     "-w",
@@ -135,14 +132,6 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
 @click.option(
     "--correction", "correction", type=Choice(CORRECTIONS), default="holm", help="Across pairs: holm, bonferroni, none."
 )
-@negative_options()
-@click.option(
-    "--macro-classes",
-    "macro_classes",
-    type=Choice(("gold", "declared")),
-    default="gold",
-    help="e2e: types macro-F averages over: with gold support, or every declared type (sincere; needs --types).",
-)
 @click.option(
     "--per-class",
     "per_class",
@@ -150,45 +139,20 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     default=False,
     help="Two systems: which classes drive the difference (per-class Δ, CI, p adjusted across classes).",
 )
-@click.option(
-    "--on-missing",
-    "on_missing",
-    type=Choice(MISSING_POLICIES),
-    default="error",
-    help="Missing predictions: error, negative, wrong.",
-)
-@click.option(
-    "--by-position", "by_position", is_flag=True, default=False, help="Align by line position instead of by id."
-)
-@click.option(
-    "--input-format",
-    "input_format",
-    type=Choice(tuple(LABEL_FORMATS)),
-    default=None,
-    help="Force the format of the prediction files.",
-)
-@click.option(
-    "--gold-format",
-    "gold_format",
-    type=Choice(tuple(LABEL_FORMATS)),
-    default=None,
-    help="Force the gold file's format.",
-)
-@click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files.")
-@click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files.")
 @progress_option()
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages.")
 @output_option()
 def compare_command(
     gold: Path,
+    preds: tuple[Path, ...],
     system: tuple[str, ...],
     task: str,
     test: str,
     mcnemar_variant: str,
     criterion: str,
     ner: bool,
-    types: Path | None,
+    inputs: Inputs,
     weighting: tuple[str, ...],
     resamples: int,
     seed: int,
@@ -196,17 +160,7 @@ def compare_command(
     confidence: float,
     baseline: str | None,
     correction: str,
-    negative: str,
-    no_negative: bool,
-    allow_absent_negative: bool,
-    macro_classes: str,
     per_class: bool,
-    on_missing: str,
-    by_position: bool,
-    input_format: str | None,
-    gold_format: str | None,
-    id_field: str,
-    label_field: str | None,
     progress: bool | None,
     format: str,
     width: int,
@@ -220,7 +174,6 @@ def compare_command(
     """
     check_choice(format, OUTPUT_FORMATS, "--format")
     check_choice(task, COMPARE_TASKS, "--task")
-    check_choice(on_missing, MISSING_POLICIES, "--on-missing")
     check_choice(alternative, ALTERNATIVES, "--alternative")
     check_choice(correction, CORRECTIONS, "--correction")
     check_choice(mcnemar_variant, MCNEMAR_VARIANTS, "--mcnemar")
@@ -231,7 +184,9 @@ def compare_command(
     check_confidence(confidence)
     check_width(width)
     get_weightings(weighting)
-    specs = [parse_system(s) for s in system]
+    specs = [parse_system(s) for s in system] + _positional_systems(preds, gold)
+    if len(specs) < 2:
+        raise OptionError("compare needs two or more systems: PRED files or --system NAME=PRED", option="--system")
     names = [n for n, _ in specs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -244,44 +199,24 @@ def compare_command(
     test_config = SignificanceConfig(
         tuple(tests), alternative, resamples, seed, confidence, correction, mcnemar_variant
     )
-    if task == "e2e":
-        rc_only = {
-            "--on-missing": on_missing != "error",
-            "--negative": negative != "auto",
-            "--no-negative": no_negative,
-            "--input-format": input_format is not None,
-            "--gold-format": gold_format is not None,
-            "--id-field": id_field != "id",
-            "--label-field": label_field is not None,
-            "--mcnemar": mcnemar_variant != "exact",
-            "--allow-absent-negative": allow_absent_negative,
-        }
-        refuse_options(rc_only, "apply to --task rc only")
-        from releval.tasks.e2e import E2EConfig
+    from releval.tasks import get_task
 
-        e2e_config = E2EConfig(
+    the_task = get_task(task)
+    own = {"--criterion": ("criteria",)} if criterion != "strict,boundaries" else {}
+    refuse_foreign(the_task, {**inputs.given_fields(), **own, **({"--ner": ("ner",)} if ner else {})}, COMPARE_TASKS)
+    if task == "e2e":
+        refuse_options({"--mcnemar": mcnemar_variant != "exact"}, "applies to --task rc only")
+        e2e_config = the_task.make_config(
+            **inputs.settings_for(the_task),
             weightings=tuple(weighting),
             criteria=tuple(c.strip() for c in criterion.split(",") if c.strip()),
             ner=ner,
-            types=types,
-            by_position=by_position,
-            macro_classes=macro_classes,
         )
         if per_class:
             _per_class(gold, specs, e2e_config, test_config, tests, format, width, output)
             return
         _compare_e2e(gold, specs, e2e_config, test_config, baseline, show, format, width, output)
         return
-    e2e_only = {
-        "--criterion": criterion != "strict,boundaries",
-        "--ner": ner,
-        "--types": types is not None,
-        "--macro-classes": macro_classes != "gold",
-    }
-    refuse_options(e2e_only, "apply to --task e2e only")
-    negative_label = check_label_options(
-        negative, no_negative, id_field, label_field, {"--input-format": input_format, "--gold-format": gold_format}
-    )
     from releval.significance.compare import (
         PairedTable,
         SeedTable,
@@ -290,19 +225,8 @@ def compare_command(
         seed_runs_table,
         system_pairs,
     )
-    from releval.tasks.classification import ClassificationConfig
 
-    config = ClassificationConfig(
-        weightings=tuple(weighting),
-        negative=negative_label,
-        on_missing=on_missing,
-        by_position=by_position or None,
-        gold_format=gold_format,
-        pred_format=input_format,
-        id_field=id_field,
-        label_field=label_field,
-        allow_absent_negative=allow_absent_negative,
-    )
+    config = the_task.make_config(**inputs.settings_for(the_task), weightings=tuple(weighting))
     if per_class:
         _per_class(gold, specs, config, test_config, tests, format, width, output)
         return
@@ -324,6 +248,19 @@ def compare_command(
         _check_not_mixed({k: len(v) for k, v in runs.items()})
         table = seed_runs_table(gold_labels, runs, config, test_config, baseline=baseline, facts=facts)
     emit_result(table, format, width, output)
+
+
+def _positional_systems(preds: tuple[Path, ...], gold: Path) -> list[tuple[str, list[Path]]]:
+    """The PRED arguments as systems of one file each, named by NAME= or by the file (score's rules)."""
+    from releval.commands.score import expand_preds
+
+    out = []
+    for name, path in expand_preds(preds, gold):
+        stem = path.name
+        for suffix in (".gz", ".jsonl", ".json", ".txt", ".tsv", ".csv"):
+            stem = stem.removesuffix(suffix)
+        out.append((name or stem, [path]))
+    return out
 
 
 def _per_class(

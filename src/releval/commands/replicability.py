@@ -15,21 +15,18 @@ from releval.commands.common import (
     check_output_target,
     emit,
     format_option,
-    negative_options,
     output_option,
-    resolve_negative_option,
 )
+from releval.commands.inputs import Inputs, input_options
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.notices import as_notices
 from releval.core.options import (
     DEFAULT_ALPHA,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
-    MISSING_POLICIES,
     PAIRED_TESTS,
     RESAMPLING_TESTS,
 )
-from releval.data.labels import FORMATS as LABEL_FORMATS
 from releval.data.pvalues import TABLE_FORMATS, load_pvalues
 from releval.errors import OptionError
 from releval.metrics.weightings import weighting_names
@@ -224,21 +221,7 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
     default=DEFAULT_SEED,
     help="Random seed of the resampling tests (same for every dataset).",
 )
-@click.option(
-    "--input-format",
-    "input_format",
-    type=Choice(LABEL_FORMATS),
-    default=None,
-    help="Force the format of gold and prediction files (e.g. labels-lines).",
-)
-@click.option(
-    "--on-missing",
-    "on_missing",
-    type=Choice(MISSING_POLICIES),
-    default="error",
-    help=f"Missing predictions: {', '.join(MISSING_POLICIES)}.",
-)
-@negative_options(allow_absent=False)
+@input_options("replicability from-predictions", ("-d", "x={gold},{pred},{pred2}", "-R", "50"))
 @click.option(
     "--alpha", "-a", "alpha", type=float, default=DEFAULT_ALPHA, help="Bound on P(k_hat > k) and on the FWER."
 )
@@ -266,10 +249,7 @@ def from_predictions_command(
     metric: str,
     resamples: int,
     seed: int,
-    input_format: str | None,
-    on_missing: str,
-    negative: str,
-    no_negative: bool,
+    inputs: Inputs,
     alpha: float,
     dependent: bool,
     positive: bool,
@@ -294,18 +274,12 @@ def from_predictions_command(
     normalise_id_method(method)
     pc = _methods(estimators)
     dependence = _dependence(dependent, positive)
-    negative_label = resolve_negative_option(negative, no_negative)
-    if input_format is not None:
-        check_choice(input_format, LABEL_FORMATS, "--input-format")
+    config = inputs.config()
     specs = [_parse_dataset(d) for d in dataset]
     names = [s[0] for s in specs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise OptionError(f"--dataset: name(s) used twice: {', '.join(dupes)}", option="--dataset")
-    check_choice(on_missing, MISSING_POLICIES, "--on-missing")
-    from releval.tasks.classification import ClassificationConfig
-
-    config = ClassificationConfig(negative=negative_label, on_missing=on_missing, pred_format=input_format)
     with progress_bar(2 * len(specs), "testing datasets", progress_wanted(progress)) as advance:
         tests = dataset_tests(
             specs, test=test, metric=metric, config=config, resamples=resamples, seed=seed, progress=advance

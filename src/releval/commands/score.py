@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import glob
 import os
 from collections.abc import Sequence
@@ -11,57 +10,33 @@ from pathlib import Path
 import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
-from releval.commands.common import (
-    check_choice,
-    check_label_options,
-    emit_result,
-    format_option,
-    negative_options,
-    output_option,
-)
-from releval.core.options import (
-    DEFAULT_WEIGHTING_NAMES,
-    ENTROPY_N,
-    MACRO_CLASSES,
-    MISSING_POLICIES,
-    OUTPUT_FORMATS,
-    TASKS,
-)
-from releval.data.formats import LABEL_FORMATS
+from releval.commands.common import emit_result, format_option, output_option
+from releval.commands.inputs import Inputs, input_options, refuse_foreign
+from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N
 from releval.errors import OptionError
-from releval.metrics.weightings import get_weightings, weighting_names
-from releval.validation import check_beta, check_width, check_zero_division, refuse_options
+from releval.metrics.weightings import weighting_names
+from releval.tasks import TASKS
+from releval.validation import check_width, refuse_options
 
-#: The tasks that use each option that not every task uses: given with another task, it is refused, not ignored.
-TASK_OPTIONS: dict[str, tuple[str, ...]] = {
-    "--negative": ("rc",),
-    "--no-negative": ("rc",),
-    "--allow-absent-negative": ("rc",),
-    "--entropy-n": ("rc",),
-    "--strict-labels": ("rc",),
-    "--view": ("rc",),
-    "--patch": ("rc",),
-    "--input-format": ("rc",),
-    "--gold-format": ("rc",),
-    "--pred-format": ("rc",),
-    "--id-field": ("rc",),
-    "--label-field": ("rc",),
-    "--gold-id-field": ("rc",),
-    "--gold-label-field": ("rc",),
-    "--pred-id-field": ("rc",),
-    "--pred-label-field": ("rc",),
-    "--on-missing": ("rc", "semeval-official"),
-    "--weighting": ("rc", "e2e"),
-    "--beta": ("rc", "e2e"),
-    "--zero-division": ("rc", "e2e"),
-    "--by-position": ("rc", "e2e"),
-    "--width": ("rc", "e2e"),
-    "--criterion": ("e2e",),
-    "--types": ("e2e",),
-    "--relaxed": ("e2e",),
-    "--macro-classes": ("e2e",),
-    "--per-class": ("rc", "e2e"),
+#: score's own options that set a task's Config (the input options are releval.commands.inputs'): given with a task
+#: whose Config lacks the setting, each is refused, not ignored.
+SETTING_OPTIONS: dict[str, tuple[str, ...]] = {
+    "--weighting": ("weightings",),
+    "--beta": ("beta",),
+    "--zero-division": ("zero_division",),
+    "--entropy-n": ("entropy_n",),
+    "--criterion": ("criteria",),
+    "--relaxed": ("relaxed",),
 }
+
+
+def _task_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from releval.tasks import get_task
+
+    try:
+        return get_task(value).name
+    except OptionError as exc:
+        raise OptionError(exc.message.replace("task: ", "--task: ", 1), option="--task") from None
 
 
 @click.command("score", cls=Command)
@@ -80,11 +55,12 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
 @click.option(
     "--task",
     "task",
-    type=Choice(TASKS),
     default="rc",
-    help="rc (classification), semeval-official (perl v1.2 score), e2e.",
+    callback=_task_option,
+    help=f"The kind of evaluation: {', '.join(TASKS)} (rc: classification; semeval-official: the perl v1.2 "
+    "scorer; e2e: entities and relations).",
 )
-@negative_options()
+@input_options("score", ("{gold}", "{pred}"), tasks=("rc", "semeval-official", "e2e"))
 @click.option(
     "--weighting",
     "-w",
@@ -102,78 +78,8 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
     default="all",
     help="Entropy's N: all gold items, or positive only.",
 )
-@click.option(
-    "--on-missing",
-    "on_missing",
-    type=Choice(MISSING_POLICIES),
-    default="error",
-    help="Missing predictions: error, negative, wrong.",
-)
-@click.option(
-    "--strict-labels", "strict_labels", is_flag=True, default=False, help="Refuse predicted labels absent from gold."
-)
-@click.option(
-    "--by-position", "by_position", is_flag=True, default=False, help="Align by line position instead of by id."
-)
-@click.option(
-    "--view",
-    "view",
-    type=Choice(("directed", "undirected")),
-    default="directed",
-    help="directed, or undirected (SemEval direction dropped).",
-)
-@click.option("--patch", "patch", type=PATH, default=None, help="TACRev-style relabelling [{id, relation}] for gold.")
-@click.option(
-    "--input-format",
-    "input_format",
-    type=Choice(tuple(LABEL_FORMATS)),
-    default=None,
-    help="Force the format of gold and preds (both sides; --gold-format/--pred-format override one side).",
-)
-@click.option(
-    "--gold-format",
-    "gold_format",
-    type=Choice(tuple(LABEL_FORMATS)),
-    default=None,
-    help="Force the gold file's format (gold side only).",
-)
-@click.option(
-    "--pred-format",
-    "pred_format",
-    type=Choice(tuple(LABEL_FORMATS)),
-    default=None,
-    help="Force the prediction files' format (prediction side only; gold is still detected), e.g. labels-lines.",
-)
-@click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files (both sides).")
-@click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files (both sides).")
-@click.option(
-    "--gold-id-field", "gold_id_field", default=None, help="Id field of the gold file (overrides --id-field)."
-)
-@click.option(
-    "--gold-label-field",
-    "gold_label_field",
-    default=None,
-    help="Label field of the gold file (overrides --label-field).",
-)
-@click.option(
-    "--pred-id-field", "pred_id_field", default=None, help="Id field of the prediction files (overrides --id-field)."
-)
-@click.option(
-    "--pred-label-field",
-    "pred_label_field",
-    default=None,
-    help="Label field of the prediction files (overrides --label-field).",
-)
 @click.option("--criterion", "criterion", default="strict,boundaries", help="e2e: strict,boundaries.")
-@click.option("--types", "types", type=PATH, default=None, help="e2e: SpERT types file (symmetric relations).")
 @click.option("--relaxed", "relaxed", is_flag=True, default=False, help="e2e: also the experimental Relaxed criterion.")
-@click.option(
-    "--macro-classes",
-    "macro_classes",
-    type=Choice(MACRO_CLASSES),
-    default="gold",
-    help="e2e: types macro-F averages over: with gold support, in gold or predictions (SpERT), declared (sincere).",
-)
 @click.option(
     "--per-class",
     "per_class",
@@ -188,31 +94,13 @@ def score_command(
     gold: Path,
     preds: tuple[Path, ...],
     task: str,
-    negative: str,
-    no_negative: bool,
-    allow_absent_negative: bool,
+    inputs: Inputs,
     weighting: tuple[str, ...],
     beta: float,
     zero_division: float,
     entropy_n: str,
-    on_missing: str,
-    strict_labels: bool,
-    by_position: bool,
-    view: str,
-    patch: Path | None,
-    input_format: str | None,
-    gold_format: str | None,
-    pred_format: str | None,
-    id_field: str,
-    label_field: str | None,
-    gold_id_field: str | None,
-    gold_label_field: str | None,
-    pred_id_field: str | None,
-    pred_label_field: str | None,
     criterion: str,
-    types: Path | None,
     relaxed: bool,
-    macro_classes: str,
     per_class: bool,
     format: str,
     width: int,
@@ -223,128 +111,46 @@ def score_command(
     Predictions are matched to gold by id: a missing, duplicated or unknown id is an error (exit 2) unless
     --on-missing says otherwise. Every result carries a signature of the settings that produced it.
     """
-    check_choice(task, TASKS, "--task")
+    from releval.tasks import get_task
+
+    the_task = get_task(task)
     systems = expand_preds(preds, gold)
-    if task == "semeval-official" and any(name is not None for name, _ in systems):
-        raise OptionError("NAME=PATH names systems of --task rc and e2e only (the perl scorer names none)")
-    given = {
-        "--negative": negative != "auto",
-        "--no-negative": no_negative,
-        "--allow-absent-negative": allow_absent_negative,
-        "--weighting": tuple(weighting) != tuple(DEFAULT_WEIGHTING_NAMES),
-        "--beta": beta != 1.0,
-        "--zero-division": zero_division != 0.0,
-        "--entropy-n": entropy_n != "all",
-        "--on-missing": on_missing != "error",
-        "--strict-labels": strict_labels,
-        "--by-position": by_position,
-        "--view": view != "directed",
-        "--patch": patch is not None,
-        "--input-format": input_format is not None,
-        "--gold-format": gold_format is not None,
-        "--pred-format": pred_format is not None,
-        "--id-field": id_field != "id",
-        "--label-field": label_field is not None,
-        "--gold-id-field": gold_id_field is not None,
-        "--gold-label-field": gold_label_field is not None,
-        "--pred-id-field": pred_id_field is not None,
-        "--pred-label-field": pred_label_field is not None,
-        "--criterion": criterion != "strict,boundaries",
-        "--types": types is not None,
-        "--relaxed": relaxed,
-        "--macro-classes": macro_classes != "gold",
-        "--per-class": per_class,
-        "--width": width != 2,
-    }
-    unused = [o for o, on in given.items() if on and task not in TASK_OPTIONS[o]]
-    if unused:  # named in groups of the same tasks: "--relaxed, --types: apply to --task e2e only"
-        tasks = TASK_OPTIONS[unused[0]]
-        refuse_options({o: TASK_OPTIONS[o] == tasks for o in unused}, f"apply to --task {' or '.join(tasks)} only")
-    check_choice(format, ("text", "json") if task == "semeval-official" else OUTPUT_FORMATS, "--format")
-    check_choice(on_missing, MISSING_POLICIES, "--on-missing")
-    check_choice(view, ("directed", "undirected"), "--view")
-    check_beta(beta)
-    check_zero_division(zero_division)
-    check_choice(entropy_n, ENTROPY_N, "--entropy-n")
     check_width(width)
-    get_weightings(weighting)
-    negative_label = check_label_options(
-        negative,
-        no_negative,
-        id_field,
-        label_field,
-        {"--input-format": input_format, "--gold-format": gold_format, "--pred-format": pred_format},
-        {
-            "--gold-id-field": gold_id_field,
-            "--gold-label-field": gold_label_field,
-            "--pred-id-field": pred_id_field,
-            "--pred-label-field": pred_label_field,
-        },
-    )
+    own = {
+        "weightings": tuple(weighting),
+        "beta": beta,
+        "zero_division": zero_division,
+        "entropy_n": entropy_n,
+        "criteria": tuple(c.strip() for c in criterion.split(",") if c.strip()),
+        "relaxed": relaxed,
+    }
+    given = {flag: sets for flag, sets in SETTING_OPTIONS.items() if own[sets[0]] != _DEFAULTS[sets[0]]}
+    refuse_foreign(the_task, {**inputs.given_fields(), **given})
+    settings = {**inputs.settings_for(the_task), **{k: v for k, v in own.items() if k in the_task.settings}}
+    config = the_task.make_config(**settings)
     if task == "semeval-official":
+        refuse_options({"--per-class": per_class, "--width": width != 2}, "apply to --task rc or e2e only")
+        if any(name is not None for name, _ in systems):
+            raise OptionError("NAME=PATH names systems of --task rc and e2e only (the perl scorer names none)")
         from releval.commands.semeval import run_semeval_official
 
         code = run_semeval_official(
-            gold, [path for _, path in systems], allow_skipped=on_missing != "error", format=format, output=output
+            gold, [path for _, path in systems], allow_skipped=config.allow_skipped, format=format, output=output
         )
         raise click.exceptions.Exit(code)
-    if task == "e2e":
-        from releval.tasks.e2e import E2EConfig, score
-
-        e2e_config = E2EConfig(
-            weightings=tuple(weighting),
-            beta=beta,
-            zero_division=zero_division,
-            criteria=tuple(c.strip() for c in criterion.split(",") if c.strip()),
-            relaxed=relaxed,
-            types=types,
-            by_position=by_position,
-            macro_classes=macro_classes,
-        )
-        results_e2e = []
-        for name, pred in systems:
-            scored = score(gold, pred, e2e_config)
-            results_e2e.append(scored if name is None else dataclasses.replace(scored, system=name))
-        emit_result(results_e2e, format, width, output, per_class=per_class or None)
-        return
-    from releval.tasks.classification import (
-        ClassificationConfig,
-        load_gold,
-        load_pred,
-        prepare,
-        score_prepared,
-        system_name,
-    )
-
-    config = ClassificationConfig(
-        weightings=tuple(weighting),
-        beta=beta,
-        zero_division=zero_division,
-        negative=negative_label,
-        entropy_n=entropy_n,
-        on_missing=on_missing,
-        strict_labels=strict_labels,
-        by_position=by_position or None,
-        view=view,
-        patch=None if patch is None else str(patch),
-        # each side's format: its own option, else --input-format; a prediction-only format leaves gold detected
-        gold_format=gold_format or input_format or ("auto" if pred_format else None),
-        pred_format=pred_format or input_format,
-        id_field=id_field,
-        label_field=label_field,
-        gold_id_field=gold_id_field,
-        gold_label_field=gold_label_field,
-        pred_id_field=pred_id_field,
-        pred_label_field=pred_label_field,
-        allow_absent_negative=allow_absent_negative,
-    )
-    gold_file, digest = load_gold(gold, config)
-    results = []
-    for name, pred in systems:
-        pred_file = load_pred(pred, config)
-        prepared = prepare(gold_file, pred_file, config, digest)
-        results.append(score_prepared(prepared, config, name or system_name(pred_file)))
+    results = the_task.score_files(gold, systems, config)
     emit_result(results, format, width, output, per_class=per_class or None)
+
+
+#: The default of each setting score's own options set (an option at its default was not given).
+_DEFAULTS: dict[str, object] = {
+    "weightings": tuple(DEFAULT_WEIGHTING_NAMES),
+    "beta": 1.0,
+    "zero_division": 0.0,
+    "entropy_n": "all",
+    "criteria": ("strict", "boundaries"),
+    "relaxed": False,
+}
 
 
 GLOB_CHARACTERS = ("*", "?", "[")

@@ -21,6 +21,7 @@ from releval.core.notices import Notice, as_notices, warn_all
 from releval.core.options import CORRECTIONS, RESAMPLING_TESTS
 from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, parse
+from releval.data.columns import distinct
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.averages import AveragingSpec
 from releval.metrics.classification import score_labels
@@ -395,10 +396,18 @@ def align_systems(
     runs: dict[str, list[list[str]]] = {}
     prepared: list[tuple[str, rc.Prepared]] = []
     errors: list[InputError] = []
+    gold_set = distinct(gold_file.labels)
+    gold_labels = sorted(gold_set)
     for name, preds in systems.items():
         for pred in preds:
             try:
                 one = rc.prepare(gold_file, rc.load_pred(pred, config), config, digest)
+                a = one.alignment
+                unseen = sorted(distinct(a.pred) - gold_set - {a.missing_label})
+                checked = rc.check_pair_labels(gold_labels, unseen, config, one.pred_path)  # what `score` refuses
+                one = replace(one, warnings=(*one.warnings, *checked))
+            except OptionError:
+                raise  # a setting's problem (a misspelt negative), the same for every file: said once
             except InputError as exc:
                 errors.append(exc)
                 continue

@@ -72,3 +72,46 @@ class ScoringConfig:
 def build_signature(fields_: dict[str, object]) -> Signature:
     """The one place a result's signature is made (releval.core.signature.Signature.build, version appended)."""
     return Signature.build(**fields_)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One kind of evaluation, as every command and the board see it (one module in `releval.tasks` each).
+
+    * `name`, `help`: its `--task` value and a one-line description;
+    * `config`: its Config class, a frozen dataclass whose fields are every setting of the task — a command option
+      that sets a field the Config lacks is refused for this task, not ignored (releval.commands.inputs);
+    * `unit`: what the significance tests resample (item, sentence, document, bag, episode);
+    * `score_files(gold, systems, config)`: [(system name or None, prediction)] → one Result per system, gold
+      read once; each Result renders through releval.report (to_tables) and carries its signature and warnings;
+    * `compare(gold, systems, config, test, baseline, progress)`: {name: [runs]} → a paired or seed table, or
+      None when the task has no per-unit statistics to resample;
+    * `statistics(gold, config)`: dataset statistics of a gold file, or None.
+
+    >>> from releval.tasks import get_task
+    >>> task = get_task("rc")
+    >>> task.unit, "negative" in task.settings
+    ('item', True)
+    """
+
+    name: str
+    help: str
+    config: type
+    unit: str
+    score_files: Any
+    compare: Any = None
+    statistics: Any = None
+
+    @property
+    def settings(self) -> frozenset[str]:
+        """The names of the Config's settings (its dataclass fields)."""
+        return frozenset(f.name for f in fields(self.config))
+
+    def make_config(self, **settings: Any) -> Any:
+        """The task's Config of `settings`; a setting the Config lacks is an OptionError naming it."""
+        unknown = sorted(set(settings) - self.settings)
+        if unknown:
+            from releval.errors import OptionError
+
+            raise OptionError(f"{', '.join(unknown)}: not a setting of task {self.name!r}", option=unknown[0])
+        return self.config(**settings)

@@ -39,7 +39,7 @@ from releval.metrics.counts import ClassCounts
 from releval.metrics.missing_bounds import FillBounds, fill_bounds
 from releval.metrics.weightings import get_weightings
 from releval.result import Average, ScoreResult
-from releval.tasks.base import ScoringConfig, build_signature
+from releval.tasks.base import ScoringConfig, Task, build_signature
 from releval.tasks.label_mistakes import (
     check_label_spelling,
     check_negative_exists,
@@ -146,7 +146,9 @@ class DataFacts:
         policies = {p.alignment.policy for _, p in prepared}
         missing = next((x for x in ("negative", "wrong") if x in policies), "error")
         warnings = tuple(
-            Notice(f"{name}: {w}", w.code) for name, p in prepared for w in missing_notices(p.alignment, p.negative)
+            Notice(f"{name}: {w}", w.code)
+            for name, p in prepared
+            for w in (*p.warnings, *missing_notices(p.alignment, p.negative))
         )
         first = prepared[0][1] if prepared else None
         return cls(
@@ -312,6 +314,41 @@ def missing_notices(alignment: Alignment, negative: str | None) -> list[Notice]:
     ]
 
 
+def check_pair_labels(
+    gold_labels: Sequence[str], unseen: Sequence[str], config: ClassificationConfig, pred_path: str
+) -> list[Notice]:
+    """The label checks every command makes before it shows a number for one prediction file, in one place
+    (releval.tasks.label_mistakes): `gold_labels` are gold's distinct labels, `unseen` the predicted labels gold
+    never uses. Refused (InputError/OptionError): an explicit negative label gold lacks (a typo), directed SemEval
+    labels against the undirected key (or the reverse), labels that differ from gold's only in letter case, and
+    with `strict_labels` any unseen label. Returned: the warning that unseen labels count as false positives.
+
+    >>> config = ClassificationConfig(negative="Other")
+    >>> [w.code for w in check_pair_labels(["A", "Other"], ["B"], config, "p.txt")]
+    ['pred-only-labels']
+    """
+    if config.negative not in (AUTO, None) and not config.allow_absent_negative:
+        check_negative_exists(config.negative, gold_labels, unseen)
+    check_semeval_direction(gold_labels, unseen, pred_path)
+    check_label_spelling(gold_labels, unseen, pred_path)
+    if not unseen:
+        return []
+    if config.strict_labels:
+        raise InputError(
+            f"{len(unseen)} predicted label(s) never occur in gold: {', '.join(unseen)} (--strict-labels)",
+            file=pred_path,
+        )
+    swap = ""
+    if len(unseen) >= 3 and len(unseen) * 4 >= len(gold_labels):  # a quarter of gold's classes new: swapped?
+        swap = "; so many new labels suggest gold and predictions were given the other way round (gold first)"
+    return [
+        Notice(
+            f"predicted label(s) never seen in gold, counted as false positives: {', '.join(unseen)}{swap}",
+            "pred-only-labels",
+        )
+    ]
+
+
 def score_prepared(
     prepared: Prepared,
     config: ClassificationConfig,
@@ -329,27 +366,9 @@ def score_prepared(
     if enc is None:
         enc = encode(alignment.gold, alignment.pred, missing=alignment.missing_label)
     unseen = [lbl for lbl in enc.labels[enc.n_gold_labels :] if lbl != alignment.missing_label]
-    if check_labels:
-        gold_labels = enc.labels[: enc.n_gold_labels]
-        if config.negative not in (AUTO, None) and not config.allow_absent_negative:
-            check_negative_exists(config.negative, gold_labels, unseen)
-        check_semeval_direction(gold_labels, unseen, prepared.pred_path)
-        check_label_spelling(gold_labels, unseen, prepared.pred_path)
     warnings: list[Notice] = list(prepared.warnings)
-    if unseen:
-        if config.strict_labels:
-            raise InputError(
-                f"{len(unseen)} predicted label(s) never occur in gold: {', '.join(unseen)} (--strict-labels)"
-            )
-        swap = ""
-        if len(unseen) >= 3 and len(unseen) * 4 >= enc.n_gold_labels:  # a quarter of gold's classes new: swapped?
-            swap = "; so many new labels suggest gold and predictions were given the other way round (gold first)"
-        warnings.append(
-            Notice(
-                f"predicted label(s) never seen in gold, counted as false positives: {', '.join(unseen)}{swap}",
-                "pred-only-labels",
-            )
-        )
+    if check_labels:
+        warnings += check_pair_labels(enc.labels[: enc.n_gold_labels], unseen, config, prepared.pred_path)
     warnings += missing_notices(alignment, negative)
     scores = score_encoded(
         enc,
@@ -490,3 +509,27 @@ def system_name(pred: LabelFile) -> str:
     for suffix in (".gz", ".jsonl", ".json", ".txt", ".tsv", ".csv"):
         name = name.removesuffix(suffix)
     return name
+
+
+def score_files(
+    gold: LabelsInput, systems: Sequence[tuple[str | None, LabelsInput]], config: ClassificationConfig
+) -> list[ScoreResult]:
+    """Score several systems against one gold (read once) under `config`: one ScoreResult per system, named by
+    its given name or its file. Every check `score` makes is made for each (check_pair_labels)."""
+    gold_file, digest = load_gold(gold, config)
+    results = []
+    for name, pred in systems:
+        pred_file = load_pred(pred, config)
+        prepared = prepare(gold_file, pred_file, config, digest)
+        results.append(score_prepared(prepared, config, name or system_name(pred_file)))
+    return results
+
+
+TASK = Task(
+    name="rc",
+    help="relation classification: one label per item, every class weighting",
+    config=ClassificationConfig,
+    unit="item",
+    score_files=score_files,
+    compare="releval.significance.compare:compare_files",
+)

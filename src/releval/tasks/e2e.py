@@ -33,7 +33,7 @@ from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, array_counts
 from releval.result import Average, ClassRow, ScoreResult, score_tables
-from releval.tasks.base import ScoringConfig, build_signature
+from releval.tasks.base import ScoringConfig, Task, build_signature
 from releval.validation import check_choice
 
 E2EInput = str | os.PathLike[str] | E2EDataset | Sequence[Document]
@@ -79,6 +79,7 @@ class E2EConfig(ScoringConfig):
                 option="criteria",
             )
         object.__setattr__(self, "criteria", chosen)
+        object.__setattr__(self, "by_position", bool(self.by_position))  # None (not asked) aligns by id
         if self.types is not None and not isinstance(self.types, TypeInventory):
             object.__setattr__(self, "types", os.fspath(self.types))
         check_choice(self.macro_classes, MACRO_CLASSES, "macro_classes")
@@ -413,3 +414,18 @@ def _system_name(pred: E2EDataset | E2EArraysDataset) -> str:
     for suffix in (".gz", ".jsonl", ".json"):
         name = name.removesuffix(suffix)
     return name
+
+
+def score_files(gold: E2EInput, systems: Sequence[tuple[str | None, E2EInput]], config: E2EConfig) -> list[E2EResult]:
+    """Score several systems' entities and relations against one gold under `config`: one E2EResult each."""
+    return [score(gold, pred, config, name) for name, pred in systems]
+
+
+TASK = Task(
+    name="e2e",
+    help="end-to-end RE: entities and relations per sentence, NER / Strict / Boundaries",
+    config=E2EConfig,
+    unit="document",
+    score_files=score_files,
+    compare="releval.significance.compare:compare_files",
+)

@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -25,6 +26,7 @@ from releval.data.labels import LabelFile
 from releval.data.semeval_labels import DIRECTED_SET
 from releval.errors import InputError
 from releval.metrics.semeval import VIEW_TITLES, VIEWS, Prf, SemevalScores, SemevalView, semeval_scores
+from releval.tasks.base import Task
 from releval.tasks.classification import LabelsInput, as_label_file
 from releval.tasks.classification import system_name as _system_name
 from releval.validation import check_choice
@@ -306,3 +308,19 @@ def score(
         n=len(alignment.gold),
     )
     return SemevalOfficialResult(system or _system_name(p), scores, signature, warnings, notes)
+
+
+def score_files(
+    gold: LabelsInput, systems: Sequence[tuple[str | None, LabelsInput]], config: SemevalOfficialConfig
+) -> list[SemevalOfficialResult]:
+    """Score several systems as the perl scorer would, one result each."""
+    return [score(gold, pred, config, name) for name, pred in systems]
+
+
+OFFICIAL_TASK = Task(
+    name=TASK,
+    help="the SemEval-2010 Task 8 perl scorer v1.2: (9+1)-way macro-F1 with direction, and its other views",
+    config=SemevalOfficialConfig,
+    unit="item",
+    score_files=score_files,
+)

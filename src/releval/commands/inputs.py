@@ -1,0 +1,332 @@
+"""The input stage every command that reads gold and predictions shares: one definition of each input option.
+
+`score`, `compare`, `plot`, `audit run`, `replicability from-predictions`, `stats` and `claims check` read label
+files the same way, so they take the same options with the same help, refused the same way where they do not apply:
+
+* how files are read — `--input-format` (both sides), `--gold-format`, `--pred-format`, `--id-field`,
+  `--label-field` and their per-side forms `--gold-id-field` … `--pred-label-field`;
+* what gold means — `--patch` (a TACRev-style relabelling), `--view` (SemEval direction dropped), the negative class
+  (`--negative`, `--no-negative`, `--allow-absent-negative`);
+* how predictions meet gold — `--by-position`, `--on-missing`, `--strict-labels`;
+* end-to-end files — `--types`, `--macro-classes`.
+
+`input_options()` adds them to a command and hands the command one `Inputs` value; `Inputs.classification_config`
+turns them into the task's Config, where the library checks them (so the same mistake gets the same message from
+every command). Each command that uses the decorator registers itself in `READERS` with an example invocation; the
+mistake-matrix test (tests/test_input_stage.py) runs every registered command on every mistaken input, so a new
+command cannot skip the checks.
+
+>>> [o.flag for o in INPUT_OPTIONS if "gold_format" in o.fields]
+['--input-format', '--gold-format']
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from releval.commands.base import PATH, Choice
+from releval.core.options import MACRO_CLASSES, MISSING_POLICIES, VIEWS
+from releval.data.formats import LABEL_FORMATS
+from releval.validation import check_nonempty, refuse_options
+
+if TYPE_CHECKING:
+    from releval.tasks.base import Task
+
+
+@dataclass(frozen=True)
+class InputOption:
+    """One input option: its flag, parameter name and help, its side ("gold", "pred" or "both": a command reading
+    only gold has no prediction-side option), its click settings, and the Config settings it sets (`sets`, default
+    its own name): a task whose Config lacks one of them refuses the option (releval.tasks.base.Task.settings)."""
+
+    flag: str
+    name: str
+    help: str
+    side: str = "both"
+    settings: tuple[tuple[str, Any], ...] = ()
+    sets: tuple[str, ...] = ()
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return self.sets or (self.name,)
+
+    @property
+    def default(self) -> Any:
+        return dict(self.settings).get("default")
+
+
+_FORMAT = (("type", Choice(tuple(LABEL_FORMATS))), ("default", None))
+_FLAG = (("is_flag", True), ("default", False))
+
+#: Every input option, in the order `--help` lists them. A new one is a line here and a field of `Inputs`.
+INPUT_OPTIONS: tuple[InputOption, ...] = (
+    InputOption(
+        "--input-format",
+        "input_format",
+        "Force the format of gold and prediction files (both sides; --gold-format/--pred-format override one side).",
+        settings=_FORMAT,
+        sets=("gold_format", "pred_format"),
+    ),
+    InputOption("--gold-format", "gold_format", "Force the gold file's format (gold side only).", settings=_FORMAT),
+    InputOption(
+        "--pred-format",
+        "pred_format",
+        "Force the prediction files' format (gold is still detected), e.g. labels-lines.",
+        side="pred",
+        settings=_FORMAT,
+    ),
+    InputOption(
+        "--id-field", "id_field", "Id field of JSONL/CSV/TSV files (both sides).", settings=(("default", "id"),)
+    ),
+    InputOption(
+        "--label-field",
+        "label_field",
+        "Label field of JSONL/CSV/TSV files (both sides).",
+        settings=(("default", None),),
+    ),
+    InputOption(
+        "--gold-id-field",
+        "gold_id_field",
+        "Id field of the gold file (overrides --id-field).",
+        settings=(("default", None),),
+    ),
+    InputOption(
+        "--gold-label-field",
+        "gold_label_field",
+        "Label field of the gold file (overrides --label-field).",
+        settings=(("default", None),),
+    ),
+    InputOption(
+        "--pred-id-field",
+        "pred_id_field",
+        "Id field of the prediction files (overrides --id-field).",
+        side="pred",
+        settings=(("default", None),),
+    ),
+    InputOption(
+        "--pred-label-field",
+        "pred_label_field",
+        "Label field of the prediction files (overrides --label-field).",
+        side="pred",
+        settings=(("default", None),),
+    ),
+    InputOption(
+        "--patch",
+        "patch",
+        "TACRev-style relabelling of gold: a JSON list of {id, relation}.",
+        settings=(("type", PATH), ("default", None)),
+    ),
+    InputOption(
+        "--view",
+        "view",
+        "directed, or undirected (the SemEval-2010 Task 8 direction dropped from gold and predictions).",
+        settings=(("type", Choice(VIEWS)), ("default", "directed")),
+    ),
+    InputOption(
+        "--negative",
+        "negative",
+        "Negative label; 'auto' detects no_relation/Other/NA.",
+        settings=(("default", "auto"),),
+    ),
+    InputOption("--no-negative", "no_negative", "The data has no negative class.", settings=_FLAG, sets=("negative",)),
+    InputOption(
+        "--allow-absent-negative",
+        "allow_absent_negative",
+        "Accept a --negative label that gold does not contain (else refused: a typo makes it a positive class).",
+        settings=_FLAG,
+    ),
+    InputOption(
+        "--by-position",
+        "by_position",
+        "Align by line (or document) position instead of by id.",
+        side="pred",
+        settings=_FLAG,
+    ),
+    InputOption(
+        "--on-missing",
+        "on_missing",
+        "Missing predictions: error, negative (filled with the negative class: leaks gold), wrong (Olek).",
+        side="pred",
+        settings=(("type", Choice(MISSING_POLICIES)), ("default", "error")),
+    ),
+    InputOption(
+        "--strict-labels",
+        "strict_labels",
+        "Refuse predicted labels absent from gold.",
+        side="pred",
+        settings=_FLAG,
+    ),
+    InputOption(
+        "--types",
+        "types",
+        "e2e: SpERT types file (symmetric relations; the declared types).",
+        settings=(("type", PATH), ("default", None)),
+    ),
+    InputOption(
+        "--macro-classes",
+        "macro_classes",
+        "e2e: types macro-F averages over: with gold support, in gold or predictions (SpERT), declared (sincere).",
+        settings=(("type", Choice(MACRO_CLASSES)), ("default", "gold")),
+    ),
+)
+
+_BY_NAME = {o.name: o for o in INPUT_OPTIONS}
+#: The options only end-to-end files have: a command that reads no e2e file does not offer them.
+_E2E = ("types", "macro_classes")
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The values of the input options of one command run (defaults: nothing given)."""
+
+    input_format: str | None = None
+    gold_format: str | None = None
+    pred_format: str | None = None
+    id_field: str = "id"
+    label_field: str | None = None
+    gold_id_field: str | None = None
+    gold_label_field: str | None = None
+    pred_id_field: str | None = None
+    pred_label_field: str | None = None
+    patch: Path | None = None
+    view: str = "directed"
+    negative: str = "auto"
+    no_negative: bool = False
+    allow_absent_negative: bool = False
+    by_position: bool = False
+    on_missing: str = "error"
+    strict_labels: bool = False
+    types: Path | None = None
+    macro_classes: str = "gold"
+
+    def given_fields(self) -> dict[str, tuple[str, ...]]:
+        """{flag: the Config settings it sets} of every option whose value is not the default."""
+        return {o.flag: o.fields for o in INPUT_OPTIONS if getattr(self, o.name) != o.default}
+
+    def negative_label(self) -> str | None:
+        """None for --no-negative, else the label given or 'auto'; both at once, or an empty label, are refused."""
+        check_nonempty(self.negative, "--negative")
+        refuse_options(
+            {"--negative": self.no_negative and self.negative != "auto"}, "give a label or --no-negative, not both"
+        )
+        return None if self.no_negative else self.negative
+
+    def classification_settings(self) -> dict[str, Any]:
+        """The ClassificationConfig settings these options give (the Config checks each value). Each side's format
+        is its own option, else --input-format; a prediction-only format leaves gold's detected."""
+        for option in INPUT_OPTIONS:
+            if option.name.endswith("_field") and getattr(self, option.name) is not None:
+                check_nonempty(getattr(self, option.name), option.flag)
+        return {
+            "negative": self.negative_label(),
+            "on_missing": self.on_missing,
+            "strict_labels": self.strict_labels,
+            "by_position": self.by_position or None,
+            "view": self.view,
+            "patch": None if self.patch is None else str(self.patch),
+            "gold_format": self.gold_format or self.input_format or ("auto" if self.pred_format else None),
+            "pred_format": self.pred_format or self.input_format,
+            "id_field": self.id_field,
+            "label_field": self.label_field,
+            "gold_id_field": self.gold_id_field,
+            "gold_label_field": self.gold_label_field,
+            "pred_id_field": self.pred_id_field,
+            "pred_label_field": self.pred_label_field,
+            "allow_absent_negative": self.allow_absent_negative,
+        }
+
+    def settings_for(self, task: Task) -> dict[str, Any]:
+        """The Config settings these options give for `task`: the relation-classification ones for a Config that
+        has them, the e2e ones likewise; settings its Config lacks are left out (refuse_foreign refuses the
+        options that were given)."""
+        offered = {**self.e2e_settings(), **self.classification_settings()}
+        return {k: v for k, v in offered.items() if k in task.settings}
+
+    def config(self, task: Task | str = "rc", **settings: Any) -> Any:
+        """The task's Config of these options plus the command's own `settings` (weightings, β, …)."""
+        if isinstance(task, str):
+            from releval.tasks import get_task
+
+            task = get_task(task)
+        return task.make_config(**{**self.settings_for(task), **settings})
+
+    def e2e_settings(self) -> dict[str, Any]:
+        """The E2EConfig settings these options give."""
+        return {"types": self.types, "by_position": self.by_position, "macro_classes": self.macro_classes}
+
+
+def refuse_foreign(task: Task, given: Mapping[str, tuple[str, ...]], among: Sequence[str] | None = None) -> None:
+    """Refuse the given options ({flag: the Config settings it sets}) that set a setting `task`'s Config lacks:
+    an option silently ignored looks like it took effect. Named in groups, with the tasks that do read them:
+    "--types, --macro-classes: apply to --task e2e only" (`among`: the tasks the command offers; default all)."""
+    foreign = [flag for flag, sets in given.items() if not set(sets) <= task.settings]
+    if not foreign:
+        return
+    from releval.tasks import TASKS, get_task
+
+    def readers(flag: str) -> tuple[str, ...]:
+        return tuple(name for name in among or TASKS if set(given[flag]) <= get_task(name).settings)
+
+    first = readers(foreign[0])
+    where = f"apply to --task {' or '.join(first)} only" if first else f"do not apply to --task {task.name}"
+    refuse_options({flag: readers(flag) == first for flag in foreign}, where)
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A command that reads gold and predictions: its words (`compare`, `audit run`), an example invocation with
+    `{gold}`, `{pred}` and `{pred2}` placeholders, the tasks it reads, and the input options it has."""
+
+    words: str
+    example: tuple[str, ...]
+    tasks: tuple[str, ...]
+    options: tuple[str, ...]
+
+    def argv(self, gold: str, pred: str, pred2: str | None = None) -> list[str]:
+        """The example's words with the files put in (the mistake-matrix test runs them)."""
+        values = {"gold": gold, "pred": pred, "pred2": pred2 or pred}
+        return [*self.words.split(), *(part.format(**values) for part in self.example)]
+
+
+#: Every command that reads gold and predictions, registered by `input_options` (tests/test_input_stage.py).
+READERS: dict[str, Reader] = {}
+
+
+def input_options(
+    words: str, example: tuple[str, ...], *, sides: str = "both", tasks: tuple[str, ...] = ("rc",)
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Add the input options to a command and give it one `inputs: Inputs` parameter instead of one per option.
+
+    `words`: how the command is invoked (`"replicability from-predictions"`), `example`: its arguments for one gold
+    and one or two prediction files (registered in READERS for the mistake-matrix test); `sides`: "gold" for a
+    command reading gold only (no prediction-side options); `tasks`: the tasks it reads (--types and
+    --macro-classes are added only when "e2e" is among them).
+    """
+    chosen = [
+        o for o in INPUT_OPTIONS if (sides == "both" or o.side != "pred") and (o.name not in _E2E or "e2e" in tasks)
+    ]
+    READERS[words] = Reader(words, example, tasks, tuple(o.flag for o in chosen))
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        names = [o.name for o in chosen]
+
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            values = {name: kwargs.pop(name) for name in names}
+            return command(*args, inputs=Inputs(**values), **kwargs)
+
+        wrapped: Callable[..., Any] = wrapper
+        for o in reversed(chosen):
+            wrapped = click.option(o.flag, o.name, help=o.help, **dict(o.settings))(wrapped)
+        return wrapped
+
+    return decorate
+
+
+assert set(_BY_NAME) == {f.name for f in fields(Inputs)}, "every input option is a field of Inputs"

@@ -1,0 +1,185 @@
+"""The one input stage (releval.commands.inputs) and the task registry (releval.tasks): every command that reads gold
+and predictions refuses the same mistaken inputs with the same message, and shares the input options' meaning.
+
+The commands come from READERS, which `input_options` fills as each command registers: a new command that reads
+labels is in this matrix without anyone adding it here. Expected values are computed in this file by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from releval import cli
+from releval.commands.inputs import INPUT_OPTIONS, READERS, Inputs
+from releval.result import Average, ScoreResult
+from releval.tasks import TASKS, get_task, register_task, unregister_task
+from releval.tasks.base import ScoringConfig, Task
+
+SEMEVAL = Path(__file__).resolve().parents[1] / "examples" / "semeval2010_task8"
+KEY, CNN, RBERT = SEMEVAL / "test_key_directed.txt", SEMEVAL / "onehaitao_cnn.txt", SEMEVAL / "onehaitao_rbert.txt"
+
+cli.register_commands([])
+
+
+def _rows(path: Path) -> list[tuple[str, str]]:
+    return [tuple(line.split("\t")) for line in path.read_text().splitlines() if line.strip()]  # type: ignore[misc]
+
+
+def _undirected(label: str) -> str:
+    return re.sub(r"\(e[12],e[12]\)$", "", label)
+
+
+@pytest.fixture(scope="module")
+def mistakes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path, Path, str]]:
+    """name → (gold, pred, pred2, the phrase every command's error must hold)."""
+    d = tmp_path_factory.mktemp("mistakes")
+    key_undirected = d / "key_undirected.txt"
+    key_undirected.write_text("".join(f"{i}\t{_undirected(lab)}\n" for i, lab in _rows(KEY)))
+    lower, lower2 = d / "cnn_lower.txt", d / "rbert_lower.txt"
+    lower.write_text("".join(f"{i}\t{lab.lower()}\n" for i, lab in _rows(CNN)))
+    lower2.write_text("".join(f"{i}\t{lab.lower()}\n" for i, lab in _rows(RBERT)))
+    return {
+        "undirected key, directed predictions": (key_undirected, CNN, RBERT, "gold is the undirected key"),
+        "labels differing in letter case": (KEY, lower, lower2, "differ from gold labels only in letter case"),
+    }
+
+
+def test_every_reader_is_in_the_matrix() -> None:
+    assert {"score", "compare", "replicability from-predictions"} <= set(READERS)
+    for reader in READERS.values():  # each reader has the shared options, spelt once (INPUT_OPTIONS)
+        assert set(reader.options) <= {o.flag for o in INPUT_OPTIONS}
+        assert {"--negative", "--input-format", "--gold-format"} <= set(reader.options)
+
+
+@pytest.mark.parametrize("mistake", ["undirected key, directed predictions", "labels differing in letter case"])
+@pytest.mark.parametrize("words", sorted(READERS))
+def test_every_reader_refuses_each_mistake(
+    words: str, mistake: str, mistakes: dict[str, tuple[Path, Path, Path, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, pred, pred2, phrase = mistakes[mistake]
+    code = cli.main(READERS[words].argv(str(gold), str(pred), str(pred2)))
+    captured = capsys.readouterr()
+    assert code == 2, captured.err
+    assert captured.out == ""  # no score of a mistaken input is shown
+    assert phrase in captured.err and "Traceback" not in captured.err
+
+
+def _micro_f(gold: list[str], pred: list[str], negative: str) -> float:
+    """Micro-F1 over the positive classes, counted by hand."""
+    tp = sum(g == p != negative for g, p in zip(gold, pred))
+    n_pred = sum(p != negative for p in pred)
+    n_gold = sum(g != negative for g in gold)
+    return 2 * tp / (n_pred + n_gold)
+
+
+@pytest.mark.parametrize("words", ["compare", "replicability from-predictions"])
+def test_view_undirected_works_in_every_reader(
+    words: str, mistakes: dict[str, tuple[Path, Path, Path, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, pred, pred2, _ = mistakes["undirected key, directed predictions"]
+    argv = [*READERS[words].argv(str(gold), str(pred), str(pred2)), "--view", "undirected", "-f", "json"]
+    assert cli.main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    text = json.dumps(out)
+    assert "view:undirected" in text
+    if words == "compare":
+        g = [lab for _, lab in _rows(gold)]
+        expected = {
+            name: _micro_f(g, [_undirected(lab) for _, lab in _rows(path)], "Other")
+            for name, path in (("a", pred), ("b", pred2))
+        }
+        scores = out["results"][0]["scores"]
+        for name, f in expected.items():
+            assert scores[name]["micro"] == pytest.approx(f, abs=1e-12)
+
+
+def test_compare_reads_positional_files_with_patch_and_labels_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The acceptance line `releval compare test.json a.txt b.txt --pred-format labels-lines --patch patch.json`."""
+    gold = ["no_relation", "per:title", "org:founded", "per:title", "no_relation", "org:founded"]
+    a = ["no_relation", "per:title", "per:title", "per:title", "org:founded", "org:founded"]
+    b = ["no_relation", "no_relation", "org:founded", "per:title", "no_relation", "per:title"]
+    (tmp_path / "test.json").write_text(json.dumps([{"id": f"x{k}", "relation": r} for k, r in enumerate(gold)]))
+    (tmp_path / "a.txt").write_text("\n".join(a) + "\n")
+    (tmp_path / "b.txt").write_text("\n".join(b) + "\n")
+    (tmp_path / "patch.json").write_text(json.dumps([{"id": "x2", "relation": "per:title"}]))  # TACRev-style
+    argv = ["compare", str(tmp_path / "test.json"), str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    argv += ["--pred-format", "labels-lines", "--patch", str(tmp_path / "patch.json"), "-R", "100", "-f", "json"]
+    assert cli.main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    patched = [*gold[:2], "per:title", *gold[3:]]
+    scores = out["results"][0]["scores"]
+    assert scores["a"]["micro"] == pytest.approx(_micro_f(patched, a, "no_relation"), abs=1e-12)
+    assert scores["b"]["micro"] == pytest.approx(_micro_f(patched, b, "no_relation"), abs=1e-12)
+    assert "patch:" in json.dumps(out)
+
+
+def test_an_option_a_task_does_not_read_is_refused_naming_the_tasks_that_do(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["score", str(KEY), str(CNN), "--task", "semeval-official", "--view", "undirected"]) == 2
+    assert "--view: apply to --task rc only" in capsys.readouterr().err
+
+
+@dataclass(frozen=True)
+class ToyConfig(ScoringConfig):
+    """A toy task: accuracy of exact-match lines, with one setting of its own."""
+
+    task = "toy"
+    case_insensitive: bool = False
+
+
+def _toy_score(gold: Path, systems: list[tuple[str | None, Path]], config: ToyConfig) -> list[ScoreResult]:
+    from releval.core.signature import Signature
+
+    g = Path(gold).read_text().split()
+    results = []
+    for name, path in systems:
+        p = Path(path).read_text().split()
+        same = sum(x == y for x, y in zip(g, p))
+        acc = same / len(g)
+        sig = Signature.build(task="toy", average=["micro"], n=len(g))
+        averages = {"micro": Average("micro", acc, acc, acc)}
+        results.append(ScoreResult(name or Path(path).stem, [], averages, acc, len(g), None, sig))
+    return results
+
+
+def test_a_toy_task_registered_in_a_test_runs_through_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    register_task(Task("toy", "exact-match lines", ToyConfig, "item", _toy_score))
+    try:
+        assert "toy" in TASKS and get_task("toy").unit == "item"
+        (tmp_path / "gold.txt").write_text("a b c d\n")
+        (tmp_path / "sys.txt").write_text("a b x d\n")
+        assert cli.main(["score", str(tmp_path / "gold.txt"), str(tmp_path / "sys.txt"), "--task", "toy"]) == 0
+        out = capsys.readouterr().out
+        assert "75.00" in out  # 3 of 4 lines match
+        # an rc-only option is refused for the toy task, as for any task whose Config lacks the setting
+        assert (
+            cli.main(
+                [
+                    "score",
+                    str(tmp_path / "gold.txt"),
+                    str(tmp_path / "sys.txt"),
+                    "--task",
+                    "toy",
+                    "--view",
+                    "undirected",
+                ]
+            )
+            == 2
+        )
+        assert "--view" in capsys.readouterr().err
+    finally:
+        unregister_task("toy")
+    assert "toy" not in TASKS
+
+
+def test_inputs_defaults_are_the_options_defaults() -> None:
+    """Nothing given: no option counts as given, for any command."""
+    assert Inputs().given_fields() == {}
