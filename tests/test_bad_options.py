@@ -138,6 +138,8 @@ CASES: list[Case] = [
     # compare
     c("compare", "{missing}", "-s", f"a={RBERT}", "-s", f"b={CNN}", names="{missing}", covers="gold"),
     c("compare", KEY, "-s", "nameless", "-s", f"b={CNN}", names="--system"),
+    c("compare", KEY, "{missing}", CNN, "-R", "10", names="{missing}", covers="preds"),
+    c("compare", KEY, CNN, "-R", "10", names="two or more systems", covers="preds"),
     c("compare", KEY, "-s", f"a={RBERT}", "-s", f"a={CNN}", names="--system"),
     c("compare", KEY, "-s", f"a={RBERT}", "-s", "b={missing}", names="{missing}"),
     c(*COMPARE, "--task", "bogus", names="--task"),
@@ -310,7 +312,7 @@ cli.register_commands([])
 from releval.commands.inputs import READERS  # noqa: E402  (filled by the commands' registration above)
 
 CASES += [
-    c(*reader.argv(KEY, RBERT, CNN), *INPUT_BAD_VALUES[flag][0], names=INPUT_BAD_VALUES[flag][1])
+    c(*reader.argv(KEY, RBERT, CNN, "{png}"), *INPUT_BAD_VALUES[flag][0], names=INPUT_BAD_VALUES[flag][1])
     for reader in READERS.values()
     for flag in reader.options
 ]

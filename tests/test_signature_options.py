@@ -458,9 +458,25 @@ VARIANTS = (
         ("stats",),
         ("{key}",),
         (
-            Values("negative", ((), ("--negative", "Other"), ("--negative", "Cause-Effect(e2,e1)"))),
+            Values(
+                "negative", ((), ("--negative", "Other"), ("--negative", "Cause-Effect(e2,e1)"), ("--no-negative",))
+            ),
             Values("view", ((), ("--view", "directed"), ("--view", "undirected"))),
             Values("formats", ((), ("--input-format", "id-tsv")), changes=False),
+            Values("gold-format", ((), ("--gold-format", "semeval-tsv")), changes=False),
+            # the input stage score shares (releval.commands.inputs): the same values, the same promise
+            Values("patch", ((), ("--patch", "{patch1}"), ("--patch", "{patch2}"))),
+        ),
+    ),
+    Variant(
+        "stats-jsonl",
+        ("stats",),
+        ("{gold_jsonl}",),
+        (
+            Values("id-field", ((), ("--id-field", "guid")), changes=False),
+            Values("label-field", ((), ("--label-field", "coarse"))),
+            Values("side-id-field", ((), ("--gold-id-field", "guid")), changes=False),
+            Values("side-label-field", ((), ("--gold-label-field", "coarse"))),
         ),
     ),
     Variant("stats-e2e", ("stats",), ("{e2e_gold}", "{e2e_a}"), (Values("compare", ((), ("--compare",))),)),
@@ -521,7 +537,17 @@ VARIANTS = (
             Values("train", ((), ("--train", "{train}"), ("--train", "{train}", "--train-format", "id-tsv"))),
             NEGATIVE,
             Values("formats", ((), ("--gold-format", "id-tsv"), ("--pred-format", "semeval-tsv")), changes=False),
+            Values("input-format", ((), ("--input-format", "id-tsv")), changes=False),
+            # the input stage score shares (releval.commands.inputs): the same values, the same promise
+            Values("view", ((), ("--view", "undirected"))),
+            Values("patch", ((), ("--patch", "{patch1}"), ("--patch", "{patch2}"))),
         ),
+    ),
+    Variant(  # findings count ids and labels, which the alignment does not change (the type checks need --train)
+        "audit run-positions",
+        ("audit", "run"),
+        ("{key}", "{rbert_rev}"),
+        (Values("by-position", ((), ("--by-position",)), changes=False),),
     ),
     Variant(
         "audit run-jsonl",
@@ -530,6 +556,12 @@ VARIANTS = (
         (
             Values("id-field", ((), ("--id-field", "guid")), changes=False),
             Values("label-field", ((), ("--label-field", "coarse")), changes=False),  # the same findings
+            Values("side-id-fields", ((), ("--gold-id-field", "guid", "--pred-id-field", "guid")), changes=False),
+            Values(
+                "side-label-fields",
+                ((), ("--gold-label-field", "coarse", "--pred-label-field", "coarse")),
+                changes=False,
+            ),
         ),
     ),
     Variant(
@@ -555,6 +587,10 @@ NOT_VARIED = {
     "compare --macro-classes": "e2e only: its signature field is varied through score-e2e (the same E2EConfig)",
     "compare --allow-absent-negative": "accepts a --negative label gold lacks; without it that run is refused",
     "replicability from-predictions --allow-absent-negative": "as compare's: a permission, not a setting",
+    "audit run --allow-absent-negative": "as compare's: a permission, not a setting",
+    "stats --allow-absent-negative": "as compare's: a permission, not a setting",
+    "audit run --on-missing": "refused by an audit, which reports what every policy does (tests/test_input_stage.py)",
+    "audit run --strict-labels": "refused by an audit, which lists every label gold lacks",
     # the input stage's field names and patch: the same Config fields as score's and compare's, varied there
     # (score-jsonl, score-jsonl-sides, compare-jsonl-sides, compare-complete); the datasets here are id-TSV slices
     "replicability from-predictions --id-field": "read by the input stage score shares; varied in score-jsonl",

@@ -7,23 +7,27 @@ data, and (head type, tail type) → relation constraints learned from the train
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
 from releval.core.signature import Signature, sequence_digest, short_hash
 from releval.data.alignment import Alignment, align
-from releval.data.labels import FORMATS, LabelFile
+from releval.data.labels import FORMATS, LabelFile, apply_patch
+from releval.data.semeval_labels import undirected
+from releval.errors import InputError, OptionError
 from releval.result import ScoreResult
 from releval.tasks.classification import (
-    AUTO,
     ClassificationConfig,
     LabelsInput,
     Prepared,
     as_label_file,
+    check_pair_labels,
     resolve_negative,
     score_prepared,
 )
@@ -40,31 +44,31 @@ def audit(
     pred: LabelsInput,
     train: LabelsInput | None = None,
     *,
-    negative: str | None = AUTO,
-    gold_format: str | None = None,
-    pred_format: str | None = None,
+    config: ClassificationConfig | None = None,
     train_format: str | None = None,
-    id_field: str = "id",
-    label_field: str | None = None,
+    **reading: object,
 ) -> AuditReport:
     """Run every check on one system's predictions and return all findings (severity error / warning / info).
 
     End-to-end files (entities and relations) are audited by `releval.audit.e2e_checks.audit_e2e`.
 
-    `negative='auto'` detects no_relation / Other / NA; None means the data has no negative class. `train` (optional)
-    enables the label-space checks against training labels and the type constraints learned from training data.
-    A format name that does not exist is an OptionError (a settings mistake, not a finding about the data).
+    `config` says how the files are read, as for `score` (formats and field names per side, a gold patch, the
+    undirected view, alignment by position, the negative class: 'auto' detects no_relation / Other / NA, None means
+    no negative class); the keyword settings of ClassificationConfig may be given instead (`negative=…`,
+    `gold_format=…`). The missing-prediction policy and --strict-labels are not settings of an audit: it reports
+    what every policy does and every label gold lacks. `train` (optional) enables the label-space checks against
+    training labels and the type constraints learned from training data. A format name that does not exist is an
+    OptionError (a settings mistake, not a finding about the data).
     """
-    for option, name in (
-        ("gold_format", gold_format),
-        ("pred_format", pred_format),
-        ("train_format", train_format),
-    ):
-        if name is not None:
-            check_choice(name, FORMATS, option)
-    g = _load(gold, "gold", gold_format, id_field, label_field)
-    p = _load(pred, "pred", pred_format, id_field, label_field)
-    t = _load(train, "train", train_format, id_field, label_field) if train is not None else None
+    if config is None:
+        config = ClassificationConfig(**reading)  # type: ignore[arg-type]
+    elif reading:
+        raise OptionError(f"{', '.join(reading)}: give them in config, or give no config", option=next(iter(reading)))
+    if train_format is not None:
+        check_choice(train_format, FORMATS, "train_format")
+    g = _load(gold, "gold", config.gold_read_format, config.side_fields("gold"))
+    p = _load(pred, "pred", config.pred_format, config.side_fields("pred"))
+    t = _load(train, "train", train_format, config.side_fields("gold")) if train is not None else None
     if g.end_to_end or p.end_to_end:
         from releval.audit.e2e_checks import audit_e2e
 
@@ -75,27 +79,72 @@ def audit(
             report.extend(input_findings(loaded))
     if g.file is None or p.file is None:
         return report
-    neg, notes = resolve_negative(negative, g.file.labels)
-    report.signature = _signature(g.file, neg, t.file if t is not None else None)
-    report.add(_negative_finding(g.file, neg, notes))
-    known_pred, cover = coverage_findings(g.file, p.file)
+    gold_file, pred_file = _as_read(g.file, p.file, config)
+    neg, notes = resolve_negative(config.negative, gold_file.labels)
+    report.signature = _signature(gold_file, neg, t.file if t is not None else None, config)
+    report.add(_negative_finding(gold_file, neg, notes))
+    mistake = label_mistake_finding(gold_file, pred_file, config)
+    if mistake is not None:
+        report.add(mistake)
+        return report  # no label can match: every other check would report the same mistake in other words
+    known_pred, cover = coverage_findings(gold_file, pred_file)
     report.extend(cover)
-    alignment = _alignment(g.file, known_pred, neg)
+    alignment = _alignment(gold_file, known_pred, neg)
     if alignment is None:
         return report
-    report.extend(policy_findings(g.file, known_pred, neg))
+    report.extend(policy_findings(gold_file, known_pred, neg))
     train_file = t.file if t is not None else None
-    report.extend(label_space_findings(g.file, p.file, train_file))
+    report.extend(label_space_findings(gold_file, pred_file, train_file))
     if train_file is not None:
-        report.extend(type_constraint_findings(g.file, alignment, train_file, neg))
+        report.extend(type_constraint_findings(gold_file, alignment, train_file, neg))
     return report
 
 
-def _signature(gold: LabelFile, negative: str | None, train: LabelFile | None) -> Signature:
-    """What the audit's numbers depend on: the negative class, the gold labels (set and sequence), the training
-    labels and n."""
+def _as_read(gold: LabelFile, pred: LabelFile, config: ClassificationConfig) -> tuple[LabelFile, LabelFile]:
+    """Gold with the Config's patch and view, predictions with its view, and — aligned by position — the
+    predictions given gold's ids (releval.tasks.classification.load_gold's rules)."""
+    if config.patch is not None:
+        gold = apply_patch(gold, config.patch)
+    if config.view == "undirected":
+        gold = gold.with_labels([undirected(x) for x in gold.labels])
+        pred = pred.with_labels([undirected(x) for x in pred.labels])
+    positional = config.by_position if config.by_position is not None else (gold.ids is None or pred.ids is None)
+    if positional:
+        if len(pred) != len(gold):
+            raise InputError(
+                f"has {len(pred)} items but gold {gold.path} has {len(gold)}; position alignment needs equal lengths",
+                file=pred.path,
+            )
+        ids = gold.ids if gold.ids is not None else [str(k) for k in range(1, len(gold) + 1)]
+        gold, pred = replace(gold, ids=ids), replace(pred, ids=ids)
+    return gold, pred
+
+
+def label_mistake_finding(gold: LabelFile, pred: LabelFile, config: ClassificationConfig) -> Finding | None:
+    """The label mistakes every command refuses (releval.tasks.classification.check_pair_labels: directed
+    predictions against the undirected key, letter case, a misspelt negative) as an error finding with the
+    same message, or None."""
+    gold_set = set(gold.labels)
+    unseen = sorted(set(pred.labels) - gold_set)
+    strict = replace(config, strict_labels=False)  # an audit lists unseen labels (label_space_findings)
+    try:
+        check_pair_labels(sorted(gold_set), unseen, strict, pred.path)
+    except OptionError:
+        raise  # a setting's mistake (a misspelt --negative) is refused, as by every command
+    except InputError as exc:
+        return Finding("label-mistake", "error", exc.message, len(unseen), unseen[:N_EXAMPLES], {"file": "pred"})
+    return None
+
+
+def _signature(
+    gold: LabelFile, negative: str | None, train: LabelFile | None, config: ClassificationConfig
+) -> Signature:
+    """What the audit's numbers depend on: the view, the patch, the negative class, the gold labels (set and
+    sequence), the training labels and n."""
     return Signature.build(
         task="audit",
+        view=config.view,
+        patch=hashlib.sha256(Path(config.patch).read_bytes()).hexdigest()[:8] if config.patch else None,
         negative=negative if negative is not None else "none",
         labels=short_hash(sorted(set(gold.labels))),
         gold=sequence_digest(gold.labels),
@@ -104,9 +153,9 @@ def _signature(gold: LabelFile, negative: str | None, train: LabelFile | None) -
     )
 
 
-def _load(data: LabelsInput, role: str, format: str | None, id_field: str, label_field: str | None) -> Loaded:
+def _load(data: LabelsInput, role: str, format: str | None, fields: dict[str, str]) -> Loaded:
     if isinstance(data, (str, os.PathLike)):
-        return load_tolerant(data, role, format=format, id_field=id_field, label_field=label_field)
+        return load_tolerant(data, role, format=format, **fields)
     f = as_label_file(data, "pred" if role == "pred" else "gold")
     return Loaded(role, f.path, f)
 

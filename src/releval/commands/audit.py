@@ -19,14 +19,13 @@ from releval.commands.common import (
     check_choice,
     emit,
     format_option,
-    negative_options,
     output_option,
-    resolve_negative_option,
 )
+from releval.commands.inputs import Inputs, input_options
 from releval.data.formats import LABEL_FORMATS as _LABEL_FORMATS
 from releval.report.audit_report import render_comparisons, render_report
 from releval.report.strict_json import dumps_strict
-from releval.validation import check_nonempty, refuse_options
+from releval.validation import refuse_options
 
 FORMATS = ("text", "json")
 LABEL_FORMATS = tuple(_LABEL_FORMATS)
@@ -56,51 +55,33 @@ _FORMAT_HELP = "Output: text or json."
 @click.argument("gold", cls=Argument, type=PATH, help="Gold file (any format `releval score` reads).")
 @click.argument("pred", cls=Argument, type=PATH, help="Prediction file.")
 @click.option("--train", "train", type=PATH, default=None, help="Training data: label space and type constraints.")
-@negative_options(allow_absent=False)
-@click.option(
-    "--gold-format", "gold_format", type=Choice(LABEL_FORMATS), default=None, help="Force the gold file's format."
-)
-@click.option(
-    "--pred-format", "pred_format", type=Choice(LABEL_FORMATS), default=None, help="Force the prediction file's format."
-)
 @click.option(
     "--train-format", "train_format", type=Choice(LABEL_FORMATS), default=None, help="Force the training file's format."
 )
-@click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files.")
-@click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files.")
+@input_options("audit run", ("{gold}", "{pred}"))
 @format_option(FORMATS, _FORMAT_HELP)
 @output_option()
 def run_command(
     gold: Path,
     pred: Path,
     train: Path | None,
-    negative: str,
-    no_negative: bool,
-    gold_format: str | None,
-    pred_format: str | None,
     train_format: str | None,
-    id_field: str,
-    label_field: str | None,
+    inputs: Inputs,
     format: str,
     output: Path | None,
 ) -> None:
-    """Every check on one system's predictions; exit 1 when any finding is an error (it never stops early)."""
+    """Every check on one system's predictions; exit 1 when any finding is an error (it never stops early).
+
+    The files are read as `releval score` reads them (the same input options); the audit reports what every
+    missing-prediction policy does and every label gold lacks, so --on-missing and --strict-labels do not apply.
+    """
     check_choice(format, FORMATS, "--format")
     refuse_options({"--train-format": train_format is not None and train is None}, "needs --train")
-    check_nonempty(id_field, "--id-field")
-    if label_field is not None:
-        check_nonempty(label_field, "--label-field")
-    report = audit(
-        gold,
-        pred,
-        train,
-        negative=resolve_negative_option(negative, no_negative),
-        gold_format=gold_format,
-        pred_format=pred_format,
-        train_format=train_format,
-        id_field=id_field,
-        label_field=label_field,
+    refuse_options(
+        {"--on-missing": inputs.on_missing != "error", "--strict-labels": inputs.strict_labels},
+        "do not apply to an audit: it reports what every missing-prediction policy does and every label gold lacks",
     )
+    report = audit(gold, pred, train, config=inputs.config("rc"), train_format=train_format)
     text = (
         render_report(report)
         if format == "text"

@@ -280,17 +280,19 @@ def refuse_foreign(task: Task, given: Mapping[str, tuple[str, ...]], among: Sequ
 
 @dataclass(frozen=True)
 class Reader:
-    """A command that reads gold and predictions: its words (`compare`, `audit run`), an example invocation with
-    `{gold}`, `{pred}` and `{pred2}` placeholders, the tasks it reads, and the input options it has."""
+    """A command that reads gold (and predictions): its words (`compare`, `audit run`), an example invocation with
+    `{gold}`, `{pred}`, `{pred2}` and `{out}` (an output file) placeholders, the tasks it reads, the input options it
+    has, and whether it reads predictions at all (`sides`: "both" or "gold")."""
 
     words: str
     example: tuple[str, ...]
     tasks: tuple[str, ...]
     options: tuple[str, ...]
+    sides: str = "both"
 
-    def argv(self, gold: str, pred: str, pred2: str | None = None) -> list[str]:
+    def argv(self, gold: str, pred: str, pred2: str | None = None, out: str = "out.png") -> list[str]:
         """The example's words with the files put in (the mistake-matrix test runs them)."""
-        values = {"gold": gold, "pred": pred, "pred2": pred2 or pred}
+        values = {"gold": gold, "pred": pred, "pred2": pred2 or pred, "out": out}
         return [*self.words.split(), *(part.format(**values) for part in self.example)]
 
 
@@ -299,19 +301,27 @@ READERS: dict[str, Reader] = {}
 
 
 def input_options(
-    words: str, example: tuple[str, ...], *, sides: str = "both", tasks: tuple[str, ...] = ("rc",)
+    words: str,
+    example: tuple[str, ...],
+    *,
+    sides: str = "both",
+    tasks: tuple[str, ...] = ("rc",),
+    own: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Add the input options to a command and give it one `inputs: Inputs` parameter instead of one per option.
 
     `words`: how the command is invoked (`"replicability from-predictions"`), `example`: its arguments for one gold
     and one or two prediction files (registered in READERS for the mistake-matrix test); `sides`: "gold" for a
     command reading gold only (no prediction-side options); `tasks`: the tasks it reads (--types and
-    --macro-classes are added only when "e2e" is among them).
+    --macro-classes are added only when "e2e" is among them); `own`: options (by name) the command defines itself
+    with a wider meaning (stats' `--view` adds `both`), left out here and not passed on in `inputs`.
     """
     chosen = [
-        o for o in INPUT_OPTIONS if (sides == "both" or o.side != "pred") and (o.name not in _E2E or "e2e" in tasks)
+        o
+        for o in INPUT_OPTIONS
+        if (sides == "both" or o.side != "pred") and (o.name not in _E2E or "e2e" in tasks) and o.name not in own
     ]
-    READERS[words] = Reader(words, example, tasks, tuple(o.flag for o in chosen))
+    READERS[words] = Reader(words, example, tasks, tuple(o.flag for o in chosen), sides)
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         names = [o.name for o in chosen]

@@ -18,16 +18,15 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from releval.commands.base import PATH, Argument, Choice, Group
-from releval.commands.common import check_label_options, check_output_target, negative_options, result_warnings
+from releval.commands.common import check_output_target, result_warnings
+from releval.commands.inputs import Inputs, input_options
 from releval.core.options import (
     ALTERNATIVES,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     DEFAULT_WEIGHTING_NAMES,
     ENTROPY_N,
-    MISSING_POLICIES,
 )
-from releval.data.formats import LABEL_FORMATS
 from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.weightings import weighting_names
 from releval.validation import check_confidence, check_nonempty, check_resamples, check_seed
@@ -99,54 +98,6 @@ def _figure_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def _label_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """How label files are read and aligned: the options `score` and `compare` spell the same way."""
-    for option in reversed(
-        (
-            negative_options(),
-            click.option(
-                "--view",
-                "view",
-                type=Choice(("directed", "undirected")),
-                default="directed",
-                help="directed, or undirected (SemEval direction dropped).",
-            ),
-            click.option(
-                "--input-format",
-                "input_format",
-                type=Choice(tuple(LABEL_FORMATS)),
-                default=None,
-                help="Force the format of every file.",
-            ),
-            click.option(
-                "--gold-format",
-                "gold_format",
-                type=Choice(tuple(LABEL_FORMATS)),
-                default=None,
-                help="Force the gold file's format.",
-            ),
-            click.option("--id-field", "id_field", default="id", help="Id field of JSONL/CSV/TSV files."),
-            click.option("--label-field", "label_field", default=None, help="Label field of JSONL/CSV/TSV files."),
-        )
-    ):
-        command = option(command)
-    return command
-
-
-def _alignment_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """How predictions are matched to gold, as in `score` and `compare`."""
-    command = click.option(
-        "--by-position", "by_position", is_flag=True, default=False, help="Align by line position instead of by id."
-    )(command)
-    return click.option(
-        "--on-missing",
-        "on_missing",
-        type=Choice(MISSING_POLICIES),
-        default="error",
-        help="Missing predictions: error, negative, wrong.",
-    )(command)
-
-
 def _weighting_option(help: str) -> Callable[[Any], Any]:
     return click.option("--weighting", "-w", "weighting", multiple=True, default=DEFAULT_WEIGHTING_NAMES, help=help)
 
@@ -163,30 +114,9 @@ _ENTROPY_N_OPTION = click.option(
 # ------------------------------------------------------------------------------------------------------ helpers
 
 
-def _config(
-    reading: dict[str, Any], *, weightings: Sequence[str] = DEFAULT_WEIGHTING_NAMES, **settings: Any
-) -> ClassificationConfig:
-    """The ClassificationConfig of the label options (checked as `score` checks them), before any file is read."""
-    from releval.tasks.classification import ClassificationConfig
-
-    negative = check_label_options(
-        reading["negative"],
-        reading["no_negative"],
-        reading["id_field"],
-        reading["label_field"],
-        {"--input-format": reading["input_format"], "--gold-format": reading["gold_format"]},
-    )
-    return ClassificationConfig(
-        weightings=tuple(weightings),
-        negative=negative,
-        view=reading["view"],
-        gold_format=reading["gold_format"],
-        pred_format=reading["input_format"],
-        id_field=reading["id_field"],
-        label_field=reading["label_field"],
-        allow_absent_negative=reading["allow_absent_negative"],
-        **settings,
-    )
+def _config(inputs: Inputs, **settings: Any) -> ClassificationConfig:
+    """The ClassificationConfig of the input options (checked as `score` checks them), before any file is read."""
+    return inputs.config("rc", **settings)
 
 
 def _system(spec: Path) -> tuple[str | None, Path]:
@@ -223,18 +153,21 @@ def _aligned(
     """Gold's labels and every system aligned with it under the Config, as `compare` aligns them; the systems are
     named by NAME= or by their file. Every system's input problems are reported together; a name used twice is
     refused."""
+    from releval.data.columns import distinct
     from releval.tasks import classification as rc
     from releval.tasks.label_mistakes import check_negative_exists
 
     gold_file, digest = rc.load_gold(gold, config)
+    gold_set = distinct(gold_file.labels)
     if config.negative not in (rc.AUTO, None) and not config.allow_absent_negative:
-        check_negative_exists(config.negative, sorted(set(gold_file.labels)), [])
+        check_negative_exists(config.negative, sorted(gold_set), [])
     prepared: list[tuple[str, Prepared]] = []
     errors: list[InputError] = []
     for name, path in systems:
         try:
             pred = rc.load_pred(path, config)
-            prepared.append((name or rc.system_name(pred), rc.prepare(gold_file, pred, config, digest)))
+            one = rc.check_prepared(rc.prepare(gold_file, pred, config, digest), config, gold_set)
+            prepared.append((name or rc.system_name(pred), one))
         except InputError as exc:
             errors.append(exc)
     raise_all(errors)
@@ -298,7 +231,7 @@ def _plural(n: int, word: str, words: str | None = None) -> str:
 )
 @_weighting_option(f"Weightings to draw: {', '.join(weighting_names())} (repeatable).")
 @_ENTROPY_N_OPTION
-@_label_options
+@input_options("plot weights", ("{gold}", "-o", "{out}"), sides="gold")
 @_figure_options
 def weights_command(
     gold: Path,
@@ -308,7 +241,7 @@ def weights_command(
     data_json: Path | None,
     dataset: str | None,
     dpi: int,
-    **reading: Any,
+    inputs: Inputs,
 ) -> None:
     """The weight each weighting gives each positive class of a gold file (Harbecke et al. 2022, Fig. 1).
 
@@ -317,7 +250,7 @@ def weights_command(
     """
     from releval.report.figures import weights_figure
 
-    config = _config(reading, weightings=weighting, entropy_n=entropy_n)
+    config = _config(inputs, weightings=tuple(weighting), entropy_n=entropy_n)
     _before_reading(output, data_json, dataset, [gold])
     labels_read, _ = _aligned(gold, [], config)
     data, fig = weights_figure(
@@ -346,8 +279,7 @@ def weights_command(
 )
 @_weighting_option(f"Averages besides micro: {', '.join(weighting_names())} (repeatable).")
 @_ENTROPY_N_OPTION
-@_alignment_options
-@_label_options
+@input_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"))
 @_figure_options
 def per_class_command(
     gold: Path,
@@ -355,13 +287,11 @@ def per_class_command(
     metric: str,
     weighting: tuple[str, ...],
     entropy_n: str,
-    on_missing: str,
-    by_position: bool,
     output: Path,
     data_json: Path | None,
     dataset: str | None,
     dpi: int,
-    **reading: Any,
+    inputs: Inputs,
 ) -> None:
     """Per-class F of one or several systems, with each system's averages beside them.
 
@@ -371,9 +301,7 @@ def per_class_command(
     from releval.report.figures import per_class_figure
     from releval.tasks.classification import score_prepared
 
-    config = _config(
-        reading, weightings=weighting, entropy_n=entropy_n, on_missing=on_missing, by_position=by_position or None
-    )
+    config = _config(inputs, weightings=tuple(weighting), entropy_n=entropy_n)
     systems = [_system(p) for p in preds]
     _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
     _, prepared = _aligned(gold, systems, config)
@@ -420,8 +348,7 @@ def _average(value: str) -> str:
     help="The p-value's alternative: two-sided, greater (B > A) or less.",
 )
 @_ENTROPY_N_OPTION
-@_alignment_options
-@_label_options
+@input_options("plot bootstrap", ("{gold}", "{pred}", "{pred2}", "-R", "20", "-o", "{out}"))
 @_figure_options
 def bootstrap_command(
     gold: Path,
@@ -433,13 +360,11 @@ def bootstrap_command(
     confidence: float,
     alternative: str,
     entropy_n: str,
-    on_missing: str,
-    by_position: bool,
     output: Path,
     data_json: Path | None,
     dataset: str | None,
     dpi: int,
-    **reading: Any,
+    inputs: Inputs,
 ) -> None:
     """The paired bootstrap distribution of Δ = F(B) − F(A), with its percentile interval, Δ = 0 and p.
 
@@ -456,9 +381,7 @@ def bootstrap_command(
     # compare's averages, and the one asked for (power:A) when it is not among them
     known = ("micro", *DEFAULT_WEIGHTING_NAMES)
     weightings = DEFAULT_WEIGHTING_NAMES if metric in known else (*DEFAULT_WEIGHTING_NAMES, metric)
-    config = _config(
-        reading, weightings=weightings, entropy_n=entropy_n, on_missing=on_missing, by_position=by_position or None
-    )
+    config = _config(inputs, weightings=tuple(weightings), entropy_n=entropy_n)
     test = SignificanceConfig(("bootstrap",), alternative, resamples, seed, confidence)
     systems = [_system(a), _system(b)]
     paths = [gold, *(p for _, p in systems)]
@@ -490,21 +413,18 @@ def bootstrap_command(
     multiple=True,
     help="Only these labels as rows and columns, in this order (repeatable; default: all).",
 )
-@_alignment_options
-@_label_options
+@input_options("plot confusion", ("{gold}", "{pred}", "-o", "{out}"))
 @_figure_options
 def confusion_command(
     gold: Path,
     pred: Path,
     normalize: bool,
     labels: tuple[str, ...],
-    on_missing: str,
-    by_position: bool,
     output: Path,
     data_json: Path | None,
     dataset: str | None,
     dpi: int,
-    **reading: Any,
+    inputs: Inputs,
 ) -> None:
     """The confusion matrix of one system: gold label × predicted label, counts (log colour scale) or row shares.
 
@@ -512,7 +432,7 @@ def confusion_command(
     """
     from releval.report.figures import confusion_figure
 
-    config = _config(reading, on_missing=on_missing, by_position=by_position or None)
+    config = _config(inputs)
     systems = [_system(pred)]
     paths = [gold, systems[0][1]]
     _before_reading(output, data_json, dataset, paths)

@@ -9,14 +9,16 @@ import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, emit, format_option, output_option
+from releval.commands.inputs import Inputs, input_options
 from releval.core.options import OUTPUT_FORMATS
 from releval.core.table import Column, Table
+from releval.data.columns import distinct
 from releval.data.decoding import read_utf8
 from releval.data.formats import E2EFormat
-from releval.data.labels import FORMATS, LabelFile, find_format, parse_labels
+from releval.data.labels import LabelFile, find_format, parse_labels
 from releval.data.semeval_labels import DIRECTED_SET, undirected
 from releval.report.render import render_as
-from releval.validation import check_nonempty, refuse_options
+from releval.validation import refuse_options
 
 if TYPE_CHECKING:
     from releval.stats.label_distribution import LabelStats
@@ -88,15 +90,14 @@ def render_stats(rows: list[tuple[str, LabelStats]], format: str) -> str:
     required=True,
     help="Dataset files (classification, or end-to-end RE: SpERT/PURE).",
 )
-@click.option("--negative", "negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
 @click.option(
     "--view",
     "view",
     type=Choice(("directed", "undirected", "both")),
     default="both",
-    help="SemEval: directed, undirected or both.",
+    help="SemEval: directed, undirected or both (a row each).",
 )
-@click.option("--input-format", "input_format", type=Choice(FORMATS), default=None, help="Force the input format.")
+@input_options("stats", ("{gold}",), sides="gold", own=("view",))
 @click.option(
     "--compare",
     "compare",
@@ -108,9 +109,8 @@ def render_stats(rows: list[tuple[str, LabelStats]], format: str) -> str:
 @output_option()
 def stats_command(
     files: tuple[Path, ...],
-    negative: str,
     view: str,
-    input_format: str | None,
+    inputs: Inputs,
     compare: bool,
     format: str,
     output: Path | None,
@@ -122,22 +122,27 @@ def stats_command(
     """
     check_choice(format, OUTPUT_FORMATS, "--format")
     check_choice(view, ("directed", "undirected", "both"), "--view")
-    check_nonempty(negative, "--negative")
-    if input_format is not None:
-        check_choice(input_format, FORMATS, "--input-format")
+    from releval.tasks.classification import AUTO, load_gold  # NumPy: not for `stats --help`
+    from releval.tasks.label_mistakes import check_negative_exists
+
+    config = inputs.config("rc")
     loaded: list[LabelFile] = []
     for f in files:
         data = read_utf8(f)
-        found = find_format(f, data, input_format, "id", None)
+        fields = config.side_fields("gold")
+        found = find_format(f, data, config.gold_read_format, fields["id_field"], fields.get("label_field"))
         if isinstance(found, E2EFormat):
             from releval.commands.e2e import run_stats_e2e
 
-            given = {"--negative": negative != "auto", "--view": view != "both"}
+            given = {**dict.fromkeys(inputs.given_fields(), True), "--view": view != "both"}
             refuse_options(given, "not used with end-to-end RE files (they have no negative class or direction)")
             raise click.exceptions.Exit(run_stats_e2e(list(files), compare=compare, format=format, output=output))
-        loaded.append(parse_labels(data, str(f), found.name))
+        label_file = parse_labels(data, str(f), found.name, **fields)
+        loaded.append(load_gold(label_file, config)[0])  # the patch applied as `score` applies it
     refuse_options({"--compare": compare}, "works on end-to-end RE dataset files only")
-    emit(render_stats(collect(loaded, negative, view), format), output)
+    if config.negative not in (AUTO, None) and not config.allow_absent_negative:  # a typo, refused as by `score`
+        check_negative_exists(config.negative, sorted({x for f in loaded for x in distinct(f.labels)}), [])
+    emit(render_stats(collect(loaded, config.negative, view), format), output)
 
 
 def register(app: click.Group) -> None:

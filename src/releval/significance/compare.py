@@ -397,15 +397,12 @@ def align_systems(
     prepared: list[tuple[str, rc.Prepared]] = []
     errors: list[InputError] = []
     gold_set = distinct(gold_file.labels)
-    gold_labels = sorted(gold_set)
     for name, preds in systems.items():
         for pred in preds:
-            try:
-                one = rc.prepare(gold_file, rc.load_pred(pred, config), config, digest)
-                a = one.alignment
-                unseen = sorted(distinct(a.pred) - gold_set - {a.missing_label})
-                checked = rc.check_pair_labels(gold_labels, unseen, config, one.pred_path)  # what `score` refuses
-                one = replace(one, warnings=(*one.warnings, *checked))
+            try:  # with the label checks `score` makes
+                one = rc.check_prepared(
+                    rc.prepare(gold_file, rc.load_pred(pred, config), config, digest), config, gold_set
+                )
             except OptionError:
                 raise  # a setting's problem (a misspelt negative), the same for every file: said once
             except InputError as exc:

@@ -29,6 +29,7 @@ from releval.core.notices import Notice
 from releval.core.options import ENTROPY_N, MISSING_POLICIES, VIEWS
 from releval.core.signature import Signature, sequence_digest, short_hash
 from releval.data.alignment import Alignment, align
+from releval.data.columns import distinct
 from releval.data.labels import FORMATS, LabelFile, apply_patch, load_labels
 from releval.data.semeval_labels import undirected
 from releval.errors import InputError
@@ -314,6 +315,16 @@ def missing_notices(alignment: Alignment, negative: str | None) -> list[Notice]:
     ]
 
 
+def check_prepared(prepared: Prepared, config: ClassificationConfig, gold_set: set[str]) -> Prepared:
+    """`prepared` with the label checks of `check_pair_labels` made (refused, or its warning added): for the
+    commands that align systems without scoring them at once (compare, plot, replicability, the board).
+    `gold_set` is gold's distinct labels (releval.data.columns.distinct), computed once for every system."""
+    a = prepared.alignment
+    unseen = sorted(distinct(a.pred) - gold_set - {a.missing_label})
+    checked = check_pair_labels(sorted(gold_set), unseen, config, prepared.pred_path)
+    return replace(prepared, warnings=(*prepared.warnings, *checked))
+
+
 def check_pair_labels(
     gold_labels: Sequence[str], unseen: Sequence[str], config: ClassificationConfig, pred_path: str
 ) -> list[Notice]:
@@ -368,7 +379,8 @@ def score_prepared(
     unseen = [lbl for lbl in enc.labels[enc.n_gold_labels :] if lbl != alignment.missing_label]
     warnings: list[Notice] = list(prepared.warnings)
     if check_labels:
-        warnings += check_pair_labels(enc.labels[: enc.n_gold_labels], unseen, config, prepared.pred_path)
+        checked = check_pair_labels(enc.labels[: enc.n_gold_labels], unseen, config, prepared.pred_path)
+        warnings += [w for w in checked if w not in warnings]  # check_prepared may have added them already
     warnings += missing_notices(alignment, negative)
     scores = score_encoded(
         enc,
