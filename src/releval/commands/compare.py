@@ -174,11 +174,15 @@ def compare_command(
     """
     check_choice(format, OUTPUT_FORMATS, "--format")
     check_choice(task, COMPARE_TASKS, "--task")
+    from releval.tasks import get_task
+
+    the_task = get_task(task)
     check_choice(alternative, ALTERNATIVES, "--alternative")
     check_choice(correction, CORRECTIONS, "--correction")
     check_choice(mcnemar_variant, MCNEMAR_VARIANTS, "--mcnemar")
     tests = [t.strip() for t in test.split(",") if t.strip()]
-    check_choices(tests, PAIRED_TESTS if task == "rc" else RESAMPLING_TESTS, "--test")
+    # McNemar and the sign test count items one system got right and the other wrong: only item-level tasks have them
+    check_choices(tests, PAIRED_TESTS if the_task.unit == "item" else RESAMPLING_TESTS, "--test")
     check_resamples(resamples)
     check_seed(seed)
     check_confidence(confidence)
@@ -199,54 +203,24 @@ def compare_command(
     test_config = SignificanceConfig(
         tuple(tests), alternative, resamples, seed, confidence, correction, mcnemar_variant
     )
-    from releval.tasks import get_task
-
-    the_task = get_task(task)
     own = {"--criterion": ("criteria",)} if criterion != "strict,boundaries" else {}
     refuse_foreign(the_task, {**inputs.given_fields(), **own, **({"--ner": ("ner",)} if ner else {})}, COMPARE_TASKS)
-    if task == "e2e":
-        refuse_options({"--mcnemar": mcnemar_variant != "exact"}, "applies to --task rc only")
-        e2e_config = the_task.make_config(
-            **inputs.settings_for(the_task),
-            weightings=tuple(weighting),
-            criteria=tuple(c.strip() for c in criterion.split(",") if c.strip()),
-            ner=ner,
-        )
-        if per_class:
-            _per_class(gold, specs, e2e_config, test_config, tests, format, width, output)
-            return
-        _compare_e2e(gold, specs, e2e_config, test_config, baseline, show, format, width, output)
-        return
-    from releval.significance.compare import (
-        PairedTable,
-        SeedTable,
-        align_systems,
-        paired_table,
-        seed_runs_table,
-        system_pairs,
-    )
-
-    config = the_task.make_config(**inputs.settings_for(the_task), weightings=tuple(weighting))
+    settings: dict[str, Any] = {"weightings": tuple(weighting)}
+    if "criteria" in the_task.settings:  # e2e: the RE criteria and NER
+        settings |= {"criteria": tuple(c.strip() for c in criterion.split(",") if c.strip()), "ner": ner}
+    refuse_options({"--mcnemar": the_task.unit != "item" and mcnemar_variant != "exact"}, "applies to --task rc only")
+    config = inputs.config(the_task, **settings)
     if per_class:
         _per_class(gold, specs, config, test_config, tests, format, width, output)
         return
-    gold_labels, runs, facts = align_systems(gold, dict(specs), config)
-    counts = {len(v) for v in runs.values()}
-    table: PairedTable | SeedTable
-    if counts == {1}:
-        with progress_bar(len(system_pairs(names, baseline)) * len(tests), "comparing", show) as advance:
-            table = paired_table(
-                gold_labels,
-                {k: v[0] for k, v in runs.items()},
-                config,
-                test_config,
-                baseline=baseline,
-                progress=advance,
-                facts=facts,
-            )
-    else:
-        _check_not_mixed({k: len(v) for k, v in runs.items()})
-        table = seed_runs_table(gold_labels, runs, config, test_config, baseline=baseline, facts=facts)
+    from releval.significance.compare import system_pairs
+    from releval.tasks.base import resolve
+
+    compare = resolve(the_task.compare)
+    paired = all(len(paths) == 1 for _, paths in specs)
+    total = len(system_pairs(names, baseline)) * len(tests) if paired else 0
+    with progress_bar(total, "comparing", show and paired) as advance:
+        table = compare(gold, dict(specs), config, test_config, baseline=baseline, progress=advance)
     emit_result(table, format, width, output)
 
 
@@ -290,43 +264,6 @@ def _per_class(
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     emit(render_per_class(result, format, width), output)
-
-
-def _check_not_mixed(run_counts: dict[str, int]) -> None:
-    if len(set(run_counts.values())) > 1 and 1 in run_counts.values():
-        single = [k for k, v in run_counts.items() if v == 1]
-        raise InputError(
-            f"mixing single-file systems ({', '.join(single)}) with multi-run systems: give every system one file "
-            "(paired tests) or several runs (seed comparison)",
-            field="system",
-        )
-
-
-def _compare_e2e(
-    gold: Path,
-    specs: list[tuple[str, list[Path]]],
-    config: Any,
-    test: Any,
-    baseline: str | None,
-    progress: bool,
-    format: str,
-    width: int,
-    output: Path | None,
-) -> None:
-    """`compare --task e2e`: paired tests over documents (one file per system) or seeds (several)."""
-    from releval.significance.compare import paired_table, seed_runs_table, system_pairs
-
-    run_counts = {name: len(paths) for name, paths in specs}
-    if set(run_counts.values()) == {1}:
-        total = len(system_pairs(list(run_counts), baseline)) * len(test.tests)
-        with progress_bar(total, "comparing", progress) as advance:
-            table: Any = paired_table(
-                gold, {name: paths[0] for name, paths in specs}, config, test, baseline=baseline, progress=advance
-            )
-    else:
-        _check_not_mixed(run_counts)
-        table = seed_runs_table(gold, dict(specs), config, test, baseline=baseline)
-    emit_result(table, format, width, output)
 
 
 #: check_stats names a bad value by its table column; on the command line it is this option.

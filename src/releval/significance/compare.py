@@ -867,3 +867,37 @@ def seed_table(
     return SeedTable(
         runs, rows, baseline, metrics, test.alternative, test.correction, n, signature, notes, unit, list(warnings)
     )
+
+
+def compare_files(
+    gold: Any,
+    systems: Mapping[str, Sequence[Any]],
+    config: rc.ClassificationConfig | e2e.E2EConfig,
+    test: SignificanceConfig,
+    *,
+    baseline: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> PairedTable | SeedTable:
+    """Systems given as files ({name: [files]}) compared under a task's Config, as `releval compare` does: one
+    file per system → paired tests on the same units (items, or documents for e2e); several files per system →
+    runs over seeds (Welch, Cohen's d). Mixing the two is an InputError. This is the `compare` of the rc and e2e
+    Tasks (releval.tasks), so the command knows no task by name."""
+    run_counts = {name: len(paths) for name, paths in systems.items()}
+    if len(set(run_counts.values())) > 1 and 1 in run_counts.values():
+        single = [k for k, v in run_counts.items() if v == 1]
+        raise InputError(
+            f"mixing single-file systems ({', '.join(single)}) with multi-run systems: give every system one file "
+            "(paired tests) or several runs (seed comparison)",
+            field="system",
+        )
+    paired = set(run_counts.values()) == {1}
+    if _is_e2e(config):
+        if paired:
+            one = {name: paths[0] for name, paths in systems.items()}
+            return paired_table(gold, one, config, test, baseline=baseline, progress=progress)
+        return seed_runs_table(gold, systems, config, test, baseline=baseline)
+    gold_labels, runs, facts = align_systems(gold, systems, config)
+    if paired:
+        one = {name: preds[0] for name, preds in runs.items()}
+        return paired_table(gold_labels, one, config, test, baseline=baseline, progress=progress, facts=facts)
+    return seed_runs_table(gold_labels, runs, config, test, baseline=baseline, facts=facts)

@@ -115,3 +115,15 @@ class Task:
 
             raise OptionError(f"{', '.join(unknown)}: not a setting of task {self.name!r}", option=unknown[0])
         return self.config(**settings)
+
+
+def resolve(reference: Any) -> Any:
+    """A Task's function: the callable itself, or a "module:attribute" reference imported now (so that a task in a
+    lower layer can name a function of a higher one, e.g. its comparison in releval.significance, without
+    importing it)."""
+    if not isinstance(reference, str):
+        return reference
+    import importlib
+
+    module, _, attribute = reference.partition(":")
+    return getattr(importlib.import_module(module), attribute)
