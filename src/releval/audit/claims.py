@@ -22,7 +22,7 @@ from releval.core.schema import check_schema, header, reading
 from releval.validation import check_choice
 
 if TYPE_CHECKING:
-    from releval.audit.comparability import SavedResult
+    from releval.audit.saved_results import SavedResult
     from releval.core.signature import Signature
 
 GROUP_ORDER = ("Strict", "Boundaries", "Relaxed", "Not comparable", "Relation classification")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -102,3 +102,14 @@ def known(value: Any, choices: Collection[str], what: str, key: str) -> str:
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{what}: {key} {value!r} is not one of {', '.join(choices)}")
     return value
+
+
+def envelope(results: Sequence[Any], kind: str) -> dict[str, Any]:
+    """The JSON document of any command: one schema whether it holds one result or several."""
+    tasks = sorted({getattr(r, "task", None) or "" for r in results})
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": kind,
+        "task": tasks[0] if len(tasks) == 1 else tasks,
+        "results": [r.to_dict() for r in results],
+    }

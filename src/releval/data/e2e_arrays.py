@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from releval.data.formats.base import Document
+from releval.data.documents import Document
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

@@ -153,7 +153,7 @@ def _per_class_title(result: PerClassComparison) -> str:
 def render_per_class(result: PerClassComparison, format: str = "text", width: int = 2) -> str:
     """`per_class_tables` in text, Markdown, LaTeX or CSV, or JSON: the envelope every command writes, holding
     `result.to_dict()` (which loads back with `PerClassComparison.from_dict`)."""
-    from releval.report.results import envelope
+    from releval.core.schema import envelope
 
     return render_as(format, lambda: per_class_tables(result), lambda: envelope([result], "per-class-paired"), width)
 

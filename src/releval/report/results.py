@@ -10,21 +10,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from releval.core.options import OUTPUT_FORMATS
-from releval.core.schema import SCHEMA_VERSION
+from releval.core.schema import envelope
 from releval.report.render import render
 from releval.report.strict_json import dumps_strict
 from releval.validation import check_choice, check_width
-
-
-def envelope(results: Sequence[Any], kind: str) -> dict[str, Any]:
-    """The JSON document of any command: one schema whether it holds one result or several."""
-    tasks = sorted({getattr(r, "task", None) or "" for r in results})
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "kind": kind,
-        "task": tasks[0] if len(tasks) == 1 else tasks,
-        "results": [r.to_dict() for r in results],
-    }
 
 
 def render_results(results: Sequence[Any], format: str = "text", width: int = 2, per_class: bool | None = None) -> str:

@@ -151,8 +151,6 @@ def worker_name() -> str:
 
 def work(stop: threading.Event | None = None, poll: float = 0.2, burst: bool = False) -> int:
     """Do jobs until `stop` is set (or, with `burst`, until the queue is empty); the number of jobs done."""
-    from releval.service import jobs  # noqa: F401  (registers the handlers)
-
     name = worker_name()
     done = 0
     stop = stop or threading.Event()

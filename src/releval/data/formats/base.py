@@ -18,12 +18,11 @@ from enum import IntEnum
 from functools import cached_property
 from typing import Any, ClassVar
 
+from releval.data.documents import Document, Entity, Relation  # noqa: F401  (re-exported: the readers import them here)
 from releval.errors import InputError
 
 HEAD_BYTES = 65536  # how much of a file format detection reads
 Span = tuple[str, int, int]  # (id, first line, last line) of one record; records instead of lines in a JSON list
-Entity = tuple[int, int, str]
-Relation = tuple[int, int, str]
 
 
 # ----------------------------------------------------------------------------------------------- what parsers return
@@ -66,16 +65,6 @@ def located(message: str, file: str, unit: str, number: int, fld: str | None = N
     if unit == "record":
         return InputError(message, file=file, record=number, field=fld)
     return InputError(message, file=file, line=number, field=fld)
-
-
-@dataclass(frozen=True)
-class Document:
-    """One sentence: tokens, entity mentions (start, end-exclusive, type) and relations (head, tail, type)."""
-
-    id: str | None
-    tokens: tuple[str, ...]
-    entities: tuple[Entity, ...] = ()
-    relations: tuple[Relation, ...] = ()
 
 
 @dataclass(frozen=True)
