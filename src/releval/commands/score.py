@@ -61,6 +61,7 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
     "--relaxed": ("e2e",),
     "--macro-classes": ("e2e",),
     "--per-class": ("rc", "e2e"),
+    "--perl-report": ("semeval-official",),
 }
 
 
@@ -181,6 +182,14 @@ TASK_OPTIONS: dict[str, tuple[str, ...]] = {
     default=False,
     help="Per-class rows of every system side by side (several systems otherwise print one line each).",
 )
+@click.option(
+    "--perl-report",
+    "perl_report",
+    is_flag=True,
+    default=False,
+    help="semeval-official: print the perl scorer v1.2's whole report, byte for byte (text only), instead of one "
+    "line per system.",
+)
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages in text/markdown/latex.")
 @output_option()
@@ -214,6 +223,7 @@ def score_command(
     relaxed: bool,
     macro_classes: str,
     per_class: bool,
+    perl_report: bool,
     format: str,
     width: int,
     output: Path | None,
@@ -225,8 +235,6 @@ def score_command(
     """
     check_choice(task, TASKS, "--task")
     systems = expand_preds(preds, gold)
-    if task == "semeval-official" and any(name is not None for name, _ in systems):
-        raise OptionError("NAME=PATH names systems of --task rc and e2e only (the perl scorer names none)")
     given = {
         "--negative": negative != "auto",
         "--no-negative": no_negative,
@@ -254,13 +262,14 @@ def score_command(
         "--relaxed": relaxed,
         "--macro-classes": macro_classes != "gold",
         "--per-class": per_class,
+        "--perl-report": perl_report,
         "--width": width != 2,
     }
     unused = [o for o, on in given.items() if on and task not in TASK_OPTIONS[o]]
     if unused:  # named in groups of the same tasks: "--relaxed, --types: apply to --task e2e only"
         tasks = TASK_OPTIONS[unused[0]]
         refuse_options({o: TASK_OPTIONS[o] == tasks for o in unused}, f"apply to --task {' or '.join(tasks)} only")
-    check_choice(format, ("text", "json") if task == "semeval-official" else OUTPUT_FORMATS, "--format")
+    check_choice(format, OUTPUT_FORMATS, "--format")
     check_choice(on_missing, MISSING_POLICIES, "--on-missing")
     check_choice(view, ("directed", "undirected"), "--view")
     check_beta(beta)
@@ -285,7 +294,12 @@ def score_command(
         from releval.commands.semeval import run_semeval_official
 
         code = run_semeval_official(
-            gold, [path for _, path in systems], allow_skipped=on_missing != "error", format=format, output=output
+            gold,
+            systems,
+            on_missing=on_missing,
+            format=format,
+            output=output,
+            report="perl" if perl_report else "table",
         )
         raise click.exceptions.Exit(code)
     if task == "e2e":
