@@ -38,7 +38,7 @@ def run_semeval_official(
     from releval.tasks.semeval_official import SemevalOfficialConfig, score
 
     check_choice(format, OUTPUT_FORMATS, "--format")
-    check_choice(report, REPORTS, "--report")
+    check_choice(report, REPORTS, "report")
     check_choice(on_missing, MISSING_POLICIES, "--on-missing")
     if report == "perl" and format != "text":
         raise OptionError(
