@@ -121,11 +121,14 @@ def test_semeval_official_result_with_labels_absent_from_key() -> None:
 
 
 def test_semeval_official_cli_json_loads_back(tmp_path: Path) -> None:
-    """What `releval score --task semeval-official -f json` writes is a result `from_dict` reads."""
+    """What `releval score --task semeval-official -f json` writes (the envelope of every score: one result per
+    system under "results") holds results `from_dict` reads."""
     out = tmp_path / "cnn.json"
     pred = semeval_predictions("cnn")
     assert main(["score", "--task", "semeval-official", "-f", "json", "-o", str(out), str(SEMEVAL_KEY), str(pred)]) == 0
-    saved = SemevalOfficialResult.from_dict(json.loads(out.read_text(encoding="utf-8")))
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert (data["kind"], data["task"], len(data["results"])) == ("score", "semeval-official", 1)
+    saved = SemevalOfficialResult.from_dict(data["results"][0])
     assert saved == releval.score_semeval_official(SEMEVAL_KEY, pred)
 
 

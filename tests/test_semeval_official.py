@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import precision_recall_fscore_support
 from tests.conftest import SEMEVAL_KEY, SEMEVAL_TRAIN_KEY, data_path, semeval_predictions
 
+import releval
 from releval.api import score_semeval_official
 from releval.cli import main
 from releval.data.alignment import MISSING_LABEL
@@ -314,22 +315,38 @@ def test_rbert_directed_view_and_blocks_key() -> None:
 # ---------------------------------------------------------------- CLI (run_semeval_official through `score`)
 
 
-def test_cli_text_json_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_cli_perl_report_json_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     key, prop = str(EXAMPLES / "answer_key1.txt"), str(EXAMPLES / "proposed_answer1.txt")
     assert main(["score", "--task", "semeval-official", key, prop]) == 2  # 10 skipped ids, strict by default
     assert "10 gold item(s) have no prediction" in capsys.readouterr().err
-    assert main(["score", "--task", "semeval-official", "--on-missing", "wrong", key, prop]) == 0
-    out = capsys.readouterr().out
-    assert "macro-averaged F1 = 64.09% >>>" in out and "signature: t:semeval-official" in out
+    assert main(["score", "--task", "semeval-official", "--on-missing", "wrong", "--perl-report", key, prop]) == 0
+    captured = capsys.readouterr()
+    # stdout is the perl scorer's own output, byte for byte; the signature and the warning go to stderr
+    assert captured.out == (EXAMPLES / "result_scores1.txt").read_text().replace("\r\n", "\n")
+    warning, signature = captured.err.splitlines()  # "Coverage = 30/40" in result_scores1.txt: 10 skipped
+    assert warning == ("warning (proposed_answer1): 10 of 40 key item(s) skipped (no prediction)")
+    assert re.fullmatch(
+        r"signature: t:semeval-official\|v:official\|neg:Other\|avg:macro\|miss:skip\|lab:[0-9a-f]{8}\|"
+        rf"gold:[0-9a-f]{{8}}\|n:40\|ver:{re.escape(releval.__version__)}",
+        signature,
+    )
     out_json = tmp_path / "r.json"
     rc = main(
         ["score", "--task", "semeval-official", "--on-missing", "wrong", "-f", "json", "-o", str(out_json), key, prop]
     )
     assert rc == 0
     data = json.loads(out_json.read_text())
-    assert _pct(data["official_score"]) == "64.09"
-    assert data["views"]["official"]["wrong_direction"][0] == 1  # Cause-Effect row of result_scores1.txt
-    assert data["views"]["directed"]["micro_excluding_other"]["proposed"] == 21
+    assert (data["kind"], data["task"], len(data["results"])) == ("score", "semeval-official", 1)
+    result = data["results"][0]
+    assert _pct(result["official_score"]) == "64.09"
+    assert result["views"]["official"]["wrong_direction"][0] == 1  # Cause-Effect row of result_scores1.txt
+    assert result["views"]["directed"]["micro_excluding_other"]["proposed"] == 21
+    assert result["warnings"] == [
+        {
+            "code": "missing-skipped",
+            "message": "10 of 40 key item(s) skipped (no prediction)",
+        }
+    ]
     bad = tmp_path / "bad.json"
     rc = main(
         [

@@ -126,7 +126,12 @@ def score_e2e(
 
 
 def score_semeval_official(
-    gold: LabelsInput, pred: LabelsInput, allow_skipped: bool = False, *, system: str | None = None
+    gold: LabelsInput,
+    pred: LabelsInput,
+    allow_skipped: bool = False,
+    *,
+    on_missing: str | None = None,
+    system: str | None = None,
 ) -> SemevalOfficialResult:
     """Score `pred` against the answer key `gold` as the SemEval-2010 Task 8 perl scorer v1.2 does.
 
@@ -136,12 +141,19 @@ def score_semeval_official(
         The key and the proposed answers (paths, LabelFiles, mappings), with the 19 directed labels.
     allow_skipped
         Key items without a prediction are skipped as by the scorer (lowers recall and coverage) instead of
-        being an error.
+        being an error: the same as `on_missing="wrong"`.
+    on_missing
+        What a key item without a prediction is (overrides `allow_skipped`): "error"; "wrong", skipped as by the
+        scorer (the perl report on the file as given); "negative", scored as Other (the perl report on the file
+        with each missing id added as Other). The three macro-F1 are the same under both; the report is not.
+    system
+        The name shown in tables (default: the prediction file's name).
 
     Returns
     -------
     SemevalOfficialResult
         The scorer's three views; `official_score` is the macro-F1 of the 9+1-way evaluation with direction.
+        Its warnings are repeated through `warnings.warn` as `RelevalWarning`.
 
     References
     ----------
@@ -156,6 +168,7 @@ def score_semeval_official(
     """
     from releval.tasks.semeval_official import SemevalOfficialConfig, score
 
-    result = score(gold, pred, SemevalOfficialConfig("wrong" if allow_skipped else "error"), system)
+    policy = on_missing if on_missing is not None else "wrong" if allow_skipped else "error"
+    result = score(gold, pred, SemevalOfficialConfig(policy), system)
     warn_all(result.warnings)
     return result

@@ -87,6 +87,14 @@ def _task_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
     default=False,
     help="Per-class rows of every system side by side (several systems otherwise print one line each).",
 )
+@click.option(
+    "--perl-report",
+    "perl_report",
+    is_flag=True,
+    default=False,
+    help="semeval-official: print the perl scorer v1.2's whole report, byte for byte (text only), instead of one "
+    "line per system.",
+)
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages in text/markdown/latex.")
 @output_option()
@@ -102,6 +110,7 @@ def score_command(
     criterion: str,
     relaxed: bool,
     per_class: bool,
+    perl_report: bool,
     format: str,
     width: int,
     output: Path | None,
@@ -128,16 +137,18 @@ def score_command(
     refuse_foreign(the_task, {**inputs.given_fields(), **given})
     settings = {**inputs.settings_for(the_task), **{k: v for k, v in own.items() if k in the_task.settings}}
     config = the_task.make_config(**settings)
-    if task == "semeval-official":
+    refuse_options(
+        {"--perl-report": perl_report and task != "semeval-official"}, "applies to --task semeval-official only"
+    )
+    if task == "semeval-official":  # the scorer prints two decimals and no per-class rows beside other systems'
         refuse_options({"--per-class": per_class, "--width": width != 2}, "apply to --task rc or e2e only")
-        if any(name is not None for name, _ in systems):
-            raise OptionError("NAME=PATH names systems of --task rc and e2e only (the perl scorer names none)")
-        from releval.commands.semeval import run_semeval_official
+        if perl_report:
+            from releval.commands.semeval import run_semeval_official
 
-        code = run_semeval_official(
-            gold, [path for _, path in systems], allow_skipped=config.allow_skipped, format=format, output=output
-        )
-        raise click.exceptions.Exit(code)
+            code = run_semeval_official(
+                gold, systems, on_missing=config.on_missing, format=format, output=output, report="perl"
+            )
+            raise click.exceptions.Exit(code)
     results = the_task.score_files(gold, systems, config)
     emit_result(results, format, width, output, per_class=per_class or None)
 

@@ -17,14 +17,21 @@ from releval.validation import check_choice, check_width
 
 
 def render_results(results: Sequence[Any], format: str = "text", width: int = 2, per_class: bool | None = None) -> str:
-    """Text, Markdown, LaTeX, CSV or JSON of one kind of result (score, e2e score, paired or seed comparison).
+    """Text, Markdown, LaTeX, CSV or JSON of one kind of result (score, e2e score, SemEval official score, paired or
+    seed comparison).
     `per_class` asks several scored systems for their per-class rows side by side instead of one line each
     (None: per-class rows for one system only)."""
     check_choice(format, OUTPUT_FORMATS, "format")
     check_width(width)
     kind = type(results[0]).__name__  # by name: importing the comparison types would load SciPy for a score
     if format == "json":
-        kinds = {"ScoreResult": "score", "E2EResult": "score", "PairedTable": "paired", "SeedTable": "seeds"}
+        kinds = {
+            "ScoreResult": "score",
+            "E2EResult": "score",
+            "SemevalOfficialResult": "score",
+            "PairedTable": "paired",
+            "SeedTable": "seeds",
+        }
         return dumps_strict(envelope(results, kinds[kind]), indent=2, ensure_ascii=False) + "\n"
     tables_of = getattr(type(results[0]), "tables_of", None)
     if tables_of is not None:

@@ -1,8 +1,10 @@
-"""The SemEval-2010 Task 8 scorer's text layout (perl v1.2, line for line); the JSON is the result's own `to_dict`."""
+"""The SemEval-2010 Task 8 scorer's text layout (perl v1.2, line for line): `releval score --task semeval-official
+--perl-report`. The one-line-per-system table is the result's own `tables_of`; the JSON its `to_dict`."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from releval.metrics.semeval import SemevalScores, SemevalView, scorer_name
@@ -107,8 +109,9 @@ def render_scores(scores: SemevalScores) -> str:
     return "".join(parts)
 
 
-def render_text(result: SemevalOfficialResult, heading: bool = False) -> str:
-    """The scorer's layout followed by releval's signature (and a `==> system <==` heading when asked)."""
-    head = f"==> {result.system} <==\n" if heading else ""
-    notes = "".join(f"note: {n}\n" for n in result.notes)
-    return f"{head}{render_scores(result.scores)}{notes}signature: {result.signature.format(short=True)}\n"
+def render_perl(results: Sequence[SemevalOfficialResult]) -> str:
+    """What the perl scorer prints for each result, byte for byte; several results each under a `==> system <==`
+    heading (as `head` shows several files), separated by an empty line. releval's signature is not part of it."""
+    if len(results) == 1:
+        return render_scores(results[0].scores)
+    return "\n".join(f"==> {r.system} <==\n{render_scores(r.scores)}" for r in results)

@@ -1,11 +1,18 @@
 """The SemEval-2010 Task 8 official scorer (perl v1.2) as a task, with releval's input checks.
 
-Its Config has one setting — whether key items without a prediction are an error or skipped as the perl
-scorer skips them — and its signature is made here, in one place. Its result saves to JSON (`to_dict`) and loads
-back equal (`from_dict`); the scorer's text layout is rendered by releval.report.semeval_report.
+Its Config has one setting, `on_missing`: what a key item without a prediction is. The scorer itself skips such
+an item — it lowers recall and coverage, and its report counts it once "as Wrong" and once "as Other" in two
+accuracy lines. releval refuses it by default ("error"); "wrong" skips it as the scorer does (the same report as
+the perl scorer on the file as given); "negative" scores it as Other (the same report as the perl scorer on the
+file with each missing id added as `ID<TAB>Other`). Other is outside every average, so the three macro-F1 do not
+change between the two; the confusion matrix, coverage, accuracies and Other's row do.
 
->>> SemevalOfficialConfig(on_missing="wrong").allow_skipped
-True
+The signature is made here, in one place. A result saves to JSON (`to_dict`) and loads back equal
+(`from_dict`); `tables_of` lays out one line per system for releval.report.render (every output format); the
+scorer's text layout is rendered by releval.report.semeval_report.
+
+>>> SemevalOfficialConfig(on_missing="wrong").allow_skipped, SemevalOfficialConfig(on_missing="negative").fill
+(True, 'Other')
 """
 
 from __future__ import annotations
@@ -21,9 +28,10 @@ from releval.core.notices import Notice, as_notices
 from releval.core.options import MISSING_POLICIES
 from releval.core.schema import check_schema, header, reading, same
 from releval.core.signature import Signature, parse, sequence_digest, short_hash
+from releval.core.table import Column, Table
 from releval.data.alignment import align
 from releval.data.labels import LabelFile
-from releval.data.semeval_labels import DIRECTED_SET
+from releval.data.semeval_labels import DIRECTED_SET, OTHER
 from releval.errors import InputError
 from releval.metrics.semeval import VIEW_TITLES, VIEWS, Prf, SemevalScores, SemevalView, semeval_scores
 from releval.tasks.base import Task
@@ -36,7 +44,9 @@ TASK = "semeval-official"
 
 @dataclass(frozen=True)
 class SemevalOfficialConfig:
-    """`on_missing`: error (default), or wrong: key items without a prediction are skipped, as by the scorer."""
+    """`on_missing`: a key item without a prediction is an error (default); wrong: skipped as by the scorer
+    (a miss: lowers recall, never precision); negative: scored as Other (the scorer on the file completed with
+    Other)."""
 
     task: ClassVar[str] = TASK
     on_missing: str = "error"
@@ -46,7 +56,18 @@ class SemevalOfficialConfig:
 
     @property
     def allow_skipped(self) -> bool:
+        """Whether a key item may lack a prediction (skipped or scored as Other)."""
         return self.on_missing != "error"
+
+    @property
+    def fill(self) -> str | None:
+        """The label a missing prediction is scored as (Other under "negative"), or None when it is skipped."""
+        return OTHER if self.on_missing == "negative" else None
+
+    @property
+    def missing(self) -> str:
+        """The signature's `missing` field: error, skip (as the scorer) or other (scored as Other)."""
+        return {"error": "error", "wrong": "skip", "negative": "other"}[self.on_missing]
 
 
 @dataclass(frozen=True)
@@ -58,6 +79,8 @@ class SemevalOfficialResult:
     signature: Signature
     warnings: list[Notice] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Key items without a prediction that were scored as Other (on_missing="negative").
+    n_filled: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "warnings", as_notices(self.warnings))
@@ -87,6 +110,7 @@ class SemevalOfficialResult:
             "views": {v.name: _view_dict(v) for v in s.views},
             "absent_from_key": dict(s.absent_from_key),
             "skipped": s.n_skipped,
+            "filled": self.n_filled,
             "warnings": [w.to_dict() for w in self.warnings],
             "notes": list(self.notes),
             **self.signature.to_json(),
@@ -110,6 +134,75 @@ class SemevalOfficialResult:
                 )
         return data_frame(records, index=["view", "label"])
 
+    def to_tables(self) -> list[Table]:
+        """This result's tables for `releval.report.render` (see `tables_of`)."""
+        return SemevalOfficialResult.tables_of([self])
+
+    @classmethod
+    def tables_of(cls, results: Sequence[SemevalOfficialResult], per_class: bool | None = None) -> list[Table]:
+        """One line per system: the macro-F1 (percent, two decimals as the scorer prints them) of the official
+        (9+1)-way evaluation with direction, of the (2*9+1)-way one and of the (9+1)-way one without direction.
+
+        Display formats (text, Markdown, LaTeX) get one table, its warnings each prefixed by the system, and the
+        signature once when every system shares it. CSV gets one data block per system with the same columns —
+        fractions, the counts of key items, skipped and filled items, the warnings' codes and the long signature —
+        the warnings themselves as `# warning:` lines first. The per-relation numbers are the perl report's
+        (`releval.report.semeval_report`); `per_class=True` is refused rather than ignored.
+
+        >>> key = {"1": "Cause-Effect(e1,e2)", "2": "Other", "3": "Message-Topic(e2,e1)"}
+        >>> from releval.report.render import render
+        >>> text = render(SemevalOfficialResult.tables_of([score(key, key, system="same")]), "text")
+        >>> print(*text.splitlines()[:4], sep=chr(10))
+        == SemEval-2010 Task 8 macro-F1 (%), Other excluded ==
+        system  official  19-way  undirected
+        ------  --------  ------  ----------
+        same      100.00  100.00      100.00
+        """
+        if per_class:
+            raise ValueError("the per-relation numbers of --task semeval-official are the perl scorer's report")
+        rows = [
+            (r.system, r.scores.official.macro_f1, r.scores.directed.macro_f1, r.scores.undirected.macro_f1)
+            for r in results
+        ]
+        signatures = [r.signature.format(short=True) for r in results]
+        signature: Any = (
+            signatures[0] if len(set(signatures)) == 1 else tuple((r.system, x) for r, x in zip(results, signatures))
+        )
+        warnings = [f"{r.system}: {w}" for r in results for w in r.warnings]
+        display = Table(
+            "SemEval-2010 Task 8 macro-F1 (%), Other excluded",
+            [Column("system"), *(Column(name, "number", spec=".2f") for name in _SCORE_COLUMNS)],
+            rows,
+            notes=_TABLE_NOTES,
+            warnings=warnings,
+            signature=signature,
+            show="display",
+        )
+        columns = [Column("system"), *(Column(name, "fraction", key=key) for name, key in _SCORE_COLUMNS.items())]
+        columns += [Column(name, "count") for name in ("n", "skipped", "filled")]
+        columns.append(Column("warnings"))
+        data = [
+            Table(
+                "",
+                columns,
+                [
+                    (
+                        r.system,
+                        *(x / 100 for x in row[1:]),
+                        r.scores.official.n_total,
+                        r.scores.n_skipped,
+                        r.n_filled,
+                        " ".join(dict.fromkeys(w.code for w in r.warnings)),
+                    )
+                ],
+                warnings=warnings if i == 0 else (),
+                signature=str(r.signature),
+                show="data",
+            )
+            for i, (r, row) in enumerate(zip(results, rows))
+        ]
+        return [display, *data]
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SemevalOfficialResult:
         """The result `to_dict()` wrote (ValueError when `data` is not a saved SemEval official result)."""
@@ -131,6 +224,7 @@ class SemevalOfficialResult:
                 parse(data["signature"]),
                 [Notice.from_dict(w) for w in data.get("warnings", [])],
                 [str(n) for n in data.get("notes", [])],
+                int(data.get("filled", 0)),
             )
 
     def __eq__(self, other: object) -> bool:
@@ -141,6 +235,14 @@ class SemevalOfficialResult:
         return same(self, other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable lists inside: not hashable
+
+
+#: The three macro-F1 of a system's line: display header → CSV column.
+_SCORE_COLUMNS = {"official": "official_macro_f1", "19-way": "macro_f1_19_way", "undirected": "undirected_macro_f1"}
+_TABLE_NOTES = (
+    "official: (9+1)-way, direction taken into account; 19-way: (2*9+1)-way; undirected: (9+1)-way",
+    "the perl scorer's whole report: --perl-report",
+)
 
 
 def _view_dict(view: SemevalView) -> dict[str, Any]:
@@ -273,15 +375,25 @@ def score(
     """Score `pred` against the answer key `gold` as `semeval2010_task8_scorer-v1.2.pl PRED GOLD` does.
 
     Items are matched by id; an id not in the key is an error; a key id without prediction is an error unless
-    the Config allows skipping, in which case it is skipped as by the scorer (lowers recall and coverage only).
+    the Config says what it is: skipped as by the scorer (on_missing="wrong": lowers recall and coverage only) or
+    scored as Other (on_missing="negative"). Warnings are carried by the result (its `warnings`), never printed.
+
+    >>> key = {"1": "Cause-Effect(e1,e2)", "2": "Other", "3": "Message-Topic(e2,e1)"}
+    >>> r = score(key, {"1": "Cause-Effect(e1,e2)", "2": "Other"}, SemevalOfficialConfig("negative"))
+    >>> round(r.official_score, 2), r.n_filled, r.scores.n_skipped, r.signature["missing"], r.warnings[0].code
+    (50.0, 1, 0, 'other', 'missing-filled-negative')
     """
-    allow_skipped = (config or SemevalOfficialConfig()).allow_skipped
+    config = config or SemevalOfficialConfig()
     g = as_label_file(gold, "gold")
     p = as_label_file(pred, "pred")
     _check_directed(g)
     _check_directed(p)
     by_position = g.ids is None and p.ids is None
-    alignment = align(g, p, on_missing="wrong" if allow_skipped else "error", by_position=by_position)
+    policy = "error" if not config.allow_skipped else "negative" if config.fill else "wrong"
+    alignment = align(g, p, on_missing=policy, negative=config.fill, by_position=by_position)
+    # every prediction id is a key id (unknown and repeated ids are refused), so the key's size less the
+    # predictions' is the number of key items the alignment filled with Other
+    n_filled = len(alignment.gold) - len(p) if config.fill else 0
     scores = semeval_scores(alignment.gold, alignment.pred)
     warnings = [
         Notice(
@@ -290,11 +402,18 @@ def score(
         )
         for label, n in scores.absent_from_key.items()
     ]
-    notes: list[str] = []
     if scores.n_skipped:
         warnings.append(
             Notice(
-                f"{scores.n_skipped} of {len(alignment.gold)} key item(s) skipped (no prediction)", "missing-skipped"
+                f"{scores.n_skipped} of {len(alignment.gold)} key item(s) skipped (no prediction)",
+                "missing-skipped",
+            )
+        )
+    if n_filled:
+        warnings.append(
+            Notice(
+                f"{n_filled} of {len(alignment.gold)} key item(s) scored as Other (no prediction)",
+                "missing-filled-negative",
             )
         )
     signature = Signature.build(
@@ -302,12 +421,12 @@ def score(
         view="official",
         negative="Other",
         average="macro",
-        missing="skip" if allow_skipped else "error",
+        missing=config.missing,
         labels=short_hash(sorted(set(alignment.gold))),
         gold=sequence_digest(alignment.gold),  # gold labels in gold order: the same for any file format
         n=len(alignment.gold),
     )
-    return SemevalOfficialResult(system or _system_name(p), scores, signature, warnings, notes)
+    return SemevalOfficialResult(system or _system_name(p), scores, signature, warnings, [], n_filled)
 
 
 def score_files(
