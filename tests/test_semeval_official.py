@@ -312,7 +312,7 @@ def test_rbert_directed_view_and_blocks_key() -> None:
     assert (_pct(s.directed.micro.f1), _pct(s.directed.macro_f1), _pct(s.official_score)) == ("89.48", "82.81", "89.06")
 
 
-# ---------------------------------------------------------------- CLI (run_semeval_official through `score`)
+# ---------------------------------------------------------------- CLI (the task through `score`)
 
 
 def test_cli_perl_report_json_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

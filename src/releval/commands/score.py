@@ -143,12 +143,10 @@ def score_command(
     if task == "semeval-official":  # the scorer prints two decimals and no per-class rows beside other systems'
         refuse_options({"--per-class": per_class, "--width": width != 2}, "apply to --task rc or e2e only")
         if perl_report:
-            from releval.commands.semeval import run_semeval_official
+            from releval.commands.semeval import perl_report as print_perl_report
 
-            code = run_semeval_official(
-                gold, systems, on_missing=config.on_missing, format=format, output=output, report="perl"
-            )
-            raise click.exceptions.Exit(code)
+            print_perl_report(gold, systems, config, format, output)
+            return
     results = the_task.score_files(gold, systems, config)
     emit_result(results, format, width, output, per_class=per_class or None)
 
