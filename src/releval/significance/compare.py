@@ -896,6 +896,7 @@ def compare_files(
             one = {name: paths[0] for name, paths in systems.items()}
             return paired_table(gold, one, config, test, baseline=baseline, progress=progress)
         return seed_runs_table(gold, systems, config, test, baseline=baseline)
+    assert isinstance(config, rc.ClassificationConfig)  # the only other Config (narrowed for mypy)
     gold_labels, runs, facts = align_systems(gold, systems, config)
     if paired:
         one = {name: preds[0] for name, preds in runs.items()}
