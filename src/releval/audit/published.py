@@ -286,18 +286,16 @@ def _extreme_log_p(
 
 
 def _reading_check(
-    mean_a: Rounded,
-    sd_a: Rounded,
-    n1: int,
-    mean_b: Rounded,
-    sd_b: Rounded,
-    n2: int,
+    a: tuple[Rounded, Rounded, int],
+    b: tuple[Rounded, Rounded, int],
     reading: str,
     alternative: str,
     claimed_p: Rounded | None,
     claimed_d: Rounded | None,
     grid: int,
 ) -> ReadingCheck:
+    """One reading of ± for systems `a` and `b`, each (mean, sd, runs) as printed."""
+    (mean_a, sd_a, n1), (mean_b, sd_b, n2) = a, b
     f1 = math.sqrt(n1 / (n1 - 1)) if reading == "population" else 1.0
     f2 = math.sqrt(n2 / (n2 - 1)) if reading == "population" else 1.0
     floor = 1e-9
@@ -368,7 +366,7 @@ def check_stats(
     cd = _claim(claimed_d, "claimed_d")
     if cp is not None and not (0.0 <= cp.value <= 1.0):
         raise InputError(f"a p-value must lie in [0, 1], got {cp.text}", field="claimed_p")
-    checks = {r: _reading_check(mean_a, sd_a, n1, mean_b, sd_b, n2, r, alternative, cp, cd, grid) for r in readings}
+    checks = {r: _reading_check((mean_a, sd_a, n1), (mean_b, sd_b, n2), r, alternative, cp, cd, grid) for r in readings}
     notes = []
     if cd is not None and cd.value * (mean_a.value - mean_b.value) < 0:
         notes.append("the claimed d has the opposite sign of A − B: check which system the table subtracts")

@@ -403,11 +403,10 @@ def per_class_table(
     criterion: str | None = None,
     alpha: float = DEFAULT_ALPHA,
     facts: rc.DataFacts | None = None,
-    **settings: Any,
 ) -> PerClassComparison:
     """`per_class_differences` without repeating the warnings through `warnings.warn` (the command line shows
-    them on stderr and in the document)."""
-    config, test = _configs(config, test, settings)
+    them on stderr and in the document); the settings come as Configs only."""
+    config, test = _configs(config, test, {})
     alpha = check_alpha(alpha)
     a, b = (str(x) for x in names)
     if a == b:
@@ -480,8 +479,9 @@ def per_class_differences(
     >>> res.significant(), res["s"].p_value
     (['r'], 1.0)
     """
+    config, test = _configs(config, test, settings)
     result = per_class_table(
-        gold, pred_a, pred_b, config, test, names=names, criterion=criterion, alpha=alpha, facts=facts, **settings
+        gold, pred_a, pred_b, config, test, names=names, criterion=criterion, alpha=alpha, facts=facts
     )
     warn_all(result.warnings)
     return result
