@@ -1,4 +1,4 @@
-"""`releval score --task e2e` and `run_stats_e2e` (called by `releval stats`), all formats."""
+"""`releval score --task e2e` and `releval stats` on end-to-end files (and `--compare`), all formats."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES, EXAMPLES, one_resu
 
 from releval.api import score_e2e
 from releval.cli import main
-from releval.commands.e2e import run_stats_e2e
 from releval.data.e2e import Document, load_e2e, to_spert
 from releval.errors import InputError
 
@@ -27,6 +26,14 @@ def _score(gold, preds, capsys, *, fmt="text", output=None, types=None, relaxed=
     argv += ["--relaxed"] if relaxed else []
     rc = main(argv)
     return rc, capsys.readouterr()
+
+
+def run_stats_e2e(files, *, compare, format, output):
+    """`releval stats FILES` as a user runs it (the e2e task's statistics, or --compare): its exit status."""
+    argv = ["stats", *map(str, files), "--format", format]
+    argv += ["--compare"] if compare else []
+    argv += ["--output", str(output)] if output is not None else []
+    return main(argv)
 
 
 def test_stats_conll04_all_splits_text(capsys):
@@ -56,7 +63,7 @@ def test_stats_json_csv_and_output_file(tmp_path, capsys):
     assert got[("test", "relations")] == "422"
     assert got[("total", "bijective")] == "True"
     for fmt, marker in (("markdown", "| total | 1,441 | 41,854 | 5,349 | 2,048 |"), ("latex", r"total & 1,441")):
-        run_stats_e2e([path], compare=False, format=fmt, output=None)
+        assert run_stats_e2e([path], compare=False, format=fmt, output=None) == 0
         assert marker in capsys.readouterr().out
 
 

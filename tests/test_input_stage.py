@@ -161,31 +161,56 @@ def _toy_score(gold: Path, systems: list[tuple[str | None, Path]], config: ToyCo
     return results
 
 
-def test_a_toy_task_registered_in_a_test_runs_through_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    register_task(Task("toy", "exact-match lines", ToyConfig, "item", _toy_score))
+def _toy_compare(gold, systems, config, test, *, baseline=None, progress=None):
+    """The toy task's comparison: its lines as labels, through the library's paired test (no file of releval
+    knows this task)."""
+    from releval.significance.compare import paired_table
+    from releval.tasks.classification import ClassificationConfig
+
+    g = Path(gold).read_text().split()
+    preds = {name: Path(paths[0]).read_text().split() for name, paths in systems.items()}
+    return paired_table(g, preds, ClassificationConfig(negative=None), test, baseline=baseline, progress=progress)
+
+
+@dataclass(frozen=True)
+class ToyStatistics:
+    lines: int
+    distinct: int
+
+    def to_tables(self):
+        from releval.core.table import Column, Table
+
+        return [Table("toy", [Column("lines", "count"), Column("distinct", "count")], [[self.lines, self.distinct]])]
+
+    def to_dict(self):
+        return {"lines": self.lines, "distinct": self.distinct}
+
+
+def _toy_statistics(paths, config):
+    words = [w for p in paths for w in Path(p).read_text().split()]
+    return ToyStatistics(len(words), len(set(words)))
+
+
+def test_a_toy_task_registered_in_a_test_runs_through_score_compare_and_stats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_task(Task("toy", "exact-match lines", ToyConfig, "item", _toy_score, _toy_compare, _toy_statistics))
     try:
         assert "toy" in TASKS and get_task("toy").unit == "item"
-        (tmp_path / "gold.txt").write_text("a b c d\n")
-        (tmp_path / "sys.txt").write_text("a b x d\n")
-        assert cli.main(["score", str(tmp_path / "gold.txt"), str(tmp_path / "sys.txt"), "--task", "toy"]) == 0
-        out = capsys.readouterr().out
-        assert "75.00" in out  # 3 of 4 lines match
+        gold, a, b = tmp_path / "gold.txt", tmp_path / "a.txt", tmp_path / "b.txt"
+        gold.write_text("a b c d\n")
+        a.write_text("a b x d\n")
+        b.write_text("a y x d\n")
+        assert cli.main(["score", str(gold), str(a), "--task", "toy"]) == 0
+        assert "75.00" in capsys.readouterr().out  # 3 of 4 lines match
         # an rc-only option is refused for the toy task, as for any task whose Config lacks the setting
-        assert (
-            cli.main(
-                [
-                    "score",
-                    str(tmp_path / "gold.txt"),
-                    str(tmp_path / "sys.txt"),
-                    "--task",
-                    "toy",
-                    "--view",
-                    "undirected",
-                ]
-            )
-            == 2
-        )
+        assert cli.main(["score", str(gold), str(a), "--task", "toy", "--view", "undirected"]) == 2
         assert "--view" in capsys.readouterr().err
+        assert cli.main(["compare", str(gold), str(a), str(b), "--task", "toy", "-R", "50", "-f", "json"]) == 0
+        scores = json.loads(capsys.readouterr().out)["results"][0]["scores"]
+        assert scores["a"]["micro"] == pytest.approx(0.75) and scores["b"]["micro"] == pytest.approx(0.5)
+        assert cli.main(["stats", str(gold), str(a), "--task", "toy", "-f", "json"]) == 0
+        assert json.loads(capsys.readouterr().out) == {"lines": 8, "distinct": 5}  # a b c d x
     finally:
         unregister_task("toy")
     assert "toy" not in TASKS

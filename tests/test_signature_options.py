@@ -610,6 +610,7 @@ NOT_VARIED = {
     # the kind of input: each value reads different files, and runs in its own variant above (score-e2e,
     # compare-e2e); the signature's task field names it
     "compare --task": "rc or e2e: run as the variants compare and compare-e2e",
+    "stats --task": "auto picks rc or e2e by the file, as the variants stats and stats-e2e run them",
 }
 
 #: Known bugs: (variant, values) that break the promise, with the file to fix. Each is a strict xfail, so a fix

@@ -9,7 +9,7 @@ import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, emit, emit_result, format_option, output_option
-from releval.commands.inputs import Inputs, input_options, refuse_foreign
+from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.options import (
     ALTERNATIVES,
@@ -86,13 +86,7 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     multiple=True,
     help="NAME=PRED[,PRED…]; several files = runs over seeds (repeatable).",
 )
-@click.option(
-    "--task",
-    "task",
-    type=Choice(COMPARE_TASKS),
-    default="rc",
-    help="rc (labels per item) or e2e (entities and relations).",
-)
+@task_option("rc", "rc (labels per item), e2e (entities and relations), or another registered task.", needs="compare")
 @click.option(
     "--test", "-t", "test", default="bootstrap", help=f"Paired tests, comma-separated: {', '.join(PAIRED_TESTS)}."
 )
@@ -173,7 +167,6 @@ def compare_command(
     With --task e2e, end-to-end RE systems are compared per criterion, resampling sentences.
     """
     check_choice(format, OUTPUT_FORMATS, "--format")
-    check_choice(task, COMPARE_TASKS, "--task")
     from releval.tasks import get_task
 
     the_task = get_task(task)

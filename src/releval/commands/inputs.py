@@ -340,3 +340,26 @@ def input_options(
 
 
 assert set(_BY_NAME) == {f.name for f in fields(Inputs)}, "every input option is a field of Inputs"
+
+
+def task_option(default: str, help: str, *, needs: str | None = None) -> Callable[[Any], Any]:
+    """The `--task` option of a command: a registered task's name (releval.tasks.TASKS, checked when the command
+    runs, so a task registered by a plugin or a test is accepted), or `default`. `needs` names the Task function
+    the command calls (`compare`, `statistics`): a task without it is refused, naming the tasks that have it."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str) -> str:
+        from releval.errors import OptionError
+        from releval.tasks import TASKS, get_task
+
+        if value == default and default not in TASKS:  # "auto": the command decides
+            return value
+        try:
+            task = get_task(value)
+        except OptionError as exc:
+            raise OptionError(exc.message.replace("task: ", "--task: ", 1), option="--task") from None
+        if needs is not None and getattr(task, needs) is None:
+            able = [name for name in TASKS if getattr(get_task(name), needs) is not None]
+            raise OptionError(f"--task {value!r} has no {needs} (tasks with one: {', '.join(able)})", option="--task")
+        return task.name
+
+    return click.option("--task", "task", default=default, callback=check, help=help)

@@ -11,7 +11,7 @@ import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import emit_result, format_option, output_option
-from releval.commands.inputs import Inputs, input_options, refuse_foreign
+from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
 from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N
 from releval.errors import OptionError
 from releval.metrics.weightings import weighting_names
@@ -30,15 +30,6 @@ SETTING_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _task_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    from releval.tasks import get_task
-
-    try:
-        return get_task(value).name
-    except OptionError as exc:
-        raise OptionError(exc.message.replace("task: ", "--task: ", 1), option="--task") from None
-
-
 @click.command("score", cls=Command)
 @click.argument(
     "gold", cls=Argument, type=PATH, help="Gold file (SemEval key or blocks, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV)."
@@ -52,13 +43,10 @@ def _task_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
     help="One or more prediction files, PATH or NAME=PATH (NAME names the system); a glob (runs/*/pred.txt, "
     "expanded by releval, quoted or not) makes one system per file, NAME[run]; - reads standard input.",
 )
-@click.option(
-    "--task",
-    "task",
-    default="rc",
-    callback=_task_option,
-    help=f"The kind of evaluation: {', '.join(TASKS)} (rc: classification; semeval-official: the perl v1.2 "
-    "scorer; e2e: entities and relations).",
+@task_option(
+    "rc",
+    f"The kind of evaluation: {', '.join(TASKS)} (rc: classification; semeval-official: the perl v1.2 scorer; "
+    "e2e: entities and relations).",
 )
 @input_options("score", ("{gold}", "{pred}"), tasks=("rc", "semeval-official", "e2e"))
 @click.option(

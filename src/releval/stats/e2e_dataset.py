@@ -20,6 +20,7 @@ import orjson
 from releval.core.frames import data_frame
 from releval.core.schema import check_schema, header, reading
 from releval.core.signature import Signature, parse
+from releval.core.table import Column, Table
 from releval.data.e2e import Document, E2EDataset
 
 #: The `kind` of saved end-to-end dataset statistics.
@@ -303,3 +304,102 @@ def _show(key: tuple) -> str:
         return str(key[0])
     tokens = key[1]
     return "'" + " ".join(tokens[:6]) + (" …'" if len(tokens) > 6 else "'")
+
+
+_STAT_COLUMNS = (
+    ("split", "name"),
+    ("sentences", "sentences"),
+    ("tokens", "tokens"),
+    ("entities", "entities"),
+    ("relations", "relations"),
+    ("nested", "nested_mentions"),
+    ("crossing", "crossing_mentions"),
+    ("dup. ents", "duplicate_mentions"),
+    ("rels w/ overlapping args", "overlapping_argument_relations"),
+    ("dup. rels", "duplicate_relations"),
+    ("bijective", "bijective"),
+    ("fingerprint", "fingerprint"),
+)
+
+
+_E2E_NOTE = (
+    "nested = pairs of mentions in one sentence where one span contains the other (identical spans with different "
+    "types included); crossing = overlapping without nesting; bijective = each relation type has one (head, tail) "
+    "type pair and no two relation types share one (Taillé et al. 2020, §5.4)"
+)
+
+
+def e2e_stats_tables(stats: Sequence[DatasetStats]) -> list[Table]:
+    """Per file: per-split and total counts, mentions per entity and relation type, and the relation →
+    argument-type mapping (shown only); for CSV one long table of (file, split, kind, key, value)."""
+    tables = []
+    data = []
+    for s in stats:
+        rows = [*s.splits, s.total] if len(s.splits) > 1 else s.splits
+        columns = [Column("split")]
+        columns += [Column(head, "count", key=attr) for head, attr in _STAT_COLUMNS[1:-2]]
+        columns += [Column("bijective", align="right"), Column("fingerprint", align="right")]
+        tables.append(
+            Table(
+                f"{s.path} ({s.format})",
+                columns,
+                [[getattr(r, attr) for _, attr in _STAT_COLUMNS] for r in rows],
+                show="display",
+            )
+        )
+        names = [r.name for r in rows]
+        for kind, attr in (("entity type", "entity_types"), ("relation type", "relation_types")):
+            types = sorted({t for r in rows for t in getattr(r, attr)})
+            tables.append(
+                Table(
+                    f"mentions per {kind}",
+                    [Column(kind), *(Column(name, "count") for name in names)],
+                    [[t, *(getattr(r, attr).get(t, 0) for r in rows)] for t in types],
+                    show="display",
+                )
+            )
+        total = s.total
+        verdict = "bijective" if total.bijective else "NOT bijective"
+        tables.append(
+            Table(
+                f"relation type → (head type, tail type), all splits: {verdict}",
+                [Column("relation"), Column("argument types", align="right")],
+                [[r, ", ".join(f"{p} ({n:,})" for p, n in pairs.items())] for r, pairs in total.argument_types.items()],
+                notes=[_E2E_NOTE, *s.notes],
+                show="display",
+            )
+        )
+        for split in [*s.splits, s.total]:
+            data += [[s.path, split.name, "count", attr, getattr(split, attr)] for _, attr in _STAT_COLUMNS[1:]]
+            data += [[s.path, split.name, "entity_type", t, n] for t, n in split.entity_types.items()]
+            data += [[s.path, split.name, "relation_type", t, n] for t, n in split.relation_types.items()]
+            for r, pairs in split.argument_types.items():
+                data += [[s.path, split.name, "argument_types", f"{r}: {p}", n] for p, n in pairs.items()]
+    columns = [Column("file"), Column("split"), Column("kind"), Column("key"), Column("value")]
+    return [*tables, Table("", columns, data, show="data")]
+
+
+@dataclass(frozen=True)
+class E2EStatistics:
+    """The statistics `releval stats` shows for end-to-end RE files: per file, per split and in total, and for
+    several files a total row and the sentences they share. Rendered by releval.report (to_tables, to_dict)."""
+
+    stats: list[DatasetStats]
+
+    def to_tables(self) -> list[Table]:
+        return e2e_stats_tables(self.stats)
+
+    def to_dict(self) -> object:
+        return self.stats[0].to_dict() if len(self.stats) == 1 else {"files": [s.to_dict() for s in self.stats]}
+
+
+def statistics(paths: Sequence[Any], config: Any = None) -> E2EStatistics:
+    """The end-to-end task's dataset statistics (releval.tasks.e2e.TASK): every file read, counted and checked;
+    several files get a total row and the sentences two files share."""
+    from releval.data.e2e import load_e2e
+
+    datasets = [load_e2e(p) for p in paths]
+    stats = [dataset_stats(d) for d in datasets]
+    if len(datasets) > 1:
+        stats.append(files_stats(datasets))
+    return E2EStatistics(stats)

@@ -19,6 +19,9 @@ import numpy as np
 from releval.core.frames import data_frame
 from releval.core.schema import check_schema, float_or_nan, header, reading, same
 from releval.core.signature import Signature, parse, sequence_digest, short_hash
+from releval.core.table import Column, Table
+from releval.data.formats.base import LabelFile
+from releval.data.semeval_labels import DIRECTED_SET, undirected
 
 #: The `kind` of saved label statistics.
 KIND = "label-stats"
@@ -133,3 +136,97 @@ def label_stats(name: str, labels: Sequence[str], negative: str | None, view: st
         counts=dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
         signature=signature,
     )
+
+
+def _is_semeval(f: LabelFile) -> bool:
+    return all(label in DIRECTED_SET for label in f.labels[:1000])
+
+
+def collect(files: Sequence[LabelFile], negative: str | None, view: str) -> list[tuple[str, LabelStats]]:
+    """Statistics per file and for all files together; SemEval files get a directed and an undirected row
+    (`view` "both"), or the one `view` names."""
+    from releval.metrics.classification import detect_negative
+
+    rows: list[tuple[str, LabelStats]] = []
+    views = ["directed", "undirected"] if view == "both" else [view]
+    semeval = all(_is_semeval(f) for f in files)
+    for v in views if semeval else ["labels"]:
+        mapped = [(f.path, [undirected(x) for x in f.labels] if v == "undirected" else list(f.labels)) for f in files]
+        neg = negative if negative != "auto" else detect_negative([x for _, labels in mapped for x in labels])
+        signed_view = v if semeval else None
+        for name, labels in mapped:
+            rows.append((v, label_stats(name, labels, neg, signed_view)))
+        if len(files) > 1:
+            rows.append((v, label_stats("total", [x for _, labels in mapped for x in labels], neg, signed_view)))
+    return rows
+
+
+def _ratio(value: float) -> str:
+    return f"{value:.2f}" if value < 100 else f"{value:.0f}"
+
+
+_COLUMNS = (
+    Column("file"),
+    Column("view", align="left"),
+    Column("#rel", "count", key="relations"),
+    Column("#samples", "count", key="samples"),
+    Column("%neg", "number", key="negative_percent", spec=".1f"),
+    Column("ppl", "number", key="perplexity", spec=".2f"),
+    Column("ppl w/o neg", "number", key="perplexity_without_negative", spec=".2f"),
+    Column("ratio", "number", display=_ratio),
+)
+_NOTES = (
+    "ppl = 2^H of the label distribution (bits); ratio = most / least frequent positive class",
+    "%neg counts the negative class (no_relation / Other / NA unless --negative says otherwise)",
+)
+
+
+def stats_tables(rows: Sequence[tuple[str, LabelStats]]) -> list[Table]:
+    """One row per (file, view): #relations, #samples, % negative, perplexity with and without it, ratio."""
+    body = [
+        (s.name, v, s.n_labels, s.n_samples, s.negative_percent, s.perplexity, s.perplexity_positive, s.ratio)
+        for v, s in rows
+    ]
+    return [Table("", _COLUMNS, body, notes=_NOTES)]
+
+
+@dataclass(frozen=True)
+class LabelStatistics:
+    """The statistics `releval stats` shows for label files: one row per (view, file), and a total row for several
+    files. Rendered by releval.report (to_tables, to_dict), like every result.
+
+    >>> from releval.data.labels import LabelFile
+    >>> f = LabelFile("toy", "list", None, ["A", "A", "B", "Other"], range(1, 5))
+    >>> s = file_statistics([f], "Other", "both")
+    >>> [(view, row.n_labels, row.ratio) for view, row in s.rows]
+    [('labels', 3, 2.0)]
+    """
+
+    rows: list[tuple[str, LabelStats]]
+
+    def to_tables(self) -> list[Table]:
+        return stats_tables(self.rows)
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        """One object per row: its view, then the statistics' `to_dict`."""
+        return [{"view": v, **s.to_dict()} for v, s in self.rows]
+
+
+def file_statistics(files: Sequence[LabelFile], negative: str | None, view: str = "both") -> LabelStatistics:
+    """The statistics of label files already read (the task's Config read them: format, fields, patch);
+    `negative` is a label, "auto" or None; `view` directed, undirected or both (SemEval files)."""
+    return LabelStatistics(collect(files, negative, view))
+
+
+def statistics(paths: Sequence[Any], config: Any, view: str = "both") -> LabelStatistics:
+    """The classification task's dataset statistics (releval.tasks.classification.TASK): every file (a path, or a
+    LabelFile already read) read as its Config reads gold (format, fields, patch), a negative label gold lacks
+    refused as `score` refuses it, then `file_statistics`."""
+    from releval.data.columns import distinct
+    from releval.tasks.classification import AUTO, load_gold
+    from releval.tasks.label_mistakes import check_negative_exists
+
+    files = [load_gold(p, config)[0] for p in paths]
+    if config.negative not in (AUTO, None) and not config.allow_absent_negative:  # a typo
+        check_negative_exists(config.negative, sorted({x for f in files for x in distinct(f.labels)}), [])
+    return file_statistics(files, config.negative, view)

@@ -86,7 +86,11 @@ class Task:
       read once; each Result renders through releval.report (to_tables) and carries its signature and warnings;
     * `compare(gold, systems, config, test, baseline, progress)`: {name: [runs]} → a paired or seed table, or
       None when the task has no per-unit statistics to resample;
-    * `statistics(gold, config)`: dataset statistics of a gold file, or None.
+    * `statistics(paths, config, **options)`: dataset statistics of gold files (an object with `to_tables()` and
+      `to_dict()`, rendered by releval.report), or None.
+
+    `compare` and `statistics` may be "module:function" references (`resolve`): a task names functions of the
+    layers above it (significance, statistics) without importing them.
 
     >>> from releval.tasks import get_task
     >>> task = get_task("rc")
