@@ -293,6 +293,7 @@ JSONL_FIELDS = (
 SEED = Values("seed", ((), ("--seed", "7")))
 ALTERNATIVE = Values("alternative", ((), ("--alternative", "greater"), ("--alternative", "less")))
 CONFIDENCE = Values("confidence", ((), ("--confidence", "0.9"), ("--confidence", "0.9500001")))
+CLASS_SET = Values("class-set", ((), ("--class-set", "resample")))
 CORRECTION = Values("correction", ((), ("--correction", "bonferroni"), ("--correction", "none")))
 ALPHA = Values("alpha", ((), ("-a", "0.1"), ("-a", "0.01"), ("-a", "0.0500001")))
 DEPENDENCE = Values("dependence", ((), ("--independent",), ("--positive-dependence",)))
@@ -410,7 +411,10 @@ VARIANTS = (
         "compare-complete",
         ("compare",),
         ("{key}", "-s", "rbert={rbert}", "-s", "att={att}", "-R", "200"),
-        (Values("weighting", (("-w", "macro"), ("-w", "weighted"), ("-w", "entropy", "-w", "dodrans"))),),
+        (
+            Values("weighting", (("-w", "macro"), ("-w", "weighted"), ("-w", "entropy", "-w", "dodrans"))),
+            CLASS_SET,  # macro's intervals: the slice has classes of one or two gold items
+        ),
     ),
     Variant(
         "compare-seeds-complete",
@@ -432,6 +436,7 @@ VARIANTS = (
             SEED,
             ALTERNATIVE,
             CONFIDENCE,
+            CLASS_SET,
             Values("baseline", ((), ("--baseline", "a"), ("--baseline", "c"))),
             CORRECTION,
             Values("by-position", ((), ("--by-position",)), changes=False),
@@ -664,7 +669,7 @@ def _signature(argv: tuple[str, ...]) -> str:
 
 
 #: The fields of a comparison's test, not of the data: compare and score sign the rest alike.
-TEST_FIELDS = ("test", "resamples", "seed", "confidence", "methods")
+TEST_FIELDS = ("test", "resamples", "seed", "confidence", "class_set", "methods")
 
 
 def _without(signature: str, *fields: str) -> dict[str, str]:
