@@ -23,6 +23,8 @@ KEPT = 2500
 FILLED = 2717 - KEPT  # 217
 MESSAGE = "217 missing prediction(s) filled with 'Other'; 18.4 % of them are gold-negative"
 CODE = "missing-filled-negative"
+#: compare's macro also warns that SemEval's Entity-Destination(e2,e1) has one gold item (test_class_set.py)
+RARE = "rare-classes"
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +50,7 @@ def check_document(fmt: str, text: str, name: str) -> None:
     if fmt == "json":
         data = json.loads(text)
         found = one_result(data)["warnings"] if "results" in data else data["warnings"]
+        found = [w for w in found if w["code"] != RARE]
         assert [w["code"] for w in found] == [CODE]
         assert found[0]["message"].startswith(f"{name}: {MESSAGE} — if that is near 100 %")
     elif fmt == "csv":
@@ -110,7 +113,8 @@ def test_compare_paired_warns_in_python(part: Path) -> None:
     warnings.warn; the table carries it with its code and signs the fill."""
     with pytest.warns(releval.RelevalWarning, match=r"^part: 217 missing prediction\(s\) filled with 'Other'; 18\.4 %"):
         table = releval.compare_paired(SEMEVAL_KEY, {"part": part, "cnn": CNN}, on_missing="negative", tests="sign")
-    assert [(w.code, w.startswith(f"part: {MESSAGE}")) for w in table.warnings] == [(CODE, True)]
+    warned = [(w.code, w.startswith(f"part: {MESSAGE}")) for w in table.warnings if w.code != RARE]
+    assert warned == [(CODE, True)]
     assert (table.signature["missing"], table.signature["alignment"], table.n) == ("negative", "id", 2717)
 
 
@@ -130,7 +134,7 @@ def test_compare_seed_runs_warns_in_python(part: Path) -> None:
         table = releval.compare_seed_runs(
             SEMEVAL_KEY, {"part": [part, RBERT], "cnn": [CNN, ATTCNN]}, on_missing="negative", weightings=("macro",)
         )
-    assert [w.code for w in table.warnings] == [CODE] and table.signature["missing"] == "negative"
+    assert [w.code for w in table.warnings if w.code != RARE] == [CODE] and table.signature["missing"] == "negative"
 
 
 def test_pvalues_from_predictions_warns_in_python(part: Path) -> None:

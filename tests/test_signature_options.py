@@ -293,6 +293,7 @@ JSONL_FIELDS = (
 SEED = Values("seed", ((), ("--seed", "7")))
 ALTERNATIVE = Values("alternative", ((), ("--alternative", "greater"), ("--alternative", "less")))
 CONFIDENCE = Values("confidence", ((), ("--confidence", "0.9"), ("--confidence", "0.9500001")))
+CLASS_SET = Values("class-set", ((), ("--class-set", "resample")))
 CORRECTION = Values("correction", ((), ("--correction", "bonferroni"), ("--correction", "none")))
 ALPHA = Values("alpha", ((), ("-a", "0.1"), ("-a", "0.01"), ("-a", "0.0500001")))
 DEPENDENCE = Values("dependence", ((), ("--independent",), ("--positive-dependence",)))
@@ -416,6 +417,7 @@ VARIANTS = (
             Values("strict-labels", ((), ("--strict-labels",)), changes=False, refusable=True),
             Values("view", ((), ("--view", "undirected"))),
             Values("patch", ((), ("--patch", "{patch1}"), ("--patch", "{patch2}"))),
+            CLASS_SET,  # macro's intervals: the slice has classes of one or two gold items
         ),
     ),
     Variant(
@@ -448,6 +450,7 @@ VARIANTS = (
             SEED,
             ALTERNATIVE,
             CONFIDENCE,
+            CLASS_SET,
             Values("baseline", ((), ("--baseline", "a"), ("--baseline", "c"))),
             CORRECTION,
             Values("by-position", ((), ("--by-position",)), changes=False),
@@ -732,7 +735,7 @@ def _signature(argv: tuple[str, ...]) -> str:
 
 
 #: The fields of a comparison's test, not of the data: compare and score sign the rest alike.
-TEST_FIELDS = ("test", "resamples", "seed", "confidence", "methods")
+TEST_FIELDS = ("test", "resamples", "seed", "confidence", "class_set", "methods")
 
 
 def _without(signature: str, *fields: str) -> dict[str, str]:

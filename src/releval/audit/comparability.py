@@ -21,7 +21,7 @@ from releval.errors import InputError
 NOT_COMPARABLE, CAVEATS, COMPARABLE = "not comparable", "comparable with caveats", "comparable"
 _BLOCKING = ("task", "view", "criterion", "negative", "weighted_classes", "beta", "labels", "n", "missing")
 _CAVEAT = ("entropy_n", "zero_division", "gold")
-_IGNORED = ("test", "resamples", "seed", "confidence", "alpha", "methods", "dependence", "version")
+_IGNORED = ("test", "resamples", "seed", "confidence", "class_set", "alpha", "methods", "dependence", "version")
 #: The `kind` of a saved comparison.
 KIND = "comparison"
 

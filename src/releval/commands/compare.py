@@ -13,7 +13,9 @@ from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.options import (
     ALTERNATIVES,
+    CLASS_SETS,
     CORRECTIONS,
+    DEFAULT_CLASS_SET,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     DEFAULT_WEIGHTING_NAMES,
@@ -122,6 +124,14 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
 @click.option(
     "--confidence", "confidence", type=float, default=0.95, help="Level of the bootstrap percentile intervals."
 )
+@click.option(
+    "--class-set",
+    "class_set",
+    type=Choice(CLASS_SETS),
+    default=DEFAULT_CLASS_SET,
+    help="Classes each bootstrap resample's macro-F averages over: test (the test set's, fixed in every resample, "
+    "as the score) or resample (those with gold items in the resample; releval 0.3.0).",
+)
 @click.option("--baseline", "baseline", default=None, help="Compare every system with this one only.")
 @click.option(
     "--correction", "correction", type=Choice(CORRECTIONS), default="holm", help="Across pairs: holm, bonferroni, none."
@@ -152,6 +162,7 @@ def compare_command(
     seed: int,
     alternative: str,
     confidence: float,
+    class_set: str,
     baseline: str | None,
     correction: str,
     per_class: bool,
@@ -194,7 +205,7 @@ def compare_command(
     from releval.significance.config import SignificanceConfig
 
     test_config = SignificanceConfig(
-        tuple(tests), alternative, resamples, seed, confidence, correction, mcnemar_variant
+        tuple(tests), alternative, resamples, seed, confidence, correction, mcnemar_variant, class_set
     )
     own = {"--criterion": ("criteria",)} if criterion != "strict,boundaries" else {}
     refuse_foreign(the_task, {**inputs.given_fields(), **own, **({"--ner": ("ner",)} if ner else {})}, COMPARE_TASKS)

@@ -32,6 +32,7 @@ CODES = {
     "estimator-invalid": "an estimator that is not valid under the stated dependence",
     "position-ids-disagree": "aligned by position although the ids say the files list the items in another order",
     "swapped-files": "file names suggest that gold and predictions were given the other way round",
+    "rare-classes": "a class-weighted average includes classes with very few gold items (its interval rests on them)",
     "warning": "any other warning",
 }
 

@@ -40,6 +40,13 @@ ENTROPY_N = ("all", "positive")
 #: predictions (SpERT's evaluator: scikit-learn over the union), or every declared type (sincere, Taillé et al.).
 MACRO_CLASSES = ("gold", "gold+pred", "declared")
 
+#: The classes a bootstrap resample's class-weighted averages run over: the test set's (the classes the point
+#: estimate averages over, fixed in every resample; the default) or the resample's own (a class whose gold items
+#: all stay out of a resample leaves its averages, as in releval 0.3.0). docs/significance.md, "Which classes a
+#: resample averages over".
+CLASS_SETS = ("test", "resample")
+DEFAULT_CLASS_SET = "test"
+
 #: End-to-end RE criteria (Taillé et al. 2020); Relaxed is experimental and only given on request.
 RE_CRITERIA = ("strict", "boundaries")
 CRITERIA = ("ner", "strict", "boundaries", "relaxed")

@@ -38,6 +38,7 @@ FIELDS: dict[str, str] = {
     "resamples": "R",
     "seed": "seed",
     "confidence": "ci",
+    "class_set": "cs",
     "alpha": "a",
     "methods": "m",
     "dependence": "dep",

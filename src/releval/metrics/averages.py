@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.core.options import ENTROPY_N, MACRO_CLASSES
+from releval.core.options import CLASS_SETS, ENTROPY_N, MACRO_CLASSES
 from releval.metrics.counts import ClassCounts
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting
 from releval.validation import check_beta, check_choice, check_zero_division
@@ -66,6 +66,10 @@ class AveragingSpec:
     #: > 0, SpERT's macro), "declared" (every class of the label list, sincere's macro). Only macro can differ:
     #: every other weighting gives a class without gold support the weight 0.
     classes: str = "gold"
+    #: Classes kept in the class set of every weighting that weighs a class without gold support (macro, power:0)
+    #: even where the counts at hand have no gold item of them: the test set's classes, fixed in every bootstrap
+    #: resample (`fix_class_set`). None: the class set is that of the counts at hand (each resample's own).
+    fixed_classes: NDArray[np.bool_] | None = None
 
     def __post_init__(self) -> None:
         """Refuse settings that make no score (OptionError); NaN zero_division stays: scikit-learn's option."""
@@ -73,6 +77,83 @@ class AveragingSpec:
         check_choice(self.classes, MACRO_CLASSES, "macro_classes")
         check_beta(self.beta)
         check_zero_division(self.zero_division, allow_nan=True)
+
+
+def fix_class_set(spec: AveragingSpec, support: NDArray, class_set: str) -> AveragingSpec:
+    """The spec a bootstrap resample is averaged with, given the gold `support` of the whole test set.
+
+    class_set "test": the positive classes with gold support in the test set stay in the class set of every
+    resample (`AveragingSpec.fixed_classes`), so each resample's macro-F averages over the classes the point
+    estimate averages over. In a resample that holds no gold item of such a class, its per-class scores follow the
+    zero_division rule of `prf_from_counts`: recall is 0/0 → zero_division; precision is 0 when the system predicts
+    the class (FP > 0), else 0/0 → zero_division; F is 0 when FP > 0, else zero_division (scikit-learn's rule
+    for F since 1.3). Weightings that give a class without gold items no weight (w(0) = 0: weighted, dodrans,
+    entropy, power:A with A > 0) average as before; power:A with A < 0 (w(0) infinite) cannot weigh such a class
+    and leaves it out. class_set "resample": a resample's classes are its own, those with gold support in it.
+
+    >>> from releval.metrics.weightings import MACRO
+    >>> spec = AveragingSpec(np.array([False, True, True]), weightings=(MACRO,))
+    >>> resample = np.array([5, 3, 0])  # the second positive class has no gold item in this resample
+    >>> average_weights(resample, spec)["macro"].tolist()
+    [0.0, 1.0, 0.0]
+    >>> average_weights(resample, fix_class_set(spec, np.array([9, 6, 1]), "test"))["macro"].tolist()
+    [0.0, 0.5, 0.5]
+    """
+    check_choice(class_set, CLASS_SETS, "class_set")
+    if class_set == "resample":
+        return replace(spec, fixed_classes=None)
+    return replace(spec, fixed_classes=spec.positive & (np.asarray(support) > 0))
+
+
+#: A class with fewer gold items than this in the test set is rare: its per-class F rests on a handful of items and
+#: jumps between its extremes from one bootstrap resample to the next.
+RARE_SUPPORT = 5
+#: A weighting is warned about when its rare classes together carry at least this share of its weight: about the
+#: most their F can then move the average (one point of F). Macro over the 18 classes of SemEval-2010 Task 8 gives
+#: its class of one gold item 5.6%; dodrans and entropy give it under 0.2%, weighted 0.04%.
+RARE_WEIGHT = 0.01
+
+
+@dataclass(frozen=True)
+class RareClasses:
+    """The rare classes a weighting averages over: their indices, gold supports and summed weight."""
+
+    weighting: str
+    classes: tuple[int, ...]
+    support: tuple[int, ...]
+    weight: float
+
+
+def rare_classes(
+    support: NDArray,
+    spec: AveragingSpec,
+    predicted: NDArray | None = None,
+    below: int = RARE_SUPPORT,
+    min_weight: float = RARE_WEIGHT,
+) -> list[RareClasses]:
+    """Every weighting of `spec` whose weights over the test set's gold `support` (K,) give the classes with
+    fewer than `below` gold items a summed weight of at least `min_weight`, with those classes.
+
+    Under macro every class counts as much as any other, so a class of one gold item carries 1/K of the average;
+    weightings that grow with the support (weighted, dodrans, entropy) give it little (`RARE_WEIGHT`). A class
+    without gold items (a declared type under macro_classes "declared") is not rare but absent: its F is the same
+    convention in every resample, and the signature's `weighted_classes` states it.
+
+    >>> spec = AveragingSpec(np.array([False, True, True, True]))
+    >>> (rare,) = rare_classes(np.array([900, 400, 500, 1]), spec)  # weighted, dodrans, entropy: 0.1–0.6%
+    >>> rare.weighting, rare.classes, rare.support, round(rare.weight, 3)
+    ('macro', (3,), (1,), 0.333)
+    """
+    support = np.asarray(support)
+    if spec.classes == "gold+pred" and predicted is None:  # the test set's gold classes: what every system shares
+        spec = replace(spec, classes="gold")
+    out = []
+    for name, weights in average_weights(support, spec, predicted).items():
+        rare = np.flatnonzero((weights > 0) & (support > 0) & (support < below))
+        weight = float(weights[rare].sum())
+        if rare.size and weight >= min_weight:
+            out.append(RareClasses(name, tuple(rare.tolist()), tuple(int(support[i]) for i in rare), weight))
+    return out
 
 
 def micro_average(counts: ClassCounts, spec: AveragingSpec) -> PRF:
@@ -91,7 +172,8 @@ def average_weights(
 
     `spec.classes` widens the class set of the weightings that give a class without gold support a weight — macro
     (w = 1) and any power:0 — to the classes with gold support or predictions (`predicted`, TP + FP, needed then;
-    SpERT's macro) or to every positive class (sincere's). Every other weighting gives such a class w(0) = 0, so
+    SpERT's macro) or to every positive class (sincere's); `spec.fixed_classes` (the test set's classes in a
+    bootstrap resample, `fix_class_set`) widens it to them. Every other weighting gives such a class w(0) = 0, so
     its weights are the same under any class set.
 
     >>> spec = AveragingSpec(np.ones(3, dtype=bool), classes="gold+pred")
@@ -107,6 +189,8 @@ def average_weights(
         wider = spec.positive & ((support > 0) | (np.asarray(predicted) > 0))
     elif spec.classes == "declared":
         wider = np.broadcast_to(spec.positive, support.shape)
+    if spec.fixed_classes is not None:
+        wider = wider | (spec.positive & spec.fixed_classes)
     n_total = support.sum(axis=-1) if spec.entropy_n == "all" else (support * spec.positive).sum(axis=-1)
     return {
         w.name: w.weights(support, wider if wider is not gold and _weighs_unsupported(w) else gold, n_total)

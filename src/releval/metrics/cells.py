@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from releval.metrics.averages import AveragingSpec, average_weights, f_averages
+from releval.core.options import DEFAULT_CLASS_SET
+from releval.metrics.averages import AveragingSpec, average_weights, f_averages, fix_class_set
 from releval.metrics.counts import ClassCounts
 
 #: Upper bound on resamples × cells per block, to keep memory near 100 MB whatever R and C are.
@@ -382,16 +383,23 @@ def resampled_f(
     seed: int | None,
     method: str = "bootstrap",
     on_block: Callable[[NDArray, NDArray], None] | None = None,
+    class_set: str = DEFAULT_CLASS_SET,
 ) -> dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]]:
     """F of A and of B under every average for each of `resamples` paired bootstrap or randomization draws.
 
     Weights depend on the gold supports only; when both systems share the gold (always, for labels) they are
     computed once per resample for both. `on_block` is given each block of resampled totals of A and B (per-class
     TP, FP, FN), so a caller can keep more of the same draws (per-class F: releval.significance.per_class).
+
+    `class_set`: the classes a resample's class-weighted averages run over — "test", the classes with gold support
+    in all the cells' items, fixed in every resample; or "resample", those with gold support in the resample
+    (`releval.metrics.averages.fix_class_set`, which says how a fixed class without gold items in a resample is
+    scored). A randomization draw keeps every item's gold, so both give it the same numbers.
     """
     rng = np.random.default_rng(seed)
     draw = {"bootstrap": bootstrap_totals, "randomization": randomization_totals}[method]
     k = spec.positive.shape[0]
+    spec = fix_class_set(spec, counts_of(cells.observed()[0], k).support, class_set)
     shared = shares_gold(cells, k)
     parts_a: dict[str, list[NDArray]] = {}
     parts_b: dict[str, list[NDArray]] = {}

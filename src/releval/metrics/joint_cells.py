@@ -24,13 +24,14 @@ the same order; only the blocks the resamples are drawn in differ (`joint_blocks
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from releval.metrics.averages import AveragingSpec, average_weights, f_averages
+from releval.core.options import DEFAULT_CLASS_SET
+from releval.metrics.averages import AveragingSpec, average_weights, f_averages, fix_class_set
 from releval.metrics.cells import Incidence, bootstrap_plan, counts_of, draw_cell_counts, f_scores
 
 #: Upper bound on resamples × max(cells, systems × 3 × classes) per block: 8 MB of counts, which keeps the
@@ -180,16 +181,34 @@ def joint_observed_f(cells: JointCells, views: Sequence[LabelView]) -> list[dict
 
 
 def joint_resampled_f(
-    cells: JointCells, views: Sequence[LabelView], resamples: int, seed: int | None
+    cells: JointCells,
+    views: Sequence[LabelView],
+    resamples: int,
+    seed: int | None,
+    class_set: str = DEFAULT_CLASS_SET,
 ) -> list[dict[str, NDArray[np.float64]]]:
     """F of every system of each view under every average for each of `resamples` joint bootstrap draws:
     {average: (systems of the view, resamples)} per view. All views and systems share each draw.
 
     Weights depend on the resampled gold supports only (the same for every system): computed once per view and
-    block, as the pair engine computes them once for both systems.
+    block, as the pair engine computes them once for both systems. `class_set` as for the pair engine's
+    `releval.metrics.cells.resampled_f`: "test" keeps the classes with gold support in all the items in every
+    resample's class set, "resample" takes the resample's own.
     """
     rng = np.random.default_rng(seed)
     k = cells.n_labels
+    observed = cells.observed()
+    views = [
+        replace(
+            view,
+            spec=fix_class_set(
+                view.spec,
+                counts_of(view.select(observed[view.systems[0]], k), view.spec.positive.shape[0]).support,
+                class_set,
+            ),
+        )
+        for view in views
+    ]
     parts: list[dict[str, list[list[NDArray]]]] = [{} for _ in views]
     for totals in bootstrap_system_totals(cells, resamples, rng):
         for view, out in zip(views, parts):

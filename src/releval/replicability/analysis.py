@@ -697,7 +697,8 @@ def dataset_tests(
         if progress is not None:
             progress(1)
     label = f"{test}:greater" + (f":{metric}" if test in RESAMPLING_TESTS else ":accuracy")
-    settings = {k: v for k, v in significance.signature_fields().items() if k in ("resamples", "seed", "confidence")}
+    kept = ("resamples", "seed", "confidence", "class_set")
+    settings = {k: v for k, v in significance.signature_fields().items() if k in kept}
     settings |= {
         "negative": scoring.negative if scoring.negative is not None else "none",
         "beta": float(config.beta),

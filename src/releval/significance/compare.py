@@ -45,6 +45,7 @@ from releval.significance.paired import (
     percentile_intervals,
     resampling_rows,
 )
+from releval.significance.rare_classes import rare_class_notices
 from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
 from releval.validation import check_choice
@@ -485,7 +486,10 @@ def _paired_rc(
         sig,
         test.interval_confidence,
         notes,
-        warnings=list(facts.warnings),
+        warnings=[
+            *facts.warnings,
+            *rc_rare_notices(gold, negative, config, test.interval_class_set),
+        ],
     )
 
 
@@ -585,7 +589,7 @@ def _joint_bootstrap(
     draws releval made before (each pair's distribution is the same); used when there are two pairs or more."""
     cells, views, where = joint_views(gold, systems, pairs, config, negative)
     observed = joint_observed_f(cells, views)
-    draws = joint_resampled_f(cells, views, test.resamples, test.seed)
+    draws = joint_resampled_f(cells, views, test.resamples, test.seed, test.class_set)
     intervals = [{m: percentile_intervals(f, test.confidence) for m, f in d.items()} for d in draws]
     rows = {}
     for pair, (v, ia, ib) in where.items():
@@ -745,12 +749,49 @@ def _paired_e2e(
         test.interval_confidence,
         ["end-to-end RE: documents are resampled (per-document TP/FP/FN per relation type)"],
         unit="documents",
-        warnings=_e2e_warnings(scored),
+        warnings=[
+            *_e2e_warnings(scored),
+            *e2e_rare_notices(first, config, test.interval_class_set),
+        ],
     )
 
 
 def _e2e_warnings(scored: dict[str, list[e2e.E2EResult]]) -> list[Notice]:
     return [Notice(f"{name}: {w}", w.code) for name, runs in scored.items() for r in runs for w in r.warnings]
+
+
+def rc_rare_notices(
+    gold: Sequence[str], negative: str | None, config: rc.ClassificationConfig, class_set: str | None
+) -> list[Notice]:
+    """The "rare-classes" warnings of classification gold labels: a class-weighted average of the Config over
+    classes with very few gold items (releval.significance.rare_classes; `class_set` of the bootstrap's
+    intervals, None without them)."""
+    from collections import Counter
+
+    support = Counter(x if type(x) is str else str(x) for x in gold)
+    labels = sorted(support)
+    spec = AveragingSpec(
+        np.array([label != (None if negative is None else str(negative)) for label in labels], dtype=bool),
+        get_weightings(config.weightings),
+        entropy_n=config.entropy_n,
+    )
+    return rare_class_notices(labels, np.array([support[label] for label in labels]), spec, class_set)
+
+
+def e2e_rare_notices(
+    result: e2e.E2EResult, config: e2e.E2EConfig, class_set: str | None, criteria: Sequence[str] | None = None
+) -> list[Notice]:
+    """The "rare-classes" warnings of every compared criterion (or of `criteria`) of end-to-end RE, from the gold
+    types' supports (the same for every system scored on the gold), each named by its criterion."""
+    from releval.tasks import e2e
+
+    notices = []
+    for criterion in config.all_criteria if criteria is None else criteria:
+        counts = result.counts[criterion]
+        support = counts.tp.sum(axis=0) + counts.fn.sum(axis=0)
+        spec = e2e.averaging_spec(config, len(counts.labels))
+        notices += rare_class_notices(counts.labels, support, spec, class_set, prefix=f"{criterion}:")
+    return notices
 
 
 def compare_seed_runs(
@@ -805,8 +846,9 @@ def seed_runs_table(
         }
         first = next(iter(scored.values()))[0]
         sig = _e2e_signature(config, first, seed_fields)
+        warnings = [*_e2e_warnings(scored), *e2e_rare_notices(first, config, None)]
         return seed_table(
-            e2e_runs, metrics, sig, first.n_documents, baseline, test, unit="documents", warnings=_e2e_warnings(scored)
+            e2e_runs, metrics, sig, first.n_documents, baseline, test, unit="documents", warnings=warnings
         )
     if not _label_lists(gold):
         gold, systems, facts = align_systems(gold, systems, config)
@@ -838,7 +880,8 @@ def seed_runs_table(
         patch_digest=facts.patch_digest,
         extra=seed_fields,
     )
-    return seed_table(runs_f, metrics, sig, len(gold), baseline, test, warnings=list(facts.warnings))
+    warnings = [*facts.warnings, *rc_rare_notices(gold, negative, config, None)]
+    return seed_table(runs_f, metrics, sig, len(gold), baseline, test, warnings=warnings)
 
 
 def seed_table(

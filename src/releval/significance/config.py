@@ -3,7 +3,7 @@
 Paired tests (bootstrap, approximate randomization, McNemar, sign) and seed comparisons read their settings from
 a `SignificanceConfig` instead of a dozen keyword arguments, and `signature_fields()` states every one that can
 change a p-value or an interval: the tests and their direction, resamples, seed, the interval's level, the
-correction across pairs.
+classes a bootstrap resample averages over, the correction across pairs.
 
 >>> config = SignificanceConfig(tests=("bootstrap", "mcnemar"), resamples=1000)
 >>> config.signature_fields()["test"]
@@ -19,7 +19,9 @@ from typing import Any, TypeVar
 
 from releval.core.options import (
     ALTERNATIVES,
+    CLASS_SETS,
     CORRECTIONS,
+    DEFAULT_CLASS_SET,
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -34,7 +36,14 @@ _C = TypeVar("_C")
 
 @dataclass(frozen=True)
 class SignificanceConfig:
-    """Which paired tests, in which direction, with how many resamples, which seed, interval level, correction."""
+    """Which paired tests, in which direction, with how many resamples, which seed, interval level, correction.
+
+    `class_set`: the classes each bootstrap resample's class-weighted averages (macro, power:0) run over — "test"
+    (default), the classes with gold support in the test set, fixed in every resample, as the point estimate
+    averages over them; or "resample", the classes with gold support in the resample (releval 0.3.0), so a class
+    whose few gold items a resample misses leaves that resample's macro. `releval.metrics.averages.fix_class_set`
+    says how a fixed class is scored in a resample without its gold items (the zero_division rule).
+    """
 
     tests: tuple[str, ...] = ("bootstrap",)
     alternative: str = "two-sided"
@@ -43,6 +52,7 @@ class SignificanceConfig:
     confidence: float = DEFAULT_CONFIDENCE
     correction: str = "holm"
     mcnemar_variant: str = "exact"
+    class_set: str = DEFAULT_CLASS_SET
 
     def __post_init__(self) -> None:
         tests = tuple(dict.fromkeys(t.strip() for t in ([self.tests] if isinstance(self.tests, str) else self.tests)))
@@ -53,6 +63,7 @@ class SignificanceConfig:
         object.__setattr__(self, "confidence", check_confidence(self.confidence))
         check_choice(self.correction, CORRECTIONS, "correction")
         check_choice(self.mcnemar_variant, MCNEMAR_VARIANTS, "mcnemar_variant")
+        check_choice(self.class_set, CLASS_SETS, "class_set")
 
     @property
     def resampling(self) -> bool:
@@ -66,8 +77,10 @@ class SignificanceConfig:
         return test
 
     def signature_fields(self, unit: str | None = None, baseline: str | None = None) -> dict[str, object]:
-        """The tests (with direction and, for end-to-end RE, the resampled unit), resamples, seed, CI level and
-        correction; resampling fields only when a resampling test runs.
+        """The tests (with direction and, for end-to-end RE, the resampled unit), resamples, seed, CI level, class
+        set and correction; resampling fields only when a resampling test runs, the CI level and the class set only
+        when the bootstrap runs (a randomization draw keeps every item's gold, so its classes are the test set's
+        under either class set).
 
         `baseline`: the system every other one was compared with, which decides the pairs and so the family the
         correction runs over (and each pair's direction): recorded with the correction, `holm,baseline=NAME`.
@@ -82,12 +95,19 @@ class SignificanceConfig:
             fields["seed"] = self.seed if self.seed is not None else "none"
         if self.interval_confidence is not None:
             fields["confidence"] = float(self.interval_confidence)
+        if self.interval_class_set is not None:
+            fields["class_set"] = self.interval_class_set
         return fields
 
     @property
     def interval_confidence(self) -> float | None:
         """The confidence level when a test gives intervals (the bootstrap), else None: then it changes nothing."""
         return self.confidence if "bootstrap" in self.tests else None
+
+    @property
+    def interval_class_set(self) -> str | None:
+        """The class set of the bootstrap's resamples when the bootstrap runs, else None: then it changes nothing."""
+        return self.class_set if "bootstrap" in self.tests else None
 
 
 def correction_field(correction: str, baseline: str | None = None) -> str:

@@ -260,7 +260,11 @@ def resampling_rows(
     tot_a, tot_b = cells.observed()
     obs_a, obs_b = f_scores(tot_a, spec), f_scores(tot_b, spec)
     return comparison_rows(
-        obs_a, obs_b, resampled_f(cells, spec, config.resamples, config.seed, method), method, config
+        obs_a,
+        obs_b,
+        resampled_f(cells, spec, config.resamples, config.seed, method, class_set=config.class_set),
+        method,
+        config,
     )
 
 

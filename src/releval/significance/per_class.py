@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from releval.core.notices import Notice, as_notices, warn_all
-from releval.core.options import ALTERNATIVES, DEFAULT_ALPHA, RESAMPLING_TESTS
+from releval.core.options import ALTERNATIVES, DEFAULT_ALPHA, DEFAULT_CLASS_SET, RESAMPLING_TESTS
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.core.signature import Signature, parse
 from releval.errors import InputError, OptionError
@@ -43,6 +43,8 @@ from releval.significance.compare import (
     _score_e2e_systems,
     adjust,
     align_systems,
+    e2e_rare_notices,
+    rc_rare_notices,
 )
 from releval.significance.config import SignificanceConfig, correction_field
 from releval.significance.paired import MetricComparison, comparison_rows
@@ -311,9 +313,11 @@ def resampled_class_f(
     resamples: int,
     seed: int | None,
     method: str = "bootstrap",
+    class_set: str = DEFAULT_CLASS_SET,
 ) -> ClassDraws:
     """`releval.metrics.cells.resampled_f` — the same draws, so the averages' F are the same numbers — keeping
-    each resample's F of the `classes` of both systems as well."""
+    each resample's F of the `classes` of both systems as well. `class_set` is the averages' (a class's own F does
+    not depend on it)."""
     class_a: list[NDArray] = []
     class_b: list[NDArray] = []
 
@@ -321,7 +325,7 @@ def resampled_class_f(
         class_a.append(_class_f(tot_a, classes, spec))
         class_b.append(_class_f(tot_b, classes, spec))
 
-    averages = resampled_f(cells, spec, resamples, seed, method, on_block=keep)
+    averages = resampled_f(cells, spec, resamples, seed, method, on_block=keep, class_set=class_set)
     return ClassDraws(averages, np.concatenate(class_a).T, np.concatenate(class_b).T)
 
 
@@ -358,7 +362,7 @@ def class_differences(
     averages: dict[str, dict[str, MetricComparison]] = {}
     rows: list[ClassDifference] = []
     for t in _resampling_tests(test):
-        draws = resampled_class_f(cells, spec, classes, test.resamples, test.seed, t)
+        draws = resampled_class_f(cells, spec, classes, test.resamples, test.seed, t, test.class_set)
         averages[t] = comparison_rows(obs_avg_a, obs_avg_b, draws.averages, t, test)
         per_class = {name: (draws.per_class_a[i], draws.per_class_b[i]) for i, name in enumerate(names)}
         compared = comparison_rows(obs_a, obs_b, per_class, t, test)
@@ -537,7 +541,7 @@ def _per_class_rc(
         sig,
         test.interval_confidence,
         notes=[_family_note(rows, test)],
-        warnings=list(facts.warnings),
+        warnings=[*facts.warnings, *rc_rare_notices(gold, negative, config, test.interval_class_set)],
     )
 
 
@@ -585,7 +589,7 @@ def _per_class_e2e(
             _family_note(rows, test),
             f"end-to-end RE: documents are resampled; the classes are the {chosen} criterion's types",
         ],
-        warnings=_e2e_warnings({a: [ra], b: [rb]}),
+        warnings=[*_e2e_warnings({a: [ra], b: [rb]}), *e2e_rare_notices(ra, config, test.interval_class_set, [chosen])],
     )
 
 

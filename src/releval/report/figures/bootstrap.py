@@ -125,7 +125,7 @@ def bootstrap_deltas(
     cells, spec, negative = paired_cells(gold, pred_b, pred_a, scoring)  # B first: the test's A − B is B − A
     tot_b, tot_a = cells.observed()
     obs_b, obs_a = f_scores(tot_b, spec), f_scores(tot_a, spec)
-    fb, fa = resampled_f(cells, spec, testing.resamples, testing.seed, "bootstrap")[metric]
+    fb, fa = resampled_f(cells, spec, testing.resamples, testing.seed, "bootstrap", class_set=testing.class_set)[metric]
     row = comparison_rows({metric: obs_b[metric]}, {metric: obs_a[metric]}, {metric: (fb, fa)}, "bootstrap", testing)
     sig = signature(
         scoring,
