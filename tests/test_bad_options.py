@@ -174,6 +174,7 @@ CASES: list[Case] = [
     c(*COMPARE, "--confidence", "1.5", names="--confidence"),
     c(*COMPARE, "--confidence", "0", names="--confidence"),
     c(*COMPARE, "--confidence", "nan", names="--confidence"),
+    c(*COMPARE, "--class-set", "gold", names="--class-set"),
     c(*COMPARE, "--baseline", "zzz", names="--baseline"),
     c(*COMPARE, "--correction", "bogus", names="--correction"),
     c(*COMPARE, "--negative", "", names="--negative"),
