@@ -144,7 +144,6 @@ CASES: list[Case] = [
     c("compare", KEY, "-s", "nameless", "-s", f"b={CNN}", names="--system"),
     c("compare", KEY, "{missing}", CNN, "-R", "10", names="{missing}", covers="preds"),
     c("compare", KEY, CNN, "-R", "10", names="two or more systems", covers="preds"),
-    c(*COMPARE, "--class-set", "bogus", names="--class-set"),
     c("compare", KEY, "-s", f"a={RBERT}", "-s", f"a={CNN}", names="--system"),
     c("compare", KEY, "-s", f"a={RBERT}", "-s", "b={missing}", names="{missing}"),
     c(*COMPARE, "--task", "bogus", names="--task"),
