@@ -1,6 +1,7 @@
 """`audit(gold, pred, train)`: every check runs, each problem becomes a Finding; nothing stops at the first problem.
 
-Checks: coverage (missing / repeated / unknown ids), sensitivity to the missing-prediction policy with RECENT's leak
+Checks: coverage (missing / repeated / unknown ids), gold and predictions swapped or identical (the warnings `score`
+gives, releval.tasks.label_mistakes), sensitivity to the missing-prediction policy with RECENT's leak
 signature (olek-recent-f1.txt: filled items that are ~100 % gold-negative), label space against gold and training
 data, and (head type, tail type) → relation constraints learned from the training data only.
 """
@@ -27,6 +28,7 @@ from releval.tasks.classification import (
     resolve_negative,
     score_prepared,
 )
+from releval.tasks.label_mistakes import content_swap_reasons, identical_to_gold, swapped_files, vocabulary
 from releval.validation import check_choice
 
 LEAK_SHARE = 0.95  # a filled-item gold-negative share at or above this (and above the base rate) is RECENT's signature
@@ -80,15 +82,42 @@ def audit(
     report.add(_negative_finding(g.file, neg, notes))
     known_pred, cover = coverage_findings(g.file, p.file)
     report.extend(cover)
+    report.extend(swap_findings(g.file, p.file))
     alignment = _alignment(g.file, known_pred, neg)
     if alignment is None:
         return report
+    report.extend(
+        [
+            Finding("pred-equals-gold", "warning", str(notice), len(alignment.gold))
+            for notice in identical_to_gold(alignment.gold, alignment.pred, p.path)
+        ]
+    )
     report.extend(policy_findings(g.file, known_pred, neg))
     train_file = t.file if t is not None else None
     report.extend(label_space_findings(g.file, p.file, train_file))
     if train_file is not None:
         report.extend(type_constraint_findings(g.file, alignment, train_file, neg))
     return report
+
+
+def swap_findings(gold: LabelFile, pred: LabelFile) -> list[Finding]:
+    """The warning `score` gives when gold and predictions seem swapped (file names, or content: the vocabularies
+    and formats; releval.tasks.label_mistakes.swapped_files), as a finding with the content's reasons as data."""
+    return [
+        Finding(
+            "swapped-files",
+            "warning",
+            str(notice),
+            None,
+            [],
+            {
+                "gold_labels": len(vocabulary(gold.labels)),
+                "pred_labels": len(vocabulary(pred.labels)),
+                "content_reasons": content_swap_reasons(gold, pred),
+            },
+        )
+        for notice in swapped_files(gold, pred)
+    ]
 
 
 def _signature(gold: LabelFile, negative: str | None, train: LabelFile | None) -> Signature:
