@@ -107,6 +107,21 @@ def test_the_junk_and_offset_refusals_say_what_and_how(
     assert out["results"][0]["averages"]["micro"]["f"] == pytest.approx(_micro_f(g, p, "Other"), abs=1e-12)
 
 
+def test_id_offset_by_hand() -> None:
+    """The offset is found for plain and prefixed numbers, either sign, in any order; never for ids that are not
+    one shifted set, nor for numbers beyond 64 bits (a fuzzed id)."""
+    from releval.data.alignment import id_offset, offset_hint
+
+    assert id_offset(["1", "2", "3"], ["8001", "8002", "8003"]) == (8000, True)
+    assert id_offset(["s8001", "s8002"], ["s2", "s1"]) == (-8000, False)  # s1 + 8000 = s8001; order reversed
+    assert id_offset(["1", "2", "3"], ["11", "13"]) == (10, False)  # 11 - 10 = 1 and 13 - 10 = 3 are gold ids
+    assert id_offset(["1", "2", "3"], ["11", "14"]) is None  # 14 - 10 = 4 is no gold id
+    assert id_offset(["a1", "b2"], ["a5", "b6"]) is None  # two prefixes
+    assert id_offset(["1", "2"], ["123456789012345678901234567890"]) is None
+    hint = offset_hint(["s8001", "s8002"], ["s2", "s1"])
+    assert "offset by -8000" in hint and "add 8000 to the prediction ids" in hint and "different orders" in hint
+
+
 @pytest.fixture(scope="module")
 def suspicious(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path, Path, str]]:
     """name → (gold, pred, pred2, the phrase every command's warning must hold): inputs that are scored, with a

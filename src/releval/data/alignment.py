@@ -145,16 +145,16 @@ def _numbered(ids: Sequence[str]) -> tuple[str, NDArray[np.int64]] | None:
     """(the prefix every id shares, each id's number) when every id is a prefix then digits (`8001`, `s8001`), the
     same prefix for all; None otherwise (TACRED's hex ids, mixed prefixes)."""
     items = list(ids)
-    if not items:
+    if not items or max(map(len, items)) > 40:
         return None
-    if all(x.isdigit() and x.isascii() for x in items):
+    if all(x.isdigit() and x.isascii() and len(x) <= 18 for x in items):
         return "", np.array([int(x) for x in items], dtype=np.int64)
     stems = {x.rstrip("0123456789") for x in items}
     if len(stems) != 1:
         return None
     prefix = stems.pop()
     digits = [x[len(prefix) :] for x in items]
-    if not all(d.isascii() and d.isdigit() for d in digits):
+    if not all(d.isascii() and d.isdigit() and len(d) <= 18 for d in digits):  # beyond 18 digits: not int64
         return None
     return prefix, np.array([int(d) for d in digits], dtype=np.int64)
 
