@@ -93,7 +93,7 @@ def test_the_junk_and_offset_refusals_say_what_and_how(
     err = capsys.readouterr().err
     used = {lab for _, lab in _rows(CNN)}  # the distinct labels the CNN predicts, each with ' 0.93' glued on
     assert f"{len(used)} predicted label(s) end in trailing junk" in err
-    assert "'Cause-Effect(e1,e2) 0.93' (label 'Cause-Effect(e1,e2)', then ' 0.93')" in err
+    assert "after a gold label: 'Cause-Effect(e1,e2) 0.93' ('Cause-Effect(e1,e2)' + ' 0.93')" in err
     assert "--pred-label-field" in err and "swapped" not in err and "never seen in gold" not in err
     gold, pred, _, _ = mistakes["ids offset by a constant"]
     assert cli.main(["score", str(gold), str(pred)]) == 2

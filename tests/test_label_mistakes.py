@@ -10,6 +10,7 @@ import pytest
 
 import releval
 from releval.data.semeval_labels import undirected
+from releval.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = ROOT / "examples" / "semeval2010_task8" / "test_key_directed.txt"
@@ -174,3 +175,28 @@ def test_macro_conventions_from_the_command_line() -> None:
         assert code == 0, err
         macros[classes] = json.loads(out)["results"][0]["criteria"]["strict"]["averages"]["macro"]["f"]
     assert macros == {"gold": 1.0, "declared": 0.8}  # no gold Kill in the slice: 4 of 5 declared types score 1
+
+
+def test_trailing_junk_is_a_number_glued_by_a_separator() -> None:
+    from releval.tasks.label_mistakes import trailing_junk
+
+    assert trailing_junk("Other 0") == ("Other", " 0")
+    assert trailing_junk("per:title\t0.93") == ("per:title", "\t0.93")
+    assert trailing_junk("per:title,1e-3") == ("per:title", ",1e-3")
+    assert trailing_junk("no_relation 3 -0.25") == ("no_relation", " 3 -0.25")  # a rank and a score
+    for label in ("Cause-Effect(e1,e2)", "P17", "per:title", "org:number_of_employees/members", "Other"):
+        assert trailing_junk(label) is None
+
+
+def test_junk_on_gold_labels_is_named_as_gold_s() -> None:
+    """Gold carries the score column, the predictions do not: the same refusal, naming gold and its option."""
+    from releval.tasks.label_mistakes import check_label_junk
+
+    with pytest.raises(InputError) as info:
+        check_label_junk(["Other 1", "per:title 1"], ["Other", "per:title"], "preds.txt")
+    message = info.value.message
+    assert message.startswith(
+        "2 gold label(s) end in trailing junk after a predicted label: 'Other 1' ('Other' + ' 1')"
+    )
+    assert "--gold-label-field" in message and info.value.file is None
+    check_label_junk(["Other", "per:title"], ["Part-Whole 2"], "preds.txt")  # 'Part-Whole' is no gold label: new

@@ -117,20 +117,20 @@ def check_label_junk(gold_labels: Sequence[str], pred_only: Sequence[str], pred_
     Reads the vocabularies only: the predicted labels gold lacks, and gold's labels."""
     gold = set(gold_labels)
     pairs = [(p, cut) for p in pred_only if (cut := trailing_junk(p)) is not None and cut[0] in gold]
-    side, where = "predicted", pred_path
+    side, other, where = "predicted", "gold", pred_path
     if not pairs:  # gold's labels carry the junk and the predictions do not
         plain = set(pred_only)
         pairs = [(g, cut) for g in gold_labels if (cut := trailing_junk(g)) is not None and cut[0] in plain]
-        side, where = "gold", "<gold>"
+        side, other, where = "gold", "predicted", "<gold>"
     if not pairs:
         return
-    shown = ", ".join(f"{p!r} (label {cut[0]!r}, then {cut[1]!r})" for p, cut in pairs[:3])
+    shown = ", ".join(f"{p!r} ({cut[0]!r} + {cut[1]!r})" for p, cut in pairs[:3])
     shown += f", … ({len(pairs) - 3} more)" * (len(pairs) > 3)
     message = (
-        f"{len(pairs)} {side} label(s) end in trailing junk after a label of the other side: {shown} — a score or "
-        "rank column glued to the label, so they match nothing; read only the label: write the label alone (e.g. "
-        "`cut -d' ' -f1` on a labels-lines file), or put the score in a column of its own and name the label "
-        "column (a JSONL/CSV/TSV file with --pred-label-field / --gold-label-field)"
+        f"{len(pairs)} {side} label(s) end in trailing junk after a {other} label: {shown} — a score or rank "
+        "column glued to the label, so they match nothing; read only the label: write it alone (`cut -d' ' -f1` "
+        f"for one label per line), or give the score a column of its own and name the label column with "
+        f"--{'pred' if side == 'predicted' else 'gold'}-label-field (JSONL/CSV/TSV)"
     )
     if side == "gold":
         raise InputError(message, field="label")
