@@ -66,6 +66,7 @@ CASES: list[Case] = [
     c("score", "{missing}", RBERT, names="{missing}", covers="gold"),
     c("score", KEY, "{missing}", names="{missing}", covers="preds"),
     c("score", KEY, "{dir}", names="{dir}", covers="preds"),
+    c("score", KEY, names="PREDS: score needs prediction files"),  # no PRED and gold is no wide TSV
     c(*SCORE, "--task", "bogus", names="--task"),
     c(*SCORE, "--negative", "", names="--negative"),
     c(*SCORE, "--negative", "Other", "--no-negative", names="--negative"),
@@ -146,6 +147,8 @@ CASES: list[Case] = [
     c("compare", KEY, CNN, "-R", "10", names="two or more systems", covers="preds"),
     c("compare", KEY, "-s", f"a={RBERT}", "-s", f"a={CNN}", names="--system"),
     c("compare", KEY, "-s", f"a={RBERT}", "-s", "b={missing}", names="{missing}"),
+    c("compare", KEY, RBERT, "{missing}", names="{missing}", covers="preds"),
+    c("compare", KEY, names="PREDS: compare needs prediction files"),
     c(*COMPARE, "--task", "bogus", names="--task"),
     c(*COMPARE, "--test", "bogus", names="--test"),
     c(*COMPARE_E2E, "-t", "mcnemar", names="--test"),

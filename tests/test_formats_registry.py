@@ -51,6 +51,7 @@ EXAMPLES = {
     "semeval-tsv": ("answer_key.txt", b"8001\tMessage-Topic(e1,e2)\n8002\tOther\n"),
     "id-tsv": ("preds.txt", b"a1\tper:title\na2\tno_relation\n"),
     "tacred-json": ("test.json", b'[{"id": "a1", "relation": "per:title"}, {"id": "a2", "relation": "no_relation"}]'),
+    "id-label-json": ("test_id2label.json", b'{"a1": "per:title", "a2": "no_relation"}\n'),
     "tacrev-jsonl": (
         "tacrev.jsonl",
         b'{"id": "a1", "label_true": "per:title", "label_pred": "per:title"}\n'
@@ -58,6 +59,10 @@ EXAMPLES = {
     ),
     "jsonl": ("preds.jsonl", b'{"id": "a1", "label": "per:title"}\n{"id": "a2", "label": "no_relation"}\n'),
     "csv": ("preds.csv", b"id,label\na1,per:title\na2,no_relation\n"),
+    "wide-tsv": (
+        "results.tsv",
+        b"id\tgold\tcnn\trbert\na1\tper:title\tper:title\tno_relation\na2\tno_relation\tper:title\tno_relation\n",
+    ),
     "tsv": ("preds.tsv", b"id\tlabel\na1\tper:title\na2\tno_relation\n"),
     "labels-lines": ("preds.txt", b"per:title\nno_relation\n"),
     "spert": ("conll04_test.json", SPERT),
@@ -70,9 +75,11 @@ MATRIX = {
     "semeval-tsv": {"semeval-tsv": Evidence.MAJORITY, "id-tsv": Evidence.MAJORITY, "tsv": Evidence.HINT},
     "id-tsv": {"id-tsv": Evidence.MAJORITY, "tsv": Evidence.HINT},
     "tacred-json": {"tacred-json": Evidence.OPENING},
+    "id-label-json": {"id-label-json": Evidence.OPENING, "jsonl": Evidence.SYNTAX, "tacred-json": Evidence.NAME},
     "tacrev-jsonl": {"tacrev-jsonl": Evidence.SYNTAX, "jsonl": Evidence.SYNTAX},
     "jsonl": {"jsonl": Evidence.SYNTAX},
     "csv": {"csv": Evidence.NAME},
+    "wide-tsv": {"wide-tsv": Evidence.SIGNATURE, "tsv": Evidence.SIGNATURE, "id-tsv": Evidence.MAJORITY},
     "tsv": {"tsv": Evidence.SIGNATURE, "id-tsv": Evidence.MAJORITY},
     "labels-lines": {},
     "spert": {"spert": Evidence.SIGNATURE, "tacred-json": Evidence.OPENING},
@@ -85,9 +92,11 @@ PARSED = {
     "semeval-tsv": (["8001", "8002"], ["Message-Topic(e1,e2)", "Other"], [1, 2]),
     "id-tsv": (["a1", "a2"], ["per:title", "no_relation"], [1, 2]),
     "tacred-json": (["a1", "a2"], ["per:title", "no_relation"], [1, 2]),
+    "id-label-json": (["a1", "a2"], ["per:title", "no_relation"], [1, 2]),
     "tacrev-jsonl": (["a1", "a2"], ["per:title", "no_relation"], [1, 2]),
     "jsonl": (["a1", "a2"], ["per:title", "no_relation"], [1, 2]),
     "csv": (["a1", "a2"], ["per:title", "no_relation"], [2, 3]),
+    "wide-tsv": (["a1", "a2"], ["per:title", "no_relation"], [2, 3]),
     "tsv": (["a1", "a2"], ["per:title", "no_relation"], [2, 3]),
     "labels-lines": (None, ["per:title", "no_relation"], [1, 2]),
 }
@@ -119,9 +128,11 @@ def test_formats_tuples_are_the_registry_names_in_order() -> None:
             "semeval-tsv",
             "id-tsv",
             "tacred-json",
+            "id-label-json",
             "tacrev-jsonl",
             "jsonl",
             "csv",
+            "wide-tsv",
             "tsv",
             "labels-lines",
         )
@@ -176,7 +187,7 @@ def test_parse_gives_the_examples_ids_and_labels(fmt: str) -> None:
     path, data = EXAMPLES[fmt]
     parsed = formats.label_format(fmt).parse(data, path, Fields())
     assert (parsed.ids, parsed.labels, list(parsed.lines)) == PARSED[fmt]
-    assert parsed.format == fmt and parsed.unit == ("record" if fmt == "tacred-json" else "line")
+    assert parsed.format == fmt and parsed.unit == ("record" if fmt in ("tacred-json", "id-label-json") else "line")
     through_labels = labels.parse_labels(data, path, fmt)
     assert (through_labels.ids, through_labels.labels) == PARSED[fmt][:2] and through_labels.digest
 
@@ -211,6 +222,11 @@ SPANS = {
         b'[\n {"id": "a1", "relation": "x"},\n {"id": "a2", "relation": "y"},\n {"id": "a1", "relation": "z"}\n]\n',
         [("a1", 1, 1), ("a2", 2, 2), ("a1", 3, 3)],  # records, not lines
     ),
+    "id-label-json": (
+        "f.json",
+        b'{\n "a1": "x",\n "a2": "y",\n "a1": "z"\n}\n',
+        [("a1", 1, 1), ("a2", 2, 2), ("a1", 3, 3)],  # members, not lines; the parser would keep the last a1 only
+    ),
     "tacrev-jsonl": (
         "f.jsonl",
         b'{"id": 7, "label_true": "x", "label_pred": "y"}\n{"id": "7", "label_true": "x", "label_pred": "y"}\n',
@@ -226,6 +242,7 @@ SPANS = {
         b'label,note,id\nx,"a note\nover two lines",a1\ny,short,a2\nz,"and\nagain\nhere",a1\n',
         [("a1", 2, 3), ("a2", 4, 4), ("a1", 5, 7)],
     ),
+    "wide-tsv": ("f.tsv", b"id\tgold\tA\na1\tx\ty\na1\tz\tz\n", [("a1", 2, 2), ("a1", 3, 3)]),
     "tsv": ("f.tsv", b"id\tlabel\na1\tx\n\na1\ty\n", [("a1", 2, 2), ("a1", 4, 4)]),  # the blank row has no id
     "labels-lines": ("f.txt", b"x\ny\n", []),  # no ids, no records to repeat
 }
@@ -247,6 +264,18 @@ def test_audit_drops_repeated_multi_line_records(tmp_path: Path) -> None:
     assert loaded.file is not None and (loaded.file.ids, list(loaded.file.lines)) == (["a1", "a2"], [2, 4])
     path = tmp_path / SPANS["tacred-json"][0]
     path.write_bytes(SPANS["tacred-json"][1])
+    loaded = load_tolerant(path, "gold")
+    assert [(r.id, r.line, r.first_line) for r in loaded.repeats] == [("a1", 3, 1)]
+    assert loaded.file is not None and (loaded.file.labels, list(loaded.file.lines)) == (["x", "y"], [1, 2])
+
+
+def test_a_repeated_id_of_an_id_label_object_is_refused_and_listed_by_the_audit(tmp_path: Path) -> None:
+    """A JSON parser keeps the last of two values of one key: the id → label format finds the repetition in the
+    bytes, refuses it, and the audit lists it and reads the first value."""
+    path = tmp_path / SPANS["id-label-json"][0]
+    path.write_bytes(SPANS["id-label-json"][1])
+    with pytest.raises(InputError, match=r"id a1 repeated \(first on record 1\)"):
+        labels.load_labels(path)
     loaded = load_tolerant(path, "gold")
     assert [(r.id, r.line, r.first_line) for r in loaded.repeats] == [("a1", 3, 1)]
     assert loaded.file is not None and (loaded.file.labels, list(loaded.file.lines)) == (["x", "y"], [1, 2])

@@ -43,9 +43,16 @@ def mistakes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, 
     lower, lower2 = d / "cnn_lower.txt", d / "rbert_lower.txt"
     lower.write_text("".join(f"{i}\t{lab.lower()}\n" for i, lab in _rows(CNN)))
     lower2.write_text("".join(f"{i}\t{lab.lower()}\n" for i, lab in _rows(RBERT)))
+    junk, junk2 = d / "cnn_scored.txt", d / "rbert_scored.txt"  # a score column glued to the label by a space
+    junk.write_text("".join(f"{i}\t{lab} 0.93\n" for i, lab in _rows(CNN)))
+    junk2.write_text("".join(f"{i}\t{lab} 0\n" for i, lab in _rows(RBERT)))
+    key_renumbered = d / "key_from_1.txt"  # gold ids 1..2717; the predictions keep SemEval's 8001..10717
+    key_renumbered.write_text("".join(f"{int(i) - 8000}\t{lab}\n" for i, lab in _rows(KEY)))
     return {
         "undirected key, directed predictions": (key_undirected, CNN, RBERT, "gold is the undirected key"),
         "labels differing in letter case": (KEY, lower, lower2, "differ from gold labels only in letter case"),
+        "trailing junk on labels": (KEY, junk, junk2, "end in trailing junk"),
+        "ids offset by a constant": (key_renumbered, CNN, RBERT, "every prediction id is a gold id + 8000"),
     }
 
 
@@ -56,7 +63,15 @@ def test_every_reader_is_in_the_matrix() -> None:
         assert {"--negative", "--input-format", "--gold-format"} <= set(reader.options)
 
 
-@pytest.mark.parametrize("mistake", ["undirected key, directed predictions", "labels differing in letter case"])
+MISTAKES = [
+    "undirected key, directed predictions",
+    "labels differing in letter case",
+    "trailing junk on labels",
+    "ids offset by a constant",
+]
+
+
+@pytest.mark.parametrize("mistake", MISTAKES)
 @pytest.mark.parametrize("words", sorted(w for w, r in READERS.items() if r.sides == "both"))
 def test_every_reader_refuses_each_mistake(
     words: str,
@@ -73,11 +88,144 @@ def test_every_reader_refuses_each_mistake(
     assert not out.exists()
     if words.startswith("audit"):  # an audit reports the mistake as an error finding with the same words, exit 1
         assert code == 1, captured.err
-        assert re.search(rf"ERROR +label-mistake \[\d+\]: .*{re.escape(phrase)}", captured.out)
+        assert re.search(rf"ERROR +(label-mistake|unknown-ids) \[\d+\]: .*{re.escape(phrase)}", captured.out)
         return
     assert code == 2, captured.err
     assert captured.out == ""  # no score of a mistaken input is shown
     assert phrase in captured.err
+
+
+def test_the_junk_and_offset_refusals_say_what_and_how(
+    mistakes: dict[str, tuple[Path, Path, Path, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The suffix is named (not "never seen in gold", not "swapped"); the offset, the ranges and the fix too."""
+    gold, pred, _, _ = mistakes["trailing junk on labels"]
+    assert cli.main(["score", str(gold), str(pred)]) == 2
+    err = capsys.readouterr().err
+    used = {lab for _, lab in _rows(CNN)}  # the distinct labels the CNN predicts, each with ' 0.93' glued on
+    assert f"{len(used)} predicted label(s) end in trailing junk" in err
+    assert "after a gold label: 'Cause-Effect(e1,e2) 0.93' ('Cause-Effect(e1,e2)' + ' 0.93')" in err
+    assert "--pred-label-field" in err and "swapped" not in err and "never seen in gold" not in err
+    gold, pred, _, _ = mistakes["ids offset by a constant"]
+    assert cli.main(["score", str(gold), str(pred)]) == 2
+    err = capsys.readouterr().err
+    assert "2717 prediction id(s) not in gold" in err
+    assert "(gold 1..2717, predictions 8001..10717): the ids are offset by +8000" in err
+    assert "subtract 8000 from the prediction ids" in err and "--by-position" in err  # the same order: by position
+    assert cli.main(["score", str(gold), str(pred), "--by-position", "-f", "json"]) == 0  # the fix named works
+    out = json.loads(capsys.readouterr().out)
+    g, p = [lab for _, lab in _rows(gold)], [lab for _, lab in _rows(pred)]
+    assert out["results"][0]["averages"]["micro"]["f"] == pytest.approx(_micro_f(g, p, "Other"), abs=1e-12)
+
+
+def test_id_offset_by_hand() -> None:
+    """The offset is found for plain and prefixed numbers, either sign, in any order; never for ids that are not
+    one shifted set, nor for numbers beyond 64 bits (a fuzzed id)."""
+    from releval.data.alignment import id_offset, offset_hint
+
+    assert id_offset(["1", "2", "3"], ["8001", "8002", "8003"]) == (8000, True)
+    assert id_offset(["s8001", "s8002"], ["s2", "s1"]) == (-8000, False)  # s1 + 8000 = s8001; order reversed
+    assert id_offset(["1", "2", "3"], ["11", "13"]) == (10, False)  # 11 - 10 = 1 and 13 - 10 = 3 are gold ids
+    assert id_offset(["1", "2", "3"], ["11", "14"]) is None  # 14 - 10 = 4 is no gold id
+    assert id_offset(["a1", "b2"], ["a5", "b6"]) is None  # two prefixes
+    assert id_offset(["1", "2"], ["123456789012345678901234567890"]) is None
+    hint = offset_hint(["s8001", "s8002"], ["s2", "s1"])
+    assert "offset by -8000" in hint and "add 8000 to the prediction ids" in hint and "different orders" in hint
+
+
+@pytest.fixture(scope="module")
+def suspicious(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path, Path, str]]:
+    """name → (gold, pred, pred2, the phrase every command's warning must hold): inputs that are scored, with a
+    warning, because they may be intended."""
+    d = tmp_path_factory.mktemp("suspicious")
+    # a system that never predicts two rare classes, given as gold; the key (neutrally named) given as predictions
+    dropped = ("Entity-Destination(e2,e1)", "Content-Container(e2,e1)")
+    system = d / "a.txt"
+    system.write_text("".join(f"{i}\t{'Other' if lab in dropped else lab}\n" for i, lab in _rows(CNN)))
+    key_copy, key_copy2 = d / "b.txt", d / "c.txt"
+    key_copy.write_text(KEY.read_text())
+    key_copy2.write_text(KEY.read_text())
+    gold_labels = {"Other" if lab in dropped else lab for _, lab in _rows(CNN)}
+    extra = {lab for _, lab in _rows(KEY)} - gold_labels
+    swapped = f"the predictions use every one of gold's {len(gold_labels)} labels and {len(extra)} more"
+    return {
+        "gold and predictions swapped (content)": (system, key_copy, key_copy2, swapped),
+        "predictions identical to gold": (KEY, key_copy, key_copy2, "predictions equal gold: did you pass gold twice?"),
+    }
+
+
+@pytest.mark.parametrize("suspect", ["gold and predictions swapped (content)", "predictions identical to gold"])
+@pytest.mark.parametrize("words", sorted(w for w, r in READERS.items() if r.sides == "both"))
+def test_every_reader_warns_of_each_suspicious_input(
+    words: str,
+    suspect: str,
+    suspicious: dict[str, tuple[Path, Path, Path, str]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    gold, pred, pred2, phrase = suspicious[suspect]
+    code = cli.main(READERS[words].argv(str(gold), str(pred), str(pred2), str(tmp_path / "out.png")))
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    if words.startswith("audit"):  # a warning finding, in the report
+        assert code == 0, captured.out
+        assert re.search(rf"WARNING +(swapped-files|pred-equals-gold)\b.*{re.escape(phrase)}", captured.out)
+        return
+    assert code == 0, captured.err
+    assert "warning" in captured.err and phrase in captured.err  # a score shown, never without the warning
+
+
+def test_the_swap_and_identity_warnings_are_structured_in_json(
+    suspicious: dict[str, tuple[Path, Path, Path, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, pred, _, _ = suspicious["gold and predictions swapped (content)"]
+    assert cli.main(["score", str(gold), str(pred), "-f", "json"]) == 0
+    codes = [w["code"] for w in json.loads(capsys.readouterr().out)["results"][0]["warnings"]]
+    assert codes == ["swapped-files", "pred-only-labels"]
+    gold, pred, _, _ = suspicious["predictions identical to gold"]
+    assert cli.main(["score", str(gold), str(pred), "-f", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)["results"][0]
+    assert [w["code"] for w in result["warnings"]] == ["pred-equals-gold"]
+    assert result["averages"]["micro"]["f"] == 1.0
+
+
+def test_audit_reports_the_same_swap_and_identity(
+    suspicious: dict[str, tuple[Path, Path, Path, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`audit` has its own tolerant loader: the same findings, with the content's reasons as data."""
+    for suspect, code in (
+        ("gold and predictions swapped (content)", "swapped-files"),
+        ("predictions identical to gold", "pred-equals-gold"),
+    ):
+        gold, pred, _, phrase = suspicious[suspect]
+        cli.main(["audit", "run", str(gold), str(pred), "-f", "json"])
+        findings = {f["code"]: f for f in json.loads(capsys.readouterr().out)["findings"]}
+        assert phrase in findings[code]["message"] and findings[code]["severity"] == "warning"
+    swap = findings_of(suspicious["gold and predictions swapped (content)"], capsys)["swapped-files"]
+    assert swap["data"]["gold_labels"] == 17 and swap["data"]["pred_labels"] == 19  # 19 directed labels, 2 dropped
+
+
+def findings_of(files: tuple[Path, Path, Path, str], capsys: pytest.CaptureFixture[str]) -> dict[str, dict]:
+    cli.main(["audit", "run", str(files[0]), str(files[1]), "-f", "json"])
+    return {f["code"]: f for f in json.loads(capsys.readouterr().out)["findings"]}
+
+
+def test_a_tacred_gold_json_given_as_predictions_is_a_swap_by_its_shape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Equal vocabularies say nothing; the prediction file's shape (TACRED records with argument types) does."""
+    labels = ["no_relation", "per:title", "org:founded", "per:title"]
+    records = [
+        {"id": f"x{k}", "relation": r, "token": ["a", "b"], "subj_type": "PERSON", "obj_type": "TITLE"}
+        for k, r in enumerate(labels)
+    ]
+    (tmp_path / "test.json").write_text(json.dumps(records))
+    (tmp_path / "out.txt").write_text("".join(f"x{k}\t{r}\n" for k, r in enumerate(["no_relation", *labels[1:]])))
+    assert cli.main(["score", str(tmp_path / "out.txt"), str(tmp_path / "test.json")]) == 0
+    err = capsys.readouterr().err
+    assert "may be swapped" in err and "is a tacred-json file in a dataset's own shape" in err
+    assert cli.main(["score", str(tmp_path / "test.json"), str(tmp_path / "out.txt")]) == 0  # the right way round
+    assert "swapped" not in capsys.readouterr().err
 
 
 def _micro_f(gold: list[str], pred: list[str], negative: str) -> float:

@@ -10,6 +10,7 @@ import pytest
 
 import releval
 from releval.data.semeval_labels import undirected
+from releval.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = ROOT / "examples" / "semeval2010_task8" / "test_key_directed.txt"
@@ -76,15 +77,18 @@ def test_by_position_on_files_listed_in_another_order_warns_with_the_fix(tmp_pat
         result = releval.score(KEY, shuffled, by_position=True)
     (warning,) = [w for w in result.warnings if w.code == "position-ids-disagree"]
     assert "2717 prediction id(s)" in warning and f"{shuffled}, line 1: id '8002' where gold has '8001'" in warning
-    assert releval.score(KEY, shuffled)["micro"].f == 1.0  # by id: every item meets its own label
+    with pytest.warns(releval.RelevalWarning, match="predictions equal gold"):
+        assert releval.score(KEY, shuffled)["micro"].f == 1.0  # by id: every item meets its own label
 
 
 def test_by_position_with_ids_of_another_scheme_is_what_it_is_for(tmp_path: Path) -> None:
     lines = [line.split("\t") for line in KEY.read_text().splitlines()]
     renumbered = tmp_path / "pred.txt"
     renumbered.write_text("".join(f"{k}\t{label}\n" for k, (_, label) in enumerate(lines)))
-    result = releval.score(KEY, renumbered, by_position=True)
-    assert result["micro"].f == 1.0 and result.warnings == []
+    with pytest.warns(releval.RelevalWarning, match="predictions equal gold"):
+        result = releval.score(KEY, renumbered, by_position=True)
+    # no position warning; the one warning left is that these predictions are gold itself
+    assert result["micro"].f == 1.0 and [w.code for w in result.warnings] == ["pred-equals-gold"]
 
 
 @pytest.mark.parametrize(
@@ -171,3 +175,28 @@ def test_macro_conventions_from_the_command_line() -> None:
         assert code == 0, err
         macros[classes] = json.loads(out)["results"][0]["criteria"]["strict"]["averages"]["macro"]["f"]
     assert macros == {"gold": 1.0, "declared": 0.8}  # no gold Kill in the slice: 4 of 5 declared types score 1
+
+
+def test_trailing_junk_is_a_number_glued_by_a_separator() -> None:
+    from releval.tasks.label_mistakes import trailing_junk
+
+    assert trailing_junk("Other 0") == ("Other", " 0")
+    assert trailing_junk("per:title\t0.93") == ("per:title", "\t0.93")
+    assert trailing_junk("per:title,1e-3") == ("per:title", ",1e-3")
+    assert trailing_junk("no_relation 3 -0.25") == ("no_relation", " 3 -0.25")  # a rank and a score
+    for label in ("Cause-Effect(e1,e2)", "P17", "per:title", "org:number_of_employees/members", "Other"):
+        assert trailing_junk(label) is None
+
+
+def test_junk_on_gold_labels_is_named_as_gold_s() -> None:
+    """Gold carries the score column, the predictions do not: the same refusal, naming gold and its option."""
+    from releval.tasks.label_mistakes import check_label_junk
+
+    with pytest.raises(InputError) as info:
+        check_label_junk(["Other 1", "per:title 1"], ["Other", "per:title"], "preds.txt")
+    message = info.value.message
+    assert message.startswith(
+        "2 gold label(s) end in trailing junk after a predicted label: 'Other 1' ('Other' + ' 1')"
+    )
+    assert "--gold-label-field" in message and info.value.file is None
+    check_label_junk(["Other", "per:title"], ["Part-Whole 2"], "preds.txt")  # 'Part-Whole' is no gold label: new

@@ -1,6 +1,7 @@
 """`audit(gold, pred, train)`: every check runs, each problem becomes a Finding; nothing stops at the first problem.
 
-Checks: coverage (missing / repeated / unknown ids), sensitivity to the missing-prediction policy with RECENT's leak
+Checks: coverage (missing / repeated / unknown ids), gold and predictions swapped or identical (the warnings `score`
+gives, releval.tasks.label_mistakes), sensitivity to the missing-prediction policy with RECENT's leak
 signature (olek-recent-f1.txt: filled items that are ~100 % gold-negative), label space against gold and training
 data, and (head type, tail type) → relation constraints learned from the training data only.
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
 from releval.core.signature import Signature, sequence_digest, short_hash
-from releval.data.alignment import Alignment, align
+from releval.data.alignment import Alignment, align, offset_hint
 from releval.data.labels import FORMATS, LabelFile, apply_patch
 from releval.data.semeval_labels import undirected
 from releval.errors import InputError, OptionError
@@ -31,6 +32,7 @@ from releval.tasks.classification import (
     resolve_negative,
     score_prepared,
 )
+from releval.tasks.label_mistakes import content_swap_reasons, identical_to_gold, swapped_files, vocabulary
 from releval.validation import check_choice
 
 LEAK_SHARE = 0.95  # a filled-item gold-negative share at or above this (and above the base rate) is RECENT's signature
@@ -89,9 +91,16 @@ def audit(
         return report  # no label can match: every other check would report the same mistake in other words
     known_pred, cover = coverage_findings(gold_file, pred_file)
     report.extend(cover)
+    report.extend(swap_findings(gold_file, pred_file))
     alignment = _alignment(gold_file, known_pred, neg)
     if alignment is None:
         return report
+    report.extend(
+        [
+            Finding("pred-equals-gold", "warning", str(notice), len(alignment.gold))
+            for notice in identical_to_gold(alignment.gold, alignment.pred, p.path)
+        ]
+    )
     report.extend(policy_findings(gold_file, known_pred, neg))
     train_file = t.file if t is not None else None
     report.extend(label_space_findings(gold_file, pred_file, train_file))
@@ -134,6 +143,26 @@ def label_mistake_finding(gold: LabelFile, pred: LabelFile, config: Classificati
     except InputError as exc:
         return Finding("label-mistake", "error", exc.message, len(unseen), unseen[:N_EXAMPLES], {"file": "pred"})
     return None
+
+
+def swap_findings(gold: LabelFile, pred: LabelFile) -> list[Finding]:
+    """The warning `score` gives when gold and predictions seem swapped (file names, or content: the vocabularies
+    and formats; releval.tasks.label_mistakes.swapped_files), as a finding with the content's reasons as data."""
+    return [
+        Finding(
+            "swapped-files",
+            "warning",
+            str(notice),
+            None,
+            [],
+            {
+                "gold_labels": len(vocabulary(gold.labels)),
+                "pred_labels": len(vocabulary(pred.labels)),
+                "content_reasons": content_swap_reasons(gold, pred),
+            },
+        )
+        for notice in swapped_files(gold, pred)
+    ]
 
 
 def _signature(
@@ -235,7 +264,8 @@ def coverage_findings(gold: LabelFile, pred: LabelFile) -> tuple[LabelFile, list
             Finding(
                 "unknown-ids",
                 "error",
-                f"{len(unknown)} prediction(s) have ids that are not in gold; they are left out of the other checks",
+                f"{len(unknown)} prediction(s) have ids that are not in gold; they are left out of the other checks"
+                + offset_hint(list(gold.ids), list(pred.ids)),  # ids offset by a constant: the offset and the fix
                 len(unknown),
                 [f"{item_id} (line {pred.lines[i]})" for i, item_id in unknown[:N_EXAMPLES]],
                 {"path": pred.path},

@@ -79,7 +79,8 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     cls=Argument,
     type=PATH,
     nargs=-1,
-    help="Prediction files, one system each: PATH or NAME=PATH, as `releval score` takes them (or --system).",
+    help="Prediction files, one system each: PATH or NAME=PATH, as `releval score` takes them (or --system); "
+    "none and no --system: GOLD is a wide TSV whose system columns are compared.",
 )
 @click.option(
     "--system",
@@ -193,6 +194,10 @@ def compare_command(
     check_width(width)
     get_weightings(weighting)
     specs = [parse_system(s) for s in system] + _positional_systems(preds, gold)
+    if not specs:  # a wide TSV alone: one system per column (releval.commands.wide; gold is read again as gold)
+        from releval.commands.wide import wide_systems
+
+        specs = [(name, [one]) for name, one in wide_systems(gold, inputs, "compare", task)[1]]
     if len(specs) < 2:
         raise OptionError("compare needs two or more systems: PRED files or --system NAME=PRED", option="--system")
     names = [n for n, _ in specs]

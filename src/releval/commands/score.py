@@ -39,9 +39,9 @@ SETTING_OPTIONS: dict[str, tuple[str, ...]] = {
     cls=Argument,
     type=PATH,
     nargs=-1,
-    required=True,
     help="One or more prediction files, PATH or NAME=PATH (NAME names the system); a glob (runs/*/pred.txt, "
-    "expanded by releval, quoted or not) makes one system per file, NAME[run]; - reads standard input.",
+    "expanded by releval, quoted or not) makes one system per file, NAME[run]; - reads standard input. None: GOLD "
+    "is a wide TSV (id, gold, one column per system) and every system column is scored.",
 )
 @task_option(
     "rc",
@@ -112,6 +112,10 @@ def score_command(
 
     the_task = get_task(task)
     systems = expand_preds(preds, gold)
+    if not systems:  # a wide TSV alone: one system per column (releval.commands.wide)
+        from releval.commands.wide import wide_systems
+
+        gold, systems = wide_systems(gold, inputs, "score", task)
     check_width(width)
     own = {
         "weightings": tuple(weighting),

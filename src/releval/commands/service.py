@@ -23,9 +23,11 @@ LABEL_FORMAT_NAMES = (
     "semeval-tsv",
     "id-tsv",
     "tacred-json",
+    "id-label-json",
     "tacrev-jsonl",
     "jsonl",
     "csv",
+    "wide-tsv",
     "tsv",
     "labels-lines",
 )

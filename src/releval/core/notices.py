@@ -31,7 +31,8 @@ CODES = {
     "undefined-statistic": "a statistic that is undefined for these data",
     "estimator-invalid": "an estimator that is not valid under the stated dependence",
     "position-ids-disagree": "aligned by position although the ids say the files list the items in another order",
-    "swapped-files": "file names suggest that gold and predictions were given the other way round",
+    "swapped-files": "file names or contents suggest that gold and predictions were given the other way round",
+    "pred-equals-gold": "the predictions equal gold item for item (gold given twice?)",
     "rare-classes": "a class-weighted average includes classes with very few gold items (its interval rests on them)",
     "warning": "any other warning",
 }

@@ -100,7 +100,10 @@ def align(
     unknown = np.flatnonzero(at < 0)
     if len(unknown):
         examples = _examples(pred_ids.take(unknown[:5]), len(unknown))
-        raise pred.error(f"{len(unknown)} prediction id(s) not in gold {gold.path}: {examples}", int(unknown[0]), "id")
+        hint = offset_hint(gold_ids, pred_ids)
+        raise pred.error(
+            f"{len(unknown)} prediction id(s) not in gold {gold.path}: {examples}{hint}", int(unknown[0]), "id"
+        )
     hits = np.bincount(at, minlength=len(gold))
     if len(hits) and hits.max() > 1:
         raise_all(_repeated(pred, pred_ids, at, hits))
@@ -135,6 +138,71 @@ def align(
         gold_negative,
         [note],
         fill if on_missing == "wrong" else MISSING_LABEL,
+    )
+
+
+def _numbered(ids: Sequence[str]) -> tuple[str, NDArray[np.int64]] | None:
+    """(the prefix every id shares, each id's number) when every id is a prefix then digits (`8001`, `s8001`), the
+    same prefix for all; None otherwise (TACRED's hex ids, mixed prefixes)."""
+    items = list(ids)
+    if not items or max(map(len, items)) > 40:
+        return None
+    if all(x.isdigit() and x.isascii() and len(x) <= 18 for x in items):
+        return "", np.array([int(x) for x in items], dtype=np.int64)
+    stems = {x.rstrip("0123456789") for x in items}
+    if len(stems) != 1:
+        return None
+    prefix = stems.pop()
+    digits = [x[len(prefix) :] for x in items]
+    if not all(d.isascii() and d.isdigit() and len(d) <= 18 for d in digits):  # beyond 18 digits: not int64
+        return None
+    return prefix, np.array([int(d) for d in digits], dtype=np.int64)
+
+
+def id_offset(gold_ids: Sequence[str], pred_ids: Sequence[str]) -> tuple[int, bool] | None:
+    """(d, same_order) when every prediction id is a gold id shifted by one constant d != 0 (gold 1..2717,
+    predictions 8001..10717: d = 8000), both numbered with the same prefix; `same_order`: the shifted prediction
+    ids list gold's ids in gold's order (so aligning by position is right). None when no such constant exists.
+    Read only when alignment by id has already failed, so it costs nothing on good input.
+
+    >>> id_offset(["1", "2", "3"], ["8001", "8002", "8003"])
+    (8000, True)
+    >>> id_offset(["s1", "s2", "s3"], ["s12", "s11"]), id_offset(["1", "2"], ["5", "9"])
+    ((10, False), None)
+    """
+    gold, pred = _numbered(gold_ids), _numbered(pred_ids)
+    if gold is None or pred is None or gold[0] != pred[0] or not len(gold[1]) or not len(pred[1]):
+        return None
+    d = int(pred[1].min() - gold[1].min())
+    if d == 0 or not np.isin(pred[1] - d, gold[1]).all():
+        return None
+    same_order = len(gold[1]) == len(pred[1]) and bool(np.array_equal(pred[1] - d, gold[1]))
+    return d, same_order
+
+
+def _span(numbers: Sequence[str]) -> str:
+    return f"{numbers[0]}..{numbers[-1]}" if len(numbers) > 1 else numbers[0]
+
+
+def offset_hint(gold_ids: Sequence[str], pred_ids: Sequence[str]) -> str:
+    """The end of the unknown-ids error when the prediction ids are gold's shifted by a constant: the offset, that
+    ids must match, and the fix (renumber; or align by position when the order is the same). '' otherwise."""
+    found = id_offset(gold_ids, pred_ids)
+    if found is None:
+        return ""
+    d, same_order = found
+    gold_range = _span(sorted(gold_ids, key=lambda x: (len(x), x))[:: max(len(gold_ids) - 1, 1)])
+    pred_range = _span(sorted(pred_ids, key=lambda x: (len(x), x))[:: max(len(pred_ids) - 1, 1)])
+    fix = (
+        "; the files list the items in the same order, so aligning by position is right (by_position=True; "
+        "--by-position on the command line)"
+        if same_order
+        else "; the files list the items in different orders, so renumber the predictions"
+    )
+    return (
+        f"; every prediction id is a gold id {'+' if d > 0 else '-'} {abs(d)} (gold {gold_range}, predictions "
+        f"{pred_range}): the ids are offset by {d:+d}, and ids must match — "
+        f"{'subtract' if d > 0 else 'add'} {abs(d)} {'from' if d > 0 else 'to'} the prediction ids" + fix
     )
 
 

@@ -42,9 +42,11 @@ from releval.metrics.weightings import get_weightings
 from releval.result import Average, ScoreResult
 from releval.tasks.base import ScoringConfig, Task, build_signature
 from releval.tasks.label_mistakes import (
+    check_label_junk,
     check_label_spelling,
     check_negative_exists,
     check_semeval_direction,
+    identical_to_gold,
     position_id_warnings,
     swapped_files,
 )
@@ -255,7 +257,11 @@ def prepare(
     positional = config.by_position if config.by_position is not None else (gold.ids is None or pred.ids is None)
     negative, notes = resolve_negative(config.negative, gold.labels)
     alignment = align(gold, pred, on_missing=config.on_missing, negative=negative, by_position=positional)
-    warnings = [*(position_id_warnings(gold, pred) if positional else []), *swapped_files(gold, pred)]
+    warnings = [
+        *(position_id_warnings(gold, pred) if positional else []),
+        *swapped_files(gold, pred),
+        *([] if alignment.n_missing else identical_to_gold(alignment.gold, alignment.pred, pred.path)),
+    ]
     return Prepared(alignment, negative, positional, patch_digest, notes, pred.path, tuple(warnings))
 
 
@@ -331,8 +337,9 @@ def check_pair_labels(
     """The label checks every command makes before it shows a number for one prediction file, in one place
     (releval.tasks.label_mistakes): `gold_labels` are gold's distinct labels, `unseen` the predicted labels gold
     never uses. Refused (InputError/OptionError): an explicit negative label gold lacks (a typo), directed SemEval
-    labels against the undirected key (or the reverse), labels that differ from gold's only in letter case, and
-    with `strict_labels` any unseen label. Returned: the warning that unseen labels count as false positives.
+    labels against the undirected key (or the reverse), labels that differ from gold's only in letter case,
+    labels with trailing junk (`Other 0`: a score column glued on), and with `strict_labels` any unseen label.
+    Returned: the warning that unseen labels count as false positives.
 
     >>> config = ClassificationConfig(negative="Other")
     >>> [w.code for w in check_pair_labels(["A", "Other"], ["B"], config, "p.txt")]
@@ -340,6 +347,7 @@ def check_pair_labels(
     """
     if config.negative not in (AUTO, None) and not config.allow_absent_negative:
         check_negative_exists(config.negative, gold_labels, unseen)
+    check_label_junk(gold_labels, unseen, pred_path)
     check_semeval_direction(gold_labels, unseen, pred_path)
     check_label_spelling(gold_labels, unseen, pred_path)
     if not unseen:
@@ -490,7 +498,8 @@ def _score_lists(
     enc = encode(gold, pred)
     negative, notes = resolve_negative(config.negative, enc.labels[: enc.n_gold_labels])
     alignment = Alignment(gold, pred, notes=["aligned by position"])  # type: ignore[arg-type]
-    prepared = Prepared(alignment, negative, True, None, notes, "<pred list>")
+    same = identical_to_gold(alignment.gold, alignment.pred, "<pred list>")
+    prepared = Prepared(alignment, negative, True, None, notes, "<pred list>", tuple(same))
     return score_prepared(prepared, config, system or "system", enc)
 
 

@@ -8,9 +8,12 @@ costs nothing next to scoring, and each raises one error that names the mistake 
 * directed predictions (`Cause-Effect(e1,e2)`) against an undirected SemEval-2010 Task 8 key (`Cause-Effect`,
   the official `TEST_FILE_KEY.TXT`): no predicted label can match, micro-F1 is 0;
 * predicted labels that differ from gold labels only in letter case (`PER:TITLE` for `per:title`): each is a new
-  label that matches nothing.
-And two warnings, for what the user may have meant: alignment by position of files whose ids say the items are
-in another order, and gold and predictions given the other way round.
+  label that matches nothing;
+* labels with trailing junk (`Other 0`, `per:title 0.93`): a score column glued to the label, so no such label
+  matches a gold label (or, the other way round, gold's labels carry it and the predictions do not).
+And warnings, for what the user may have meant: alignment by position of files whose ids say the items are in
+another order; gold and predictions given the other way round (judged from the file names and from the content:
+`swapped_files`); and predictions identical to gold (`identical_to_gold`: gold passed twice).
 
 Example
 -------
@@ -93,6 +96,47 @@ def check_label_spelling(gold_labels: Sequence[str], pred_only: Sequence[str], p
     )
 
 
+#: A trailing number glued to a label by white space, a comma, a semicolon or a bar: `Other 0`, `per:title\t0.93`,
+#: `Other,1e-3` (one or more numbers: a score column, or a rank and a score).
+_JUNK = re.compile(r"^(?P<label>.*?\S)(?P<junk>(?:[\s,;|]+[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)+)$")
+
+
+def trailing_junk(label: str) -> tuple[str, str] | None:
+    """(the label, the junk) when `label` ends in a number glued to it (`Other 0` → ('Other', ' 0')), else None.
+
+    >>> trailing_junk("per:title 0.93"), trailing_junk("Other"), trailing_junk("Cause-Effect(e1,e2)")
+    (('per:title', ' 0.93'), None, None)
+    """
+    found = _JUNK.match(label)
+    return (found["label"], found["junk"]) if found else None
+
+
+def check_label_junk(gold_labels: Sequence[str], pred_only: Sequence[str], pred_path: str) -> None:
+    """Labels that are another side's label plus a trailing number (`Other 0` for `Other`: a score column glued to
+    the label by a space) are refused naming the suffix — never reported as new labels or as swapped files.
+    Reads the vocabularies only: the predicted labels gold lacks, and gold's labels."""
+    gold = set(gold_labels)
+    pairs = [(p, cut) for p in pred_only if (cut := trailing_junk(p)) is not None and cut[0] in gold]
+    side, other, where = "predicted", "gold", pred_path
+    if not pairs:  # gold's labels carry the junk and the predictions do not
+        plain = set(pred_only)
+        pairs = [(g, cut) for g in gold_labels if (cut := trailing_junk(g)) is not None and cut[0] in plain]
+        side, other, where = "gold", "predicted", "<gold>"
+    if not pairs:
+        return
+    shown = ", ".join(f"{p!r} ({cut[0]!r} + {cut[1]!r})" for p, cut in pairs[:3])
+    shown += f", … ({len(pairs) - 3} more)" * (len(pairs) > 3)
+    message = (
+        f"{len(pairs)} {side} label(s) end in trailing junk after a {other} label: {shown} — a score or rank "
+        "column glued to the label, so they match nothing; read only the label: write it alone (`cut -d' ' -f1` "
+        f"for one label per line), or give the score a column of its own and name the label column with "
+        f"--{'pred' if side == 'predicted' else 'gold'}-label-field (JSONL/CSV/TSV)"
+    )
+    if side == "gold":
+        raise InputError(message, field="label")
+    raise InputError(message, file=where, field="label")
+
+
 def position_id_warnings(gold: LabelFile, pred: LabelFile) -> list[Notice]:
     """Aligning by position when predictions' ids name gold items at other positions: the files list the items
     in different orders, so most items meet another item's label. The user asked for positions, so this warns —
@@ -126,24 +170,87 @@ _PRED_WORDS = re.compile(
 )
 
 
+#: Formats whose records carry the input (the sentence), not only a label: a dataset's own files (gold).
+_DATASET_FORMATS = ("semeval",)
+
+
+def looks_like_dataset(labels_file: LabelFile) -> bool:
+    """A file in a dataset's own shape: SemEval blocks (sentence, label, comment), or JSON records with the
+    argument types of TACRED (`subj_type`, `obj_type`) — what a gold file is and a prediction file rarely is."""
+    return labels_file.format in _DATASET_FORMATS or {"subj_type", "obj_type"} <= set(labels_file.fields)
+
+
+def vocabulary(labels: Sequence[str]) -> set[str]:
+    """The distinct labels: a loaded file's label column knows them (no pass over the items), a list is read."""
+    known = getattr(labels, "vocabulary", None)  # releval.data.columns.LabelColumn: exactly the labels it holds
+    return set(known) if known is not None else set(labels)
+
+
+def content_swap_reasons(gold: LabelFile, pred: LabelFile) -> list[str]:
+    """What in the two files' content says they were given the other way round (vocabularies and formats only):
+
+    * the predictions use every gold label and more (gold's label set a strict subset of the predicted one, gold
+      having two labels or more): a system predicts a subset of the classes the key has — it misses rare
+      classes — so a "gold" that is a strict subset of the "predictions" is most often a system output and the
+      "predictions" the key;
+    * the prediction file is in a dataset's own shape (`looks_like_dataset`: TACRED JSON records with argument
+      types, SemEval blocks with sentences) while the gold file is not.
+
+    Neither fires on a system that predicts every gold class (the vocabularies are then equal): the check is a
+    warning, it cannot prove a swap.
+    """
+    reasons = []
+    gold_set, pred_set = vocabulary(gold.labels), vocabulary(pred.labels)
+    if len(gold_set) >= 2 and gold_set < pred_set:
+        extra = sorted(pred_set - gold_set)
+        shown = ", ".join(map(repr, extra[:3])) + (f", … ({len(extra) - 3} more)" * (len(extra) > 3))
+        reasons.append(
+            f"the predictions use every one of gold's {len(gold_set)} labels and {len(extra)} more ({shown}), "
+            "where a system's labels are usually a subset of the key's"
+        )
+    if looks_like_dataset(pred) and not looks_like_dataset(gold):
+        reasons.append(
+            f"the prediction file {pred.path} is a {pred.format} file in a dataset's own shape (with the "
+            "input), the gold file is not"
+        )
+    return reasons
+
+
 def swapped_files(gold: LabelFile, pred: LabelFile) -> list[Notice]:
-    """A warning when the file names suggest gold and predictions were given the other way round (the prediction
-    file is named like a key, the gold file like an output): the scores of a swap are P and R exchanged, plausible
-    and wrong. Only file names are read; in-memory data never warns."""
-    if gold.path.startswith("<") or pred.path.startswith("<"):
+    """A warning when gold and predictions seem given the other way round: the file names (the prediction file is
+    named like a key, the gold file like an output; in-memory data has no names) or the content
+    (`content_swap_reasons`: vocabularies and formats, no pass over the items) say so. The scores of a swap are P
+    and R exchanged, plausible and wrong."""
+    reasons = content_swap_reasons(gold, pred)
+    if not (gold.path.startswith("<") or pred.path.startswith("<")):
+        gold_name, pred_name = PurePath(gold.path).name.lower(), PurePath(pred.path).name.lower()
+        if _GOLD_WORDS.search(pred_name) and not _PRED_WORDS.search(pred_name):
+            reasons.insert(0, f"the prediction file {pred.path} is named like a gold file")
+        elif _PRED_WORDS.search(gold_name) and not _GOLD_WORDS.search(gold_name):
+            reasons.insert(0, f"the gold file {gold.path} is named like a prediction file")
+    if not reasons:
         return []
-    gold_name, pred_name = PurePath(gold.path).name.lower(), PurePath(pred.path).name.lower()
-    pred_looks_gold = bool(_GOLD_WORDS.search(pred_name)) and not _PRED_WORDS.search(pred_name)
-    gold_looks_pred = bool(_PRED_WORDS.search(gold_name)) and not _GOLD_WORDS.search(gold_name)
-    if not (pred_looks_gold or gold_looks_pred):
-        return []
-    reason = (
-        f"the prediction file {pred.path} is named like a gold file"
-        if pred_looks_gold
-        else f"the gold file {gold.path} is named like a prediction file"
-    )
     message = (
-        f"gold and predictions may be swapped: {reason}; gold comes first (releval score GOLD PRED ...), and a "
-        "swap exchanges precision and recall"
+        f"gold and predictions may be swapped: {'; '.join(reasons)}; gold comes first (releval score GOLD PRED ...), "
+        "and a swap exchanges precision and recall"
     )
     return [Notice(message, "swapped-files")]
+
+
+def identical_to_gold(gold: Sequence[str], pred: Sequence[str], pred_path: str) -> list[Notice]:
+    """A warning when the aligned predictions equal gold item for item: a perfect score is far more often gold
+    given twice than a perfect system. A real system's first difference is near the start, so the comparison
+    stops early; only identical lists are read whole.
+
+    >>> [w.code for w in identical_to_gold(["A", "B"], ["A", "B"], "p.txt")]
+    ['pred-equals-gold']
+    """
+    if len(gold) != len(pred) or not len(gold) or gold != pred:
+        return []
+    return [
+        Notice(
+            f"predictions equal gold: did you pass gold twice? {pred_path} gives every one of the {len(gold)} items "
+            "its gold label",
+            "pred-equals-gold",
+        )
+    ]

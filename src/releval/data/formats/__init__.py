@@ -30,9 +30,11 @@ LABEL_FORMATS: dict[str, str] = {
     "semeval-tsv": "id_tsv.SemevalTsv",
     "id-tsv": "id_tsv.IdTsv",
     "tacred-json": "tacred.TacredJson",
+    "id-label-json": "id_label_json.IdLabelJson",
     "tacrev-jsonl": "jsonl.TacrevJsonl",
     "jsonl": "jsonl.Jsonl",
     "csv": "tables.Csv",
+    "wide-tsv": "wide_tsv.WideTsv",
     "tsv": "tables.Tsv",
     "labels-lines": "labels_lines.LabelLines",
 }

@@ -1,0 +1,57 @@
+"""A wide TSV (id, gold, one column per system: a results spreadsheet) given alone, as many systems in one call.
+
+`releval score wide.tsv` and `releval compare wide.tsv` — no prediction file — read the gold file; when it is a
+`wide-tsv` file (releval.data.formats.wide_tsv) its gold column is gold and every other column one system, named by
+its header cell. Each system is a LabelFile sharing gold's ids, so it goes through the same input stage as a
+prediction file (the same alignment, label checks and warnings); its messages name it `wide.tsv (column cnn)`.
+Any other gold file without prediction files is the usage error it always was.
+
+>>> from releval.commands.inputs import Inputs
+>>> wide_sides(Inputs(gold_label_field="key", id_field="sid"))
+({'format': None, 'id_field': 'sid', 'label_field': 'key'}, 'sid')
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from releval.commands.inputs import Inputs
+from releval.errors import OptionError
+
+
+def wide_sides(inputs: Inputs) -> tuple[dict[str, Any], str]:
+    """How the gold file is read (format, id field, gold label field) from the input options, and its id field."""
+    id_field = inputs.gold_id_field or inputs.id_field
+    return {
+        "format": inputs.gold_format or inputs.input_format,
+        "id_field": id_field,
+        "label_field": inputs.gold_label_field or inputs.label_field,
+    }, id_field
+
+
+def wide_systems(gold: Path, inputs: Inputs, command: str, task: str = "rc") -> tuple[Any, list[Any]]:
+    """(gold as a LabelFile, [(system, its LabelFile)]) of a wide TSV given as gold with no prediction file; any
+    other file (or a task other than rc) is an OptionError saying what `command` needs."""
+    from releval.data.labels import load_labels
+
+    read, _ = wide_sides(inputs)
+    if task != "rc" or read["format"] not in (None, "wide-tsv"):
+        raise _needs_predictions(command)
+    wide = load_labels(gold, role="gold", **read)
+    if wide.format != "wide-tsv":
+        raise _needs_predictions(command)
+    systems = [
+        (column, replace(wide, path=f"{wide.path} (column {column})", labels=labels, fields={}))
+        for column, labels in wide.fields.items()
+    ]
+    return replace(wide, fields={}), systems
+
+
+def _needs_predictions(command: str) -> OptionError:
+    return OptionError(
+        f"{command} needs prediction files (PRED…), or a wide TSV (id, gold, one column per system) as gold alone "
+        "(docs/formats.md, wide-tsv)",
+        option="PREDS",
+    )
