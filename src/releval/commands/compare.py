@@ -221,6 +221,7 @@ def compare_command(
         PairedTable,
         SeedTable,
         align_systems,
+        paired_steps,
         paired_table,
         seed_runs_table,
         system_pairs,
@@ -234,7 +235,7 @@ def compare_command(
     counts = {len(v) for v in runs.values()}
     table: PairedTable | SeedTable
     if counts == {1}:
-        with progress_bar(len(system_pairs(names, baseline)) * len(tests), "comparing", show) as advance:
+        with progress_bar(paired_steps(len(system_pairs(names, baseline)), test_config), "comparing", show) as advance:
             table = paired_table(
                 gold_labels,
                 {k: v[0] for k, v in runs.items()},
@@ -314,11 +315,11 @@ def _compare_e2e(
     output: Path | None,
 ) -> None:
     """`compare --task e2e`: paired tests over documents (one file per system) or seeds (several)."""
-    from releval.significance.compare import paired_table, seed_runs_table, system_pairs
+    from releval.significance.compare import paired_steps, paired_table, seed_runs_table, system_pairs
 
     run_counts = {name: len(paths) for name, paths in specs}
     if set(run_counts.values()) == {1}:
-        total = len(system_pairs(list(run_counts), baseline)) * len(test.tests)
+        total = paired_steps(len(system_pairs(list(run_counts), baseline)), test, len(config.all_criteria))
         with progress_bar(total, "comparing", progress) as advance:
             table: Any = paired_table(
                 gold, {name: paths[0] for name, paths in specs}, config, test, baseline=baseline, progress=advance

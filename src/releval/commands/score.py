@@ -12,6 +12,7 @@ import click
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import emit_result, format_option, output_option
 from releval.commands.inputs import Inputs, input_options, refuse_foreign
+from releval.commands.progress import Counted, progress_bar, progress_option, progress_wanted
 from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N
 from releval.errors import OptionError
 from releval.metrics.weightings import weighting_names
@@ -87,6 +88,7 @@ def _task_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
     default=False,
     help="Per-class rows of every system side by side (several systems otherwise print one line each).",
 )
+@progress_option()
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages in text/markdown/latex.")
 @output_option()
@@ -102,6 +104,7 @@ def score_command(
     criterion: str,
     relaxed: bool,
     per_class: bool,
+    progress: bool | None,
     format: str,
     width: int,
     output: Path | None,
@@ -138,8 +141,14 @@ def score_command(
             gold, [path for _, path in systems], allow_skipped=config.allow_skipped, format=format, output=output
         )
         raise click.exceptions.Exit(code)
-    results = the_task.score_files(gold, systems, config)
+    many = len(systems) if len(systems) >= SCORE_BAR_SYSTEMS else 0  # one system: nothing to count
+    with progress_bar(many, "scoring", progress_wanted(progress)) as advance:
+        results = the_task.score_files(gold, Counted(systems, advance), config)
     emit_result(results, format, width, output, per_class=per_class or None)
+
+
+#: From this many systems on, `score` moves a bar on a terminal, one step per system scored.
+SCORE_BAR_SYSTEMS = 2
 
 
 #: The default of each setting score's own options set (an option at its default was not given).

@@ -23,7 +23,7 @@ the same order; only the blocks the resamples are drawn in differ (`joint_blocks
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -180,13 +180,18 @@ def joint_observed_f(cells: JointCells, views: Sequence[LabelView]) -> list[dict
 
 
 def joint_resampled_f(
-    cells: JointCells, views: Sequence[LabelView], resamples: int, seed: int | None
+    cells: JointCells,
+    views: Sequence[LabelView],
+    resamples: int,
+    seed: int | None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, NDArray[np.float64]]]:
     """F of every system of each view under every average for each of `resamples` joint bootstrap draws:
     {average: (systems of the view, resamples)} per view. All views and systems share each draw.
 
     Weights depend on the resampled gold supports only (the same for every system): computed once per view and
-    block, as the pair engine computes them once for both systems.
+    block, as the pair engine computes them once for both systems. `progress`, when given, is called with the
+    number of resamples of each block once it is scored (`joint_blocks`; they sum to `resamples`).
     """
     rng = np.random.default_rng(seed)
     k = cells.n_labels
@@ -201,4 +206,6 @@ def joint_resampled_f(
                     weights = average_weights(counts.support, view.spec)
                 for name, values in f_averages(counts, view.spec, weights).items():
                     out.setdefault(name, [[] for _ in view.systems])[i].append(values)
+        if progress is not None:
+            progress(int(totals.shape[1]))
     return [{name: np.stack([np.concatenate(b) for b in blocks]) for name, blocks in out.items()} for out in parts]
