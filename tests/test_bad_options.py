@@ -183,6 +183,8 @@ CASES: list[Case] = [
     c(*COMPARE, "--label-field", "", names="--label-field"),
     c(*COMPARE, "--progress=yes", names="--progress"),
     c("compare", KEY, RBERT, "{missing}", "-R", "10", names="{missing}", covers="preds"),
+    c(*COMPARE, "--all-pairs=yes", names="--all-pairs"),
+    c(*COMPARE, "--compact=yes", names="--compact"),
     c(*COMPARE, "--no-progress=yes", names="--no-progress"),
     c(*COMPARE, "--format", "bogus", names="--format"),
     c(*COMPARE, "--width", "-1", names="--width"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,105 @@ def test_wrap_cell_cuts_a_piece_longer_than_the_width_and_counts_what_it_leaves_
     items = ", ".join(f"label{k}" for k in range(10))  # 'label0, label1, ' … : 8 characters per entry
     assert wrap_cell(items, width=16, max_lines=3) == ["label0, label1,", "label2, label3,", "… +6 more"]
     assert wrap_cell("short", width=4 * 4) == ["short"]
+
+
+# --- many systems in `compare`: a compact view whose numbers are the pair rows' ------------------------------
+
+SEMEVAL = Path(__file__).resolve().parents[1] / "examples" / "semeval2010_task8"
+
+
+@pytest.fixture(scope="module")
+def five_systems(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """`releval compare` of the 5 bundled SemEval systems, one run written as JSON, then rendered in every form
+    from that JSON (the same run: the same numbers)."""
+    out = tmp_path_factory.mktemp("compare") / "five.json"
+    systems = sorted(SEMEVAL.glob("onehaitao_*.txt"))
+    argv = ["compare", str(SEMEVAL / "test_key_directed.txt"), *map(str, systems)]
+    argv += ["--test", "bootstrap,randomization", "--resamples", "500", "--no-progress", "--format", "json"]
+    assert main([*argv, "--output", str(out)]) == 0
+    from releval.report.results import render_results
+    from releval.significance.compare import PairedTable
+
+    table = PairedTable.from_dict(json.loads(out.read_text(encoding="utf-8"))["results"][0])
+    forms = {"json": out.read_text(encoding="utf-8")}
+    forms |= {fmt: render_results([table], fmt) for fmt in ("text", "markdown", "csv")}
+    forms["full"] = render_results([table], "text", all_pairs=True)
+    return forms
+
+
+def _block(text: str, title: str) -> list[list[str]]:
+    """The rows of the text table titled `title` (split on two or more spaces, the header first)."""
+    lines = text[text.index(f"== {title} ==") :].splitlines()[1:]
+    rows = []
+    for ln in lines[: lines.index("") if "" in lines else len(lines)]:
+        if not set(ln) <= {"-", " "}:
+            rows.append([c.strip() for c in re.split(r"\s{2,}", ln) if c.strip()])
+    return rows
+
+
+def test_compare_of_five_systems_is_compact_and_its_matrices_are_the_pair_rows(five_systems) -> None:
+    text, rows = five_systems["text"], list(csv.DictReader(io.StringIO(five_systems["csv"])))
+    assert "== Paired tests" not in text and "Paired tests" in five_systems["full"]
+    assert len(rows) == 10 * 2 * 5  # CSV: every pair, test and average
+    micro = {(r["a"], r["b"], r["test"]): r for r in rows if r["average"] == "micro"}
+    scores = {r["a"]: float(r["score_a"]) for r in micro.values()} | {
+        r["b"]: float(r["score_b"]) for r in micro.values()
+    }
+    order = sorted(scores, key=lambda s: -scores[s])  # best first, by micro F from the CSV
+
+    def pair(a: str, b: str, test: str) -> tuple[float, float]:
+        if (a, b, test) in micro:
+            r = micro[(a, b, test)]
+            return float(r["delta"]), float(r["p_adjusted"])
+        r = micro[(b, a, test)]
+        return -float(r["delta"]), float(r["p_adjusted"])
+
+    delta = _block(text, "Δ micro F (%) = row − column, systems best first")
+    assert delta[0] == ["system", *order[1:]]
+    for i, row in enumerate(delta[1:]):
+        assert row[0] == order[i]
+        assert row[1:] == [f"{100 * pair(order[i], col, 'bootstrap')[0]:+.2f}" for col in order[i + 1 :]]
+        assert all(float(x) >= 0 for x in row[1:])  # best first: the upper triangle is row − worse column
+    for test in ("bootstrap", "randomization"):
+        p = _block(text, f"p (Holm), {test}, micro")
+        for i, row in enumerate(p[1:]):
+            expected = [pair(order[i], col, test)[1] for col in order[i + 1 :]]
+            assert row[1:] == [f"{x:.4f}" if x >= 0.001 else f"{x:.2e}" for x in expected]
+
+
+def test_tie_groups_hold_the_systems_not_different_from_the_best(five_systems) -> None:
+    rows = list(csv.DictReader(io.StringIO(five_systems["csv"])))
+    ties = {(r[0], r[1]): r for r in _block(five_systems["text"], _TIE_TITLE)[1:]}
+    assert len(ties) == 2 * 5
+    for (test, average), (_, _, best, tied) in ties.items():
+        mine = [r for r in rows if r["test"] == test and r["average"] == average]
+        score = {r["a"]: float(r["score_a"]) for r in mine} | {r["b"]: float(r["score_b"]) for r in mine}
+        assert best == max(score, key=lambda s: score[s])
+        expected = {
+            (r["b"] if r["a"] == best else r["a"])
+            for r in mine
+            if best in (r["a"], r["b"]) and float(r["p_adjusted"]) >= 0.05
+        }
+        assert set(tied.split(", ")) - {"–"} == expected
+
+
+_TIE_TITLE = "Tie groups: the best system and those not different from it (p (Holm) ≥ 0.05)"
+
+
+def test_json_keeps_every_pair_and_few_systems_keep_the_pair_table(five_systems) -> None:
+    data = json.loads(five_systems["json"])["results"][0]
+    assert len(data["pairs"]) == 10 * 2 * 5
+    assert "| onehaitao_rbert |" in five_systems["markdown"] and "**Tie groups" in five_systems["markdown"]
+    from releval.report.results import render_results
+    from releval.significance.compare import compare_paired
+
+    three = {p.stem: p for p in sorted(SEMEVAL.glob("onehaitao_*.txt"))[:3]}
+    table = compare_paired(SEMEVAL / "test_key_directed.txt", three, tests=("mcnemar",))
+    text = render_results([table])
+    assert "== Paired tests" in text and "Tie groups" not in text
+    compact = render_results([table], all_pairs=False)
+    # McNemar compares accuracy: its matrix and tie group are under that name, its systems ranked by accuracy
+    assert "== p (Holm), mcnemar, accuracy ==" in compact and "== Δ accuracy (%) = row − column" in compact
+    (row,) = _block(compact, _TIE_TITLE)[1:]
+    accuracy = {r.a: r.score_a for r in table.rows} | {r.b: r.score_b for r in table.rows}
+    assert row[:3] == ["mcnemar", "accuracy", max(accuracy, key=lambda s: accuracy[s])]

@@ -139,6 +139,13 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     default=False,
     help="Two systems: which classes drive the difference (per-class Δ, CI, p adjusted across classes).",
 )
+@click.option(
+    "--all-pairs/--compact",
+    "all_pairs",
+    default=None,
+    help="Text/markdown/latex: every pair's rows, or the compact view (a matrix of Δ and of adjusted p, and tie "
+    "groups; the default above 4 systems). CSV and JSON always hold every pair.",
+)
 @progress_option()
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages.")
@@ -161,6 +168,7 @@ def compare_command(
     baseline: str | None,
     correction: str,
     per_class: bool,
+    all_pairs: bool | None,
     progress: bool | None,
     format: str,
     width: int,
@@ -215,7 +223,7 @@ def compare_command(
         if per_class:
             _per_class(gold, specs, e2e_config, test_config, tests, format, width, output)
             return
-        _compare_e2e(gold, specs, e2e_config, test_config, baseline, show, format, width, output)
+        _compare_e2e(gold, specs, e2e_config, test_config, baseline, show, format, width, output, all_pairs)
         return
     from releval.significance.compare import (
         PairedTable,
@@ -248,7 +256,7 @@ def compare_command(
     else:
         _check_not_mixed({k: len(v) for k, v in runs.items()})
         table = seed_runs_table(gold_labels, runs, config, test_config, baseline=baseline, facts=facts)
-    emit_result(table, format, width, output)
+    emit_result(table, format, width, output, all_pairs=all_pairs)
 
 
 def _positional_systems(preds: tuple[Path, ...], gold: Path) -> list[tuple[str, list[Path]]]:
@@ -313,6 +321,7 @@ def _compare_e2e(
     format: str,
     width: int,
     output: Path | None,
+    all_pairs: bool | None = None,
 ) -> None:
     """`compare --task e2e`: paired tests over documents (one file per system) or seeds (several)."""
     from releval.significance.compare import paired_steps, paired_table, seed_runs_table, system_pairs
@@ -327,7 +336,7 @@ def _compare_e2e(
     else:
         _check_not_mixed(run_counts)
         table = seed_runs_table(gold, dict(specs), config, test, baseline=baseline)
-    emit_result(table, format, width, output)
+    emit_result(table, format, width, output, all_pairs=all_pairs)
 
 
 #: check_stats names a bad value by its table column; on the command line it is this option.
