@@ -5,6 +5,8 @@ The text form follows sacreBLEU's paired table: one block of system scores, then
 with the difference, its confidence interval, the raw and the adjusted p-value; the signature comes last. The
 builders (`paired_tables`, `per_class_tables`, `seed_tables`, `check_tables`) return `releval.core.table.Table`s,
 which `releval.report.render` writes in every format; CSV gets the pair rows with real fractions and the signature.
+More than COMPACT_SYSTEMS systems compared all against all get a compact view in the display formats instead of
+the pair rows (`compact_tables`: matrices of Δ and adjusted p, tie groups); CSV and JSON keep every row.
 """
 
 from __future__ import annotations
@@ -124,12 +126,13 @@ def _ranked(table: PairedTable, test: str, metric: str) -> list[str]:
     return sorted(names, key=lambda n: (-score[n], names.index(n)))
 
 
-def _pair_row(table: PairedTable, test: str, metric: str, a: str, b: str) -> tuple[float, float] | None:
-    """(Δ = a − b, adjusted p) of the pair under `test` and `metric`, whichever way round the table holds it."""
+def _pair_index(table: PairedTable) -> dict[tuple[str, str, str, str], tuple[float, float]]:
+    """(test, average, a, b) → (Δ = a − b, adjusted p) of every pair row, both ways round."""
+    index = {}
     for r in table.rows:
-        if r.test == test and r.metric == metric and {r.a, r.b} == {a, b}:
-            return (r.effect if r.a == a else -r.effect), r.p_adjusted
-    return None
+        index[(r.test, r.metric, r.a, r.b)] = (r.effect, r.p_adjusted)
+        index[(r.test, r.metric, r.b, r.a)] = (-r.effect, r.p_adjusted)
+    return index
 
 
 def compact_tables(table: PairedTable) -> list[Table]:
@@ -140,6 +143,7 @@ def compact_tables(table: PairedTable) -> list[Table]:
     (two-sided tests only: a one-sided p says nothing about the other direction). Every number is one of the
     pair rows' (`paired_tables`)."""
     adjusted = _ADJUSTED[table.correction]
+    pair = _pair_index(table)
     families = list(dict.fromkeys((r.test, r.metric) for r in table.rows))
     first = [(t, m) for t, m in families if m == table.metrics[0] or m not in table.metrics]
 
@@ -150,7 +154,7 @@ def compact_tables(table: PairedTable) -> list[Table]:
         for i, row in enumerate(heads):
             cells = []
             for j, col in enumerate(cols, start=1):
-                found = _pair_row(table, test, metric, row, col) if j > i else None
+                found = pair.get((test, metric, row, col)) if j > i else None
                 cells.append(None if found is None else found[value])
             body.append((row, *cells))
         columns = (Column("system"), *(Column(c, kind, missing="") for c in cols))  # type: ignore[arg-type]
@@ -167,9 +171,7 @@ def compact_tables(table: PairedTable) -> list[Table]:
     groups = []
     for test, metric in families:
         best, *others = _ranked(table, test, metric)
-        tied = [
-            o for o in others if (found := _pair_row(table, test, metric, best, o)) is None or found[1] >= TIE_ALPHA
-        ]
+        tied = [o for o in others if (found := pair.get((test, metric, best, o))) is None or found[1] >= TIE_ALPHA]
         groups.append((test, metric, best, ", ".join(tied) or "–"))
     columns = (Column("test"), Column("average"), Column("best"), Column("tied with the best"))
     title = f"Tie groups: the best system and those not different from it ({adjusted} ≥ {TIE_ALPHA:g})"
