@@ -26,7 +26,7 @@ from releval.commands.progress import NO_PROGRESS_VARIABLE, progress_bar, progre
 from releval.errors import OptionError
 from releval.replicability.analysis import dataset_tests
 from releval.replicability.simulation import simulate, simulate_scenario
-from releval.significance.compare import compare_paired, system_pairs
+from releval.significance.compare import compare_paired, paired_steps, system_pairs
 from releval.significance.config import SignificanceConfig
 
 
@@ -95,15 +95,59 @@ def test_simulate_counts_every_repetition_of_every_scenario_block_by_block() -> 
         (("crcnn", "attcnn", "cnn"), ("randomization",), None),
     ],
 )
-def test_compare_counts_one_step_per_pair_and_test(semeval, names, tests, baseline) -> None:
+def test_compare_counts_every_resample_and_every_correctness_test(semeval, names, tests, baseline) -> None:
     gold, systems = semeval
     chosen = {n: systems[n] for n in names}
     config = SignificanceConfig(tests, resamples=200, seed=5)
     counter = Counter()
     table = compare_paired(gold, chosen, test=config, baseline=baseline, progress=counter)
-    assert counter.total == len(system_pairs(list(names), baseline)) * len(tests)
+    n_pairs = len(system_pairs(list(names), baseline))
+    resampling = sum(t in ("bootstrap", "randomization") for t in tests)
+    assert counter.total == n_pairs * (200 * resampling + len(tests) - resampling) == paired_steps(n_pairs, config)
     assert table.to_dict() == compare_paired(gold, chosen, test=config, baseline=baseline).to_dict()
     assert compare_paired(gold, chosen, test=config, baseline=baseline, progress=False).to_dict() == table.to_dict()
+
+
+def test_a_long_compare_moves_the_bar_block_by_block(semeval) -> None:
+    """Issue 23: the bar of a long compare sat at 0/N until the end. With 3 systems the joint bootstrap draws in
+    blocks of JOINT_BLOCK_ELEMENTS // width resamples (2**20 // 510 = 2,056 here: the width is the larger of the
+    510 joint cells of the three SemEval systems and 3 systems × 3 × 19 labels), each block counting for the 3
+    pairs; then randomization, per pair, draws its 5,000 resamples in one block (4·10^6 // its cells), and
+    McNemar counts 1 per pair."""
+    from releval.metrics.joint_cells import JOINT_BLOCK_ELEMENTS, encode_systems, joint_cells_from_labels
+
+    gold, systems = semeval
+    _, g, codes = encode_systems(gold, [systems[n] for n in ("crcnn", "attcnn", "cnn")])
+    cells = joint_cells_from_labels(g, codes, int(codes.max()) + 1)
+    block = JOINT_BLOCK_ELEMENTS // max(cells.n_cells, 3 * 3 * (int(codes.max()) + 1))
+    config = SignificanceConfig(("bootstrap", "randomization", "mcnemar"), resamples=5000, seed=5)
+    counter = Counter()
+    compare_paired(gold, {n: systems[n] for n in ("crcnn", "attcnn", "cnn")}, test=config, progress=counter)
+    full, rest = divmod(5000, block)
+    assert counter.calls == [3 * block] * full + [3 * rest] + [5000, 1] * 3
+    running = [sum(counter.calls[: k + 1]) for k in range(len(counter.calls))]
+    assert running == sorted(set(running)) and running[-1] == 3 * (5000 + 5000 + 1)
+
+
+def test_score_counts_one_step_per_system_as_the_task_scores_it() -> None:
+    """`releval score` hands the task's `score_files` its systems through `Counted`: one step each time the task
+    is done with a system, 5 in all for 5 systems, and the same results as the plain list."""
+    from releval.commands.progress import Counted
+    from releval.tasks import get_task
+
+    task = get_task("rc")
+    config = task.make_config()
+    systems = [(None, semeval_predictions(s)) for s in ("crcnn", "attcnn", "cnn", "attblstm", "rbert")]
+    counter = Counter()
+    seen: list[int] = []
+
+    def advance(n: int) -> None:
+        counter(n)
+        seen.append(len(counter.calls))
+
+    counted = task.score_files(SEMEVAL_KEY, Counted(systems, advance), config)
+    assert counter.calls == [1] * 5 and seen == [1, 2, 3, 4, 5]
+    assert [r.to_dict() for r in counted] == [r.to_dict() for r in task.score_files(SEMEVAL_KEY, systems, config)]
 
 
 def test_compare_refuses_a_progress_that_cannot_be_called(semeval) -> None:
@@ -171,7 +215,9 @@ def commands(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     compare = ["compare", str(SEMEVAL_KEY), "-t", "bootstrap,randomization", "-R", "1000"]
     for system in ("crcnn", "attcnn", "cnn"):
         compare += ["-s", f"{system}={semeval_predictions(system)}"]
+    systems = [str(semeval_predictions(s)) for s in ("crcnn", "attcnn", "cnn", "attblstm", "rbert")]
     return {
+        "score": ["score", str(SEMEVAL_KEY), *systems],
         "from-predictions": ["replicability", "from-predictions", *datasets, "-R", "2000"],
         "compare": compare,
         "simulate": ["replicability", "simulate", "--reps", "6000"],
@@ -184,7 +230,7 @@ def _run(argv: list[str], **extra: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("name", ["from-predictions", "compare", "simulate"])
+@pytest.mark.parametrize("name", ["score", "from-predictions", "compare", "simulate"])
 def test_a_captured_stderr_gets_exactly_what_no_progress_writes(commands, name: str) -> None:
     plain = _run([*commands[name], "--no-progress"])
     assert plain.returncode == 0, plain.stderr
@@ -236,7 +282,7 @@ def _on_terminal(argv: list[str], tmp_path: Path, **extra: str) -> tuple[int, st
     return status, out.read_text(encoding="utf-8"), seen.decode("utf-8", "replace")
 
 
-@pytest.mark.parametrize("name", ["from-predictions", "compare", "simulate"])
+@pytest.mark.parametrize("name", ["score", "from-predictions", "compare", "simulate"])
 def test_a_terminal_sees_the_bar_with_its_eta_and_stdout_is_unchanged(commands, name: str, tmp_path: Path) -> None:
     plain = _run([*commands[name], "--no-progress"])
     status, stdout, terminal = _on_terminal(commands[name], tmp_path)
@@ -244,9 +290,15 @@ def test_a_terminal_sees_the_bar_with_its_eta_and_stdout_is_unchanged(commands, 
     assert stdout == plain.stdout
     text = ANSI.sub("", terminal)
     assert ETA.search(text), text[-2000:]
-    description = {"from-predictions": "testing datasets", "compare": "comparing", "simulate": "simulating"}[name]
+    description = {
+        "score": "scoring",
+        "from-predictions": "testing datasets",
+        "compare": "comparing",
+        "simulate": "simulating",
+    }[name]
     assert description in text
-    total = {"from-predictions": "6/6", "compare": "6/6", "simulate": "12000/12000"}[name]
+    # score: 5 systems; compare: 3 pairs × (1,000 bootstrap + 1,000 randomization resamples)
+    total = {"score": "5/5", "from-predictions": "6/6", "compare": "6000/6000", "simulate": "12000/12000"}[name]
     assert total in text  # the steps sum to the bar's total: it ends full
     for line in plain.stderr.splitlines():  # the warnings still reach the terminal, after the bar
         assert line in text

@@ -587,6 +587,7 @@ NOT_VARIED = {
     "* --progress": "a progress bar on stderr",
     "score --per-class": "the per-class rows side by side instead of one line per system (display only)",
     "score --perl-report": "semeval-official: the perl scorer's report instead of one line per system (display only)",
+    "compare --all-pairs": "every pair's rows or the compact view in text, Markdown and LaTeX (display only)",
     "compare --per-class": "another report (per-class differences): tests/test_compare_cli_issue14.py checks it",
     "compare --macro-classes": "e2e only: its signature field is varied through score-e2e (the same E2EConfig)",
     "compare --allow-absent-negative": "accepts a --negative label gold lacks; without it that run is refused",

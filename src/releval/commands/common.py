@@ -175,13 +175,21 @@ def result_warnings(results: Iterable[Any]) -> list[str]:
     return lines
 
 
-def emit_result(result: Any, format: str, width: int, output: Path | None, *, per_class: bool | None = None) -> None:
+def emit_result(
+    result: Any,
+    format: str,
+    width: int,
+    output: Path | None,
+    *,
+    per_class: bool | None = None,
+    all_pairs: bool | None = None,
+) -> None:
     """Render a result (or a list of results) in `format`, send its warnings to stderr — whatever the format and
-    wherever the output goes, so a fill or a shortcut is never silent — and write it (emit). `per_class`: see
-    `releval.report.results.render_results`."""
+    wherever the output goes, so a fill or a shortcut is never silent — and write it (emit). `per_class` and
+    `all_pairs`: see `releval.report.results.render_results`."""
     from releval.report.results import render_results
 
     results = list(result) if isinstance(result, (list, tuple)) else [result]
     for line in result_warnings(results):
         click.echo(line, err=True)
-    emit(render_results(results, format, width, per_class=per_class), output)
+    emit(render_results(results, format, width, per_class=per_class, all_pairs=all_pairs), output)

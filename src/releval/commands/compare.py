@@ -144,6 +144,13 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     default=False,
     help="Two systems: which classes drive the difference (per-class Δ, CI, p adjusted across classes).",
 )
+@click.option(
+    "--all-pairs/--compact",
+    "all_pairs",
+    default=None,
+    help="Text/markdown/latex: every pair's rows, or the compact view (a matrix of Δ and of adjusted p, and tie "
+    "groups; the default above 4 systems). CSV and JSON always hold every pair.",
+)
 @progress_option()
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages.")
@@ -167,6 +174,7 @@ def compare_command(
     baseline: str | None,
     correction: str,
     per_class: bool,
+    all_pairs: bool | None,
     progress: bool | None,
     format: str,
     width: int,
@@ -222,15 +230,16 @@ def compare_command(
     if per_class:
         _per_class(gold, specs, config, test_config, tests, format, width, output)
         return
-    from releval.significance.compare import system_pairs
+    from releval.significance.compare import paired_steps, system_pairs
     from releval.tasks.base import resolve
 
     compare = resolve(the_task.compare)
     paired = all(len(paths) == 1 for _, paths in specs)
-    total = len(system_pairs(names, baseline)) * len(tests) if paired else 0
+    criteria = len(getattr(config, "all_criteria", ())) or 1  # e2e resamples each criterion on its own
+    total = paired_steps(len(system_pairs(names, baseline)), test_config, criteria) if paired else 0
     with progress_bar(total, "comparing", show and paired) as advance:
         table = compare(gold, dict(specs), config, test_config, baseline=baseline, progress=advance)
-    emit_result(table, format, width, output)
+    emit_result(table, format, width, output, all_pairs=all_pairs)
 
 
 def _positional_systems(preds: tuple[Path, ...], gold: Path) -> list[tuple[str, list[Path]]]:

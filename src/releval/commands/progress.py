@@ -1,4 +1,5 @@
-"""The progress bar of the long commands (`compare`, `replicability from-predictions`, `replicability simulate`).
+"""The progress bar of the long commands (`score` of several systems, `compare`, `replicability from-predictions`,
+`replicability simulate`).
 
 The library computes and never draws: its long functions take `progress`, a callable that they call with the
 number of steps just done (`advance(n)`). This module is the command line's side: `progress_bar` yields such a
@@ -21,9 +22,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar, overload
 
 import click
 
@@ -94,3 +95,39 @@ def progress_bar(total: int, description: str, show: bool) -> Iterator[Advance |
         yield advance
     finally:
         bar.stop()
+
+
+_T = TypeVar("_T")
+
+
+class Counted(Sequence[_T]):
+    """A sequence that calls `advance(1)` each time the loop over it is done with an item (when it asks for the
+    next one, or ends): the bar of a library function that takes a sequence of inputs and reports nothing, such
+    as a task's `score_files` over the systems of `releval score`. Indexing and len() are the items' own.
+
+    >>> steps = []
+    >>> [x * 10 for x in Counted([1, 2, 3], steps.append)], steps
+    ([10, 20, 30], [1, 1, 1])
+    """
+
+    def __init__(self, items: Sequence[_T], advance: Advance | None) -> None:
+        self._items = list(items)
+        self._advance = advance
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[_T]: ...
+
+    def __getitem__(self, index: int | slice) -> _T | Sequence[_T]:
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[_T]:
+        for item in self._items:
+            yield item
+            if self._advance is not None:
+                self._advance(1)

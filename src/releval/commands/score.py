@@ -12,6 +12,7 @@ import click
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import emit_result, format_option, output_option
 from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
+from releval.commands.progress import Counted, progress_bar, progress_option, progress_wanted
 from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N
 from releval.errors import OptionError
 from releval.metrics.weightings import weighting_names
@@ -83,6 +84,7 @@ SETTING_OPTIONS: dict[str, tuple[str, ...]] = {
     help="semeval-official: print the perl scorer v1.2's whole report, byte for byte (text only), instead of one "
     "line per system.",
 )
+@progress_option()
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages in text/markdown/latex.")
 @output_option()
@@ -99,6 +101,7 @@ def score_command(
     relaxed: bool,
     per_class: bool,
     perl_report: bool,
+    progress: bool | None,
     format: str,
     width: int,
     output: Path | None,
@@ -139,8 +142,14 @@ def score_command(
 
             print_perl_report(gold, systems, config, format, output)
             return
-    results = the_task.score_files(gold, systems, config)
+    many = len(systems) if len(systems) >= SCORE_BAR_SYSTEMS else 0  # one system: nothing to count
+    with progress_bar(many, "scoring", progress_wanted(progress)) as advance:
+        results = the_task.score_files(gold, Counted(systems, advance), config)
     emit_result(results, format, width, output, per_class=per_class or None)
+
+
+#: From this many systems on, `score` moves a bar on a terminal, one step per system scored.
+SCORE_BAR_SYSTEMS = 2
 
 
 #: The default of each setting score's own options set (an option at its default was not given).

@@ -23,7 +23,7 @@ the same order; only the blocks the resamples are drawn in differ (`joint_blocks
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -186,6 +186,7 @@ def joint_resampled_f(
     resamples: int,
     seed: int | None,
     class_set: str = DEFAULT_CLASS_SET,
+    progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, NDArray[np.float64]]]:
     """F of every system of each view under every average for each of `resamples` joint bootstrap draws:
     {average: (systems of the view, resamples)} per view. All views and systems share each draw.
@@ -193,7 +194,8 @@ def joint_resampled_f(
     Weights depend on the resampled gold supports only (the same for every system): computed once per view and
     block, as the pair engine computes them once for both systems. `class_set` as for the pair engine's
     `releval.metrics.cells.resampled_f`: "test" keeps the classes with gold support in all the items in every
-    resample's class set, "resample" takes the resample's own.
+    resample's class set, "resample" takes the resample's own. `progress`, when given, is called with the
+    number of resamples of each block once it is scored (`joint_blocks`; they sum to `resamples`).
     """
     rng = np.random.default_rng(seed)
     k = cells.n_labels
@@ -220,4 +222,6 @@ def joint_resampled_f(
                     weights = average_weights(counts.support, view.spec)
                 for name, values in f_averages(counts, view.spec, weights).items():
                     out.setdefault(name, [[] for _ in view.systems])[i].append(values)
+        if progress is not None:
+            progress(int(totals.shape[1]))
     return [{name: np.stack([np.concatenate(b) for b in blocks]) for name, blocks in out.items()} for out in parts]

@@ -5,11 +5,14 @@ The text form follows sacreBLEU's paired table: one block of system scores, then
 with the difference, its confidence interval, the raw and the adjusted p-value; the signature comes last. The
 builders (`paired_tables`, `per_class_tables`, `seed_tables`, `check_tables`) return `releval.core.table.Table`s,
 which `releval.report.render` writes in every format; CSV gets the pair rows with real fractions and the signature.
+More than COMPACT_SYSTEMS systems compared all against all get a compact view in the display formats instead of
+the pair rows (`compact_tables`: matrices of Δ and adjusted p, tie groups); CSV and JSON keep every row.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from releval.core.signature import Signature
@@ -33,9 +36,24 @@ def _pair_columns() -> tuple[Column, Column, Column]:
     )
 
 
-def paired_tables(table: PairedTable) -> list[Table]:
+#: More systems than this, compared all against all, get the compact view in the display formats by default.
+COMPACT_SYSTEMS = 4
+#: The level the compact view's tie groups use on the adjusted p-values.
+TIE_ALPHA = 0.05
+
+
+def compact_wanted(table: PairedTable, all_pairs: bool | None = None) -> bool:
+    """Whether the display formats show the compact view: never with `all_pairs` True, always with False, and by
+    default when more than COMPACT_SYSTEMS systems are compared all against all (no baseline)."""
+    if all_pairs is not None:
+        return not all_pairs and table.baseline is None
+    return table.baseline is None and len(table.scores) > COMPACT_SYSTEMS
+
+
+def paired_tables(table: PairedTable, all_pairs: bool | None = None) -> list[Table]:
     """Scores of every system per average (shown only), then one row per (pair, test, average) with A, B, Δ,
-    the CI of Δ, p and adjusted p."""
+    the CI of Δ, p and adjusted p. With many systems (`compact_wanted`) the display formats show the compact
+    view instead of the pair rows (`compact_tables`), and only CSV (and JSON) carry every row."""
     scores = Table(
         "F (%) per average",
         (Column("system"), *(Column(m, "percent") for m in table.metrics)),
@@ -77,10 +95,88 @@ def paired_tables(table: PairedTable) -> list[Table]:
     title = f"Paired tests, {table.alternative}, n = {table.n}{unit}" + (
         f", baseline {table.baseline}" if table.baseline else ", all pairs"
     )
-    pairs = Table(title, columns, rows)
+    if not compact_wanted(table, all_pairs):
+        pairs = Table(title, columns, rows)
+        return attach(
+            [scores, pairs], signature=str(table.signature), warnings=getattr(table, "warnings", ()), notes=table.notes
+        )
+    pairs = Table(title, columns, rows, show="data", notes=table.notes)  # CSV: every row and note
+    n_pairs = len({(r.a, r.b) for r in table.rows})
+    *compact, last = compact_tables(table)
+    shown_notes = [
+        *table.notes,
+        f"compact view of {n_pairs} pairs: --all-pairs prints every pair's row (CSV and JSON always hold them)",
+    ]
     return attach(
-        [scores, pairs], signature=str(table.signature), warnings=getattr(table, "warnings", ()), notes=table.notes
+        [scores, *compact, replace(last, notes=(*last.notes, *shown_notes)), pairs],
+        signature=str(table.signature),
+        warnings=getattr(table, "warnings", ()),
     )
+
+
+def _ranked(table: PairedTable, test: str, metric: str) -> list[str]:
+    """The systems by their score in the (test, average) family of pair rows, best first (ties in the table's
+    order): F for the resampling tests, accuracy for the tests on correctness."""
+    score: dict[str, float] = {}
+    for r in table.rows:
+        if r.test == test and r.metric == metric:
+            score.setdefault(r.a, r.score_a)
+            score.setdefault(r.b, r.score_b)
+    names = [n for n in table.scores if n in score]
+    return sorted(names, key=lambda n: (-score[n], names.index(n)))
+
+
+def _pair_index(table: PairedTable) -> dict[tuple[str, str, str, str], tuple[float, float]]:
+    """(test, average, a, b) → (Δ = a − b, adjusted p) of every pair row, both ways round."""
+    index = {}
+    for r in table.rows:
+        index[(r.test, r.metric, r.a, r.b)] = (r.effect, r.p_adjusted)
+        index[(r.test, r.metric, r.b, r.a)] = (-r.effect, r.p_adjusted)
+    return index
+
+
+def compact_tables(table: PairedTable) -> list[Table]:
+    """The compact view of many systems compared all against all (shown only): a matrix of Δ = row − column
+    under the first average, the systems best first (so the upper triangle, shown, is ≥ 0); a matrix of the
+    adjusted p-values of each test under that average (accuracy for a test on correctness); and per test and
+    average the tie group: the best system and those whose adjusted p against it is at least TIE_ALPHA
+    (two-sided tests only: a one-sided p says nothing about the other direction). Every number is one of the
+    pair rows' (`paired_tables`)."""
+    adjusted = _ADJUSTED[table.correction]
+    pair = _pair_index(table)
+    families = list(dict.fromkeys((r.test, r.metric) for r in table.rows))
+    first = [(t, m) for t, m in families if m == table.metrics[0] or m not in table.metrics]
+
+    def matrix(title: str, kind: str, value: int, test: str, metric: str) -> Table:
+        order = _ranked(table, test, metric)
+        heads, cols = order[:-1], order[1:]
+        body = []
+        for i, row in enumerate(heads):
+            cells = []
+            for j, col in enumerate(cols, start=1):
+                found = pair.get((test, metric, row, col)) if j > i else None
+                cells.append(None if found is None else found[value])
+            body.append((row, *cells))
+        columns = (Column("system"), *(Column(c, kind, missing="") for c in cols))  # type: ignore[arg-type]
+        return Table(title, columns, body, show="display")
+
+    tables = []
+    if first:
+        test, metric = first[0]
+        name = f"{metric} F" if metric in table.metrics else metric
+        tables.append(matrix(f"Δ {name} (%) = row − column, systems best first", "signed-percent", 0, test, metric))
+    tables += [matrix(f"{adjusted}, {test}, {metric}", "p", 1, test, metric) for test, metric in first]
+    if table.alternative != "two-sided":
+        return tables
+    groups = []
+    for test, metric in families:
+        best, *others = _ranked(table, test, metric)
+        tied = [o for o in others if (found := pair.get((test, metric, best, o))) is None or found[1] >= TIE_ALPHA]
+        groups.append((test, metric, best, ", ".join(tied) or "–"))
+    columns = (Column("test"), Column("average"), Column("best"), Column("tied with the best"))
+    title = f"Tie groups: the best system and those not different from it ({adjusted} ≥ {TIE_ALPHA:g})"
+    tables.append(Table(title, columns, groups, show="display"))
+    return tables
 
 
 def per_class_tables(result: PerClassComparison) -> list[Table]:

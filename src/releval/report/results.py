@@ -16,11 +16,19 @@ from releval.report.strict_json import dumps_strict
 from releval.validation import check_choice, check_width
 
 
-def render_results(results: Sequence[Any], format: str = "text", width: int = 2, per_class: bool | None = None) -> str:
+def render_results(
+    results: Sequence[Any],
+    format: str = "text",
+    width: int = 2,
+    per_class: bool | None = None,
+    all_pairs: bool | None = None,
+) -> str:
     """Text, Markdown, LaTeX, CSV or JSON of one kind of result (score, e2e score, SemEval official score, paired or
     seed comparison).
     `per_class` asks several scored systems for their per-class rows side by side instead of one line each
-    (None: per-class rows for one system only)."""
+    (None: per-class rows for one system only). `all_pairs` asks a paired comparison of many systems for every
+    pair's rows in the display formats instead of the compact view (None: compact above
+    `releval.report.compare_report.COMPACT_SYSTEMS` systems; CSV and JSON always hold every row)."""
     check_choice(format, OUTPUT_FORMATS, "format")
     check_width(width)
     kind = type(results[0]).__name__  # by name: importing the comparison types would load SciPy for a score
@@ -39,5 +47,5 @@ def render_results(results: Sequence[Any], format: str = "text", width: int = 2,
     from releval.report.compare_report import paired_tables, seed_tables
 
     if kind == "PairedTable":
-        return render(paired_tables(results[0]), format, width)
+        return render(paired_tables(results[0], all_pairs=all_pairs), format, width)
     return render(seed_tables(results[0]), format, width)

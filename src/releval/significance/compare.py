@@ -270,8 +270,21 @@ def adjust(p_values: Sequence[float], correction: str = "holm") -> list[float]:
     return [float(p) for p in adjust_pvalues(p_values, correction)]
 
 
+def paired_steps(n_pairs: int, test: SignificanceConfig, criteria: int = 1) -> int:
+    """The steps a paired comparison reports to its `progress` callback, all told: per pair, `resamples` for each
+    resampling test (times the criteria of end-to-end RE, each resampled on its own) and 1 for each test on
+    per-item correctness (McNemar, sign).
+
+    >>> from releval.significance.config import SignificanceConfig
+    >>> paired_steps(3, SignificanceConfig(("bootstrap", "mcnemar"), resamples=1000))
+    3003
+    """
+    per_pair = sum(test.resamples * criteria if t in RESAMPLING_TESTS else 1 for t in test.tests)
+    return n_pairs * per_pair
+
+
 def _advance(progress: object) -> Callable[[int], None] | None:
-    """The caller's progress callback (called with the number of (pair, test) steps just done), or None.
+    """The caller's progress callback (called with the number of steps just done, `paired_steps`), or None.
 
     The library draws nothing: `releval compare` passes the callback of its bar (releval.commands.progress).
     False, the old spelling of no bar, is None."""
@@ -334,9 +347,10 @@ def compare_paired(
     facts
         How aligned classification label lists were aligned (missing-prediction policy, fills): signed and warned.
     progress
-        Called with the number of (pair, test) steps just done, len(pairs) × len(tests) in all (the joint
-        bootstrap of three systems or more counts its pairs when it is drawn); `releval compare` moves its bar
-        with it. Nothing is drawn here, and no number depends on it.
+        Called with the number of steps just done, `paired_steps` in all: the resamples of each block as it is
+        drawn (a block of the joint bootstrap of three systems or more counts for every pair), 1 per pair for a
+        test on correctness; `releval compare` moves its bar with it. Nothing is drawn here, and no number
+        depends on it.
 
     Returns
     -------
@@ -458,9 +472,7 @@ def _paired_rc(
     pairs = system_pairs(names, baseline)
     joint = None  # two systems: the pair engine, whose numbers for a seed are unchanged
     if "bootstrap" in test.tests and len(pairs) > 1:
-        joint = _joint_bootstrap(gold, systems, pairs, config, negative, test)
-        if progress is not None:
-            progress(len(pairs))  # every pair's bootstrap step at once
+        joint = _joint_bootstrap(gold, systems, pairs, config, negative, test, progress)
     raw = _run_tests(pairs, test, progress, cells, discordant, joint)
     sig = rc.signature(
         config,
@@ -580,6 +592,7 @@ def _joint_bootstrap(
     config: rc.ClassificationConfig,
     negative: str | None,
     test: SignificanceConfig,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[tuple[str, str], dict[str, MetricComparison]]:
     """The bootstrap rows of every pair from one joint draw over the distinct (gold, every system) tuples.
 
@@ -589,7 +602,8 @@ def _joint_bootstrap(
     draws releval made before (each pair's distribution is the same); used when there are two pairs or more."""
     cells, views, where = joint_views(gold, systems, pairs, config, negative)
     observed = joint_observed_f(cells, views)
-    draws = joint_resampled_f(cells, views, test.resamples, test.seed, test.class_set)
+    advance = None if progress is None else (lambda r: progress(r * len(pairs)))  # one draw resamples every pair
+    draws = joint_resampled_f(cells, views, test.resamples, test.seed, test.class_set, advance)
     intervals = [{m: percentile_intervals(f, test.confidence) for m, f in d.items()} for d in draws]
     rows = {}
     for pair, (v, ia, ib) in where.items():
@@ -609,8 +623,9 @@ def _run_tests(
     discordant: Callable[[str, str, str], dict[str, Any]] | None,
     joint: Mapping[tuple[str, str], dict[str, MetricComparison]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Raw rows of every test for every pair, `progress` called with 1 after each. `joint`: the bootstrap's rows
-    of every pair, already drawn jointly (`_joint_bootstrap`, counted when drawn); the other tests draw per pair."""
+    """Raw rows of every test for every pair, `progress` called with the resamples of each block drawn and with 1
+    after each test on correctness (`paired_steps`). `joint`: the bootstrap's rows of every pair, already drawn
+    jointly (`_joint_bootstrap`, counted when drawn); the other tests draw per pair."""
     raw: list[dict[str, Any]] = []
     per_pair = [t for t in test.tests if t in RESAMPLING_TESTS and not (t == "bootstrap" and joint is not None)]
     for a, b in pairs:
@@ -620,7 +635,7 @@ def _run_tests(
                 if t == "bootstrap" and joint is not None:
                     results = [("", joint[(a, b)])]
                 else:
-                    results = [(prefix, resampling_rows(c, spec, t, test)) for prefix, c, spec in pair_cells]
+                    results = [(p, resampling_rows(c, spec, t, test, progress)) for p, c, spec in pair_cells]
                 for prefix, rows in results:
                     for m, r in rows.items():
                         raw.append(
@@ -640,8 +655,8 @@ def _run_tests(
                         )
             elif discordant is not None:
                 raw.append({"a": a, "b": b, "test": test.test_name(t), "metric": "accuracy", **discordant(t, a, b)})
-            if progress is not None and not (t == "bootstrap" and joint is not None):
-                progress(1)  # the joint bootstrap's steps were counted when it was drawn
+            if progress is not None and t not in RESAMPLING_TESTS:
+                progress(1)  # a resampling test counts its resamples as it draws them
     return raw
 
 

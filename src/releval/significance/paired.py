@@ -254,18 +254,18 @@ def resampling_rows(
     spec: AveragingSpec,
     method: str,
     config: SignificanceConfig,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, MetricComparison]:
     """Every average's comparison of A and B from one resampling run (bootstrap or randomization) on the cells
-    of per-item statistics — of any task: labels per item, or TP/FP/FN per document."""
+    of per-item statistics — of any task: labels per item, or TP/FP/FN per document. `progress`, when given, is
+    called with the number of resamples of each block once it is drawn (they sum to `config.resamples`)."""
     tot_a, tot_b = cells.observed()
     obs_a, obs_b = f_scores(tot_a, spec), f_scores(tot_b, spec)
-    return comparison_rows(
-        obs_a,
-        obs_b,
-        resampled_f(cells, spec, config.resamples, config.seed, method, class_set=config.class_set),
-        method,
-        config,
+    on_block = None if progress is None else (lambda a, b: progress(int(a.shape[0])))
+    draws = resampled_f(
+        cells, spec, config.resamples, config.seed, method, class_set=config.class_set, on_block=on_block
     )
+    return comparison_rows(obs_a, obs_b, draws, method, config)
 
 
 def comparison_rows(
