@@ -14,6 +14,7 @@ import pytest
 from tests.conftest import CONLL04_ALL_SPLITS
 
 from releval.cli import main
+from releval.errors import InputError, InputErrors
 
 SENTENCE = {
     "tokens": ["John", "works", "for", "Acme", "."],
@@ -112,3 +113,17 @@ def test_every_command_locates_the_error_alike(tmp_path: Path, capsys, case: str
         assert rc == 2
         assert captured.err.splitlines()[0] in (f"error: {expected}", "error: 2 input problem(s):")
         assert expected in captured.err.splitlines()[:2][-1]
+
+
+@pytest.mark.parametrize("case", list(FILES))
+def test_a_board_upload_locates_the_error_alike(tmp_path: Path, case: str) -> None:
+    """The board reads an uploaded end-to-end file (gold or run) through the same reader; it names the file by its
+    base name (the upload's name, never a server path)."""
+    pytest.importorskip("django")
+    from releval.service.board_tasks import E2ETask
+
+    _, bad, expected = FILES[case](tmp_path)
+    with pytest.raises((InputError, InputErrors)) as info:
+        E2ETask()._read(bad.read_bytes(), bad.name, "pred")
+    first = info.value.errors[0] if isinstance(info.value, InputErrors) else info.value
+    assert str(first) == expected.replace(str(bad), bad.name)
