@@ -718,11 +718,13 @@ def test_random_settings_keep_the_promise(variant: Variant, files: dict[str, str
     varied = [o for o in pool if (variant.name, o.name) not in KNOWN_BUGS]
     option = data.draw(st.sampled_from(varied), label="varied")
     other = data.draw(st.sampled_from([v for v in option.values if v != choice[option.name]]), label="to")
-    code_a, doc_a, _ = run(variant.argv(files, choice))
-    code_b, doc_b, _ = run(variant.argv(files, {**choice, option.name: other}))
+    argv_a, argv_b = variant.argv(files, choice), variant.argv(files, {**choice, option.name: other})
+    code_a, doc_a, err_a = run(argv_a)
+    code_b, doc_b, err_b = run(argv_b)
     assume(code_a != 2 and code_b != 2)  # options that exclude each other (--metric with McNemar)
-    assert code_a in (0, 1) and code_b in (0, 1)
-    assert not violations(doc_a, doc_b)
+    # a failure names both runs and what they printed, so that one seen once can be understood from its log
+    assert code_a in (0, 1) and code_b in (0, 1), f"{argv_a}: exit {code_a}: {err_a}\n{argv_b}: exit {code_b}: {err_b}"
+    assert not violations(doc_a, doc_b), f"{argv_a} vs {argv_b}: {violations(doc_a, doc_b)}"
 
 
 # ------------------------------------------------------------------------------------------------ same settings

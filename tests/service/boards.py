@@ -45,7 +45,10 @@ def database(backend: str, tmp: Path) -> Iterator[str]:
         admin = psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=3)
     except Exception as exc:  # no server here: say so (CI has one, and runs these tests)
         pytest.skip(f"no PostgreSQL server at {PG_ADMIN_URL} ({type(exc).__name__}: {' '.join(str(exc).split())})")
-    name = f"releval_test_{uuid.uuid4().hex[:12]}"
+    # one name per board: the xdist worker's id (gw0, gw1, … — "main" without xdist) and a random part, so parallel
+    # workers, and other test runs on the same server, never share a database
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"releval_test_{worker}_{uuid.uuid4().hex[:12]}"
     admin.execute(f'CREATE DATABASE "{name}"')
     try:
         base = PG_ADMIN_URL.rsplit("/", 1)[0]
@@ -154,14 +157,9 @@ def running_board(
         env = board_env(url, tmp, **extra_env)
         board = Board("", "", env)
         board.admin = board.token("admin", admin=True)
-        port = free_port()
         log = open(tmp / "serve.log", "wb")  # noqa: SIM115
-        args = ["serve", "--port", str(port), "--workers", str(workers)]
-        args.append("--examples" if examples else "--no-examples")
-        board.process = subprocess.Popen([sys.executable, "-m", "releval", *args], env=env, stdout=log, stderr=log)
-        board.url = f"http://127.0.0.1:{port}"
         try:
-            _wait_up(board, tmp / "serve.log")
+            _start(board, tmp / "serve.log", log, workers, examples)
             yield board
         finally:
             for proc in [board.process, *board.workers]:
@@ -173,6 +171,29 @@ def running_board(
                 except subprocess.TimeoutExpired:
                     proc.kill()
             log.close()
+
+
+def _start(board: Board, log_path: Path, log: Any, workers: int, examples: bool, attempts: int = 3) -> None:
+    """`releval serve` on a free port; started again on another port when the one chosen was taken meanwhile.
+
+    `free_port` lets the system pick a port and releases it for the server: another process — a parallel test
+    worker, another test run on the machine — can bind it first, and the server then exits at once."""
+    for attempt in range(attempts):
+        port = free_port()
+        args = ["serve", "--port", str(port), "--workers", str(workers)]
+        args.append("--examples" if examples else "--no-examples")
+        board.process = subprocess.Popen(
+            [sys.executable, "-m", "releval", *args], env=board.env, stdout=log, stderr=log
+        )
+        board.url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_up(board, log_path)
+            return
+        except AssertionError:
+            in_use = "address already in use" in log_path.read_text(errors="replace").lower()
+            if not in_use or attempt == attempts - 1:
+                raise
+            board.process.wait(timeout=20)
 
 
 def _wait_up(board: Board, log: Path, timeout: float = 60) -> None:

@@ -73,12 +73,36 @@ def read_utf8(path: PathLike) -> bytes:
 
 
 def decode_text(data: bytes, file: str) -> str:
-    """UTF-8 bytes as text; an invalid byte is an InputError at its line."""
+    """UTF-8 bytes as text; an invalid byte is an InputError at its line (`utf8_error`)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"not valid UTF-8 (byte {exc.start}: {exc.reason})", file=file, line=line) from None
+        raise utf8_error(data, exc, file) from None
+
+
+def utf8_error(data: bytes, exc: UnicodeDecodeError, file: str) -> InputError:
+    """The InputError of the first invalid UTF-8 byte of `data`: its line, its column (characters, from 1), its
+    value and its offset in the file, and the decoder's reason. Every reader reports a bad byte through this, so
+    one file gets one message whichever command reads it:
+
+    >>> str(utf8_error(b'[\\n"ab\\xfe"]', UnicodeDecodeError("utf-8", b"", 5, 6, "invalid start byte"), "f.json"))
+    'f.json:2: not valid UTF-8: byte 0xFE at column 4 (offset 5): invalid start byte'
+    """
+    start = exc.start
+    line_start = data.rfind(b"\n", 0, start) + 1
+    column = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
+    line = data.count(b"\n", 0, start) + 1
+    return InputError(
+        f"not valid UTF-8: byte 0x{data[start]:02X} at column {column} (offset {start}): {exc.reason}",
+        file=file,
+        line=line,
+    )
+
+
+def check_utf8(data: bytes, file: str) -> None:
+    """Nothing when `data` is valid UTF-8, else the located InputError of `utf8_error`. For error paths: a parser
+    that validates UTF-8 itself (orjson, msgspec) says only that the input is not UTF-8, at its start."""
+    decode_text(data, file)
 
 
 def read_text(path: PathLike) -> str:
@@ -140,6 +164,17 @@ def json_problem(exc: orjson.JSONDecodeError) -> str:
     elif "depth limit" in msg or "recursion" in msg:
         hint = "; nested more than 1,024 levels deep"
     return f"invalid JSON: {msg} (column {exc.colno}){hint}"
+
+
+def jsonl_problem(exc: orjson.JSONDecodeError) -> str:
+    """`json_problem` for one line of a JSON lines file, saying why a record that is not one line is refused: every
+    JSON lines reader (labels and end-to-end) words a broken record alike."""
+    text = json_problem(exc)
+    if exc.msg.startswith(("trailing characters", "unexpected content after document")):
+        return text + ": a JSON lines file holds one record per line"
+    if "end of data" in exc.msg or "EOF" in exc.msg:
+        return text + ": the line ends inside the record (a JSON lines record is one line)"
+    return text
 
 
 def parse_json(data: bytes | str, file: str) -> Any:

@@ -2,7 +2,8 @@
 
 Every input is read whole, so its size is bounded (`max_input_bytes`): a plain file over the limit is refused
 before it is read, and a gzip file is decompressed in chunks and refused as soon as its output crosses the limit,
-so a gzip bomb (a few MB that inflate to many GB) costs at most the limit in memory, not its full size.
+or, past 64 MiB, expands more than `max_gzip_ratio` times what it was compressed from, so a gzip bomb (a few MB
+that inflate to many GB) costs about 64 MiB in memory, not its full size nor the size limit.
 """
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ PathLike = str | os.PathLike[str]
 DEFAULT_MAX_INPUT_BYTES = 4 * 1024**3
 #: The environment variable that sets the limit: bytes, or a number with K, M, G or T (binary units), e.g. 16G.
 MAX_INPUT_BYTES_VARIABLE = "RELEVAL_MAX_INPUT_BYTES"
+#: The default bound on a gzip input's expansion: 100 times its compressed size. Genuine inputs compress 4–20
+#: times (JSONL of random ids and labels about 4, TSV about 7, pretty-printed JSON up to 20), while deflate reaches
+#: about 1,000 on data that is one byte or one line repeated — what a gzip bomb is made of. The ratio is checked
+#: only once the output passes GZIP_RATIO_FLOOR, so a small file of one repeated line is read whatever its ratio.
+#: Override: MAX_GZIP_RATIO_VARIABLE.
+DEFAULT_MAX_GZIP_RATIO = 100
+#: The environment variable that sets the expansion limit: a positive whole number (e.g. 2000).
+MAX_GZIP_RATIO_VARIABLE = "RELEVAL_MAX_GZIP_RATIO"
+#: Decompressed bytes below which no expansion ratio is refused (64 MiB): a bomb is stopped after about this much.
+GZIP_RATIO_FLOOR = 64 << 20
 GZIP_MAGIC = b"\x1f\x8b"
 #: The path that stands for standard input (`releval score gold.json - < preds.txt`), and its name in errors.
 STDIN = "-"
@@ -56,6 +67,22 @@ def max_input_bytes() -> int:
             option=MAX_INPUT_BYTES_VARIABLE,
         )
     return int(match[1]) * _UNITS[match[2].lower()]
+
+
+def max_gzip_ratio() -> int:
+    """The most times a gzip input may expand once past GZIP_RATIO_FLOOR: $RELEVAL_MAX_GZIP_RATIO or 100.
+
+    A positive whole number; anything else is an OptionError naming the variable (exit 2).
+    """
+    raw = os.environ.get(MAX_GZIP_RATIO_VARIABLE, "").strip()
+    if not raw:
+        return DEFAULT_MAX_GZIP_RATIO
+    if not raw.isdigit() or int(raw) == 0:
+        raise OptionError(
+            f"{MAX_GZIP_RATIO_VARIABLE} must be a positive whole number such as 1000, got {raw!r}",
+            option=MAX_GZIP_RATIO_VARIABLE,
+        )
+    return int(raw)
 
 
 def describe_size(n: int) -> str:
@@ -126,25 +153,49 @@ def _read_bounded(handle: BinaryIO, path: str, limit: int) -> bytes:
 
 
 def _gunzip(handle: BinaryIO, path: str, limit: int) -> bytes:
-    """The decompressed bytes of a gzip stream (all members), in chunks, refused as soon as they pass `limit`.
+    """The decompressed bytes of a gzip stream (all members), in chunks, refused as soon as they pass `limit`, or
+    once past GZIP_RATIO_FLOOR as soon as they pass `max_gzip_ratio()` times the compressed bytes read so far.
 
     A BytesIO collects the chunks: it grows in place (realloc), and getvalue() hands its buffer over without a copy,
-    so the peak is about the output's size, not twice it as with a list of chunks joined at the end.
+    so the peak is about the output's size, not twice it as with a list of chunks joined at the end. The ratio is
+    measured while streaming (the compressed position is the handle's), so a bomb costs about the floor in memory
+    whatever the size limit.
     """
+    ratio = max_gzip_ratio()
+    start = _position(handle)
     out = io.BytesIO()
     try:
         with gzip.GzipFile(fileobj=handle, mode="rb") as stream:
             while chunk := stream.read(_CHUNK):
-                if out.tell() + len(chunk) > limit:
+                size = out.tell() + len(chunk)
+                if size > limit:
                     keep = limit - out.tell()
                     view = out.getbuffer()
                     lines = sum(bytes(view[i : i + _CHUNK]).count(b"\n") for i in range(0, len(view), _CHUNK))
                     del view
                     raise _over_limit(path, limit, "decompresses to", line=lines + chunk.count(b"\n", 0, keep) + 1)
+                if size > GZIP_RATIO_FLOOR and start is not None:
+                    read = (_position(handle) or start) - start
+                    if size > ratio * max(read, 1):
+                        raise InputError(
+                            f"gzip data expands more than {ratio} times ({describe_size(read)} compressed gave "
+                            f"{describe_size(size)} so far), far beyond genuine inputs (4–20 times): refused as a "
+                            f"possible gzip bomb; if the file is genuine, raise the limit with "
+                            f"{MAX_GZIP_RATIO_VARIABLE} (e.g. {MAX_GZIP_RATIO_VARIABLE}=2000) or decompress it first",
+                            file=path,
+                        )
                 out.write(chunk)
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"corrupt gzip data: {exc}", file=path) from None
     return out.getvalue()
+
+
+def _position(handle: BinaryIO) -> int | None:
+    """The handle's read position (None when it has none)."""
+    try:
+        return handle.tell()
+    except (OSError, ValueError):
+        return None
 
 
 def read_bytes(path: PathLike) -> bytes:
@@ -196,5 +247,6 @@ def read_text(path: PathLike) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(f"not valid UTF-8 (byte {exc.start})", file=str(path), line=line) from None
+        from releval.data.decoding import utf8_error  # one message for a bad byte, whatever reads it
+
+        raise utf8_error(raw, exc, str(path)) from None

@@ -131,6 +131,26 @@ def _first_value(data: bytes) -> Any:
         return None
 
 
+def _split_first_record(
+    data: bytes, whole: orjson.JSONDecodeError, candidates: Sequence[E2EFormat]
+) -> E2EFormat | None:
+    """The JSON-lines format whose first record was broken over several lines, or None.
+
+    The first line alone is no JSON, but the file opens with one complete value that spans lines and another value
+    follows it: that is a JSON lines file whose first record is split (a second record follows), not one document
+    with trailing data. Its reader then reports the line where the record breaks, instead of the whole-file
+    parser's complaint at the next record."""
+    import orjson
+
+    if not whole.msg.startswith(("trailing characters", "unexpected content after document")):
+        return None
+    try:  # the lines before the one where the second value starts (whole.pos counts characters, not bytes)
+        first = orjson.loads(b"\n".join(data.split(b"\n", whole.lineno - 1)[: whole.lineno - 1]))
+    except orjson.JSONDecodeError:
+        return None
+    return next((c for c in candidates if c.claims_lines(first)), None)
+
+
 def _choose(
     data: bytes, candidates: Sequence[E2EFormat]
 ) -> tuple[E2EFormat | None, Any, orjson.JSONDecodeError | None]:
@@ -150,12 +170,17 @@ def read_e2e(data: bytes, name: str, fmt: E2EFormat | None = None) -> tuple[E2EF
     the content. When the whole file is no JSON document, it is JSON lines if a format claims its first non-blank
     line; otherwise it is one document with a syntax error, reported at the line and column where the parser
     stopped (a pretty-printed SpERT file used to be blamed on line 1)."""
-    from releval.data.decoding import json_problem
+    from releval.data.decoding import check_utf8, json_problem
 
     if not data.strip():
         raise InputError("file is empty", file=name)
-    chosen, document, whole = _choose(data, [fmt] if fmt is not None else e2e_formats())
+    candidates = [fmt] if fmt is not None else e2e_formats()
+    chosen, document, whole = _choose(data, candidates)
     if whole is not None:
+        if "UTF-8" in whole.msg:
+            check_utf8(data, name)  # orjson blames the first byte: the decoder names the bad byte and its line
+        if chosen is None:
+            chosen = _split_first_record(data, whole, candidates)
         if chosen is None:
             raise InputError(json_problem(whole), file=name, line=whole.lineno) from None
         return chosen, chosen.read_lines(data, name)

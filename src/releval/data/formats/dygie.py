@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from releval.data.decoding import json_problem, keys_may_repeat, with_all_keys
+from releval.data.decoding import jsonl_problem, keys_may_repeat, with_all_keys
 from releval.data.formats.base import Document, E2EDataset, E2EFormat, Entity, Evidence, Head, Relation
 from releval.data.formats.common import MAX_ERRORS, TWICE, doc_id, exact_ids, json_kind, type_name_problem
 from releval.errors import InputError, raise_all
@@ -93,7 +93,7 @@ def _json_lines(lines: list[bytes], name: str) -> list[tuple[int, Any]]:
         try:
             value = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            errors.append(InputError(json_problem(exc) + ": a JSON lines record is one line", file=name, line=number))
+            errors.append(InputError(jsonl_problem(exc), file=name, line=number))
             if len(errors) >= MAX_ERRORS:
                 break
             continue

@@ -28,7 +28,7 @@ from typing import Any
 import msgspec
 import orjson
 
-from releval.data.decoding import exact_json, json_problem, keys_may_repeat
+from releval.data.decoding import exact_json, jsonl_problem, keys_may_repeat
 from releval.data.delimited import line_blocks
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
 from releval.data.formats.common import (
@@ -242,15 +242,6 @@ def _one_record_per_line(data: bytes, n: int) -> bool:
     return breaks == n - 1
 
 
-def _jsonl_problem(exc: orjson.JSONDecodeError) -> str:
-    text = json_problem(exc)
-    if exc.msg.startswith(("trailing characters", "unexpected content after document")):
-        return text + ": a JSON lines file holds one record per line"
-    if "end of data" in exc.msg or "EOF" in exc.msg:
-        return text + ": the line ends inside the record (a JSON lines record is one line)"
-    return text
-
-
 def _parse_jsonl(data: bytes, name: str, id_field: str) -> tuple[list[Any], list[int], list[bytes], list[InputError]]:
     """Every line parsed on its own (orjson): records, their line numbers, their bytes, and the lines' errors."""
     lines = data.split(b"\n")
@@ -267,7 +258,7 @@ def _parse_jsonl(data: bytes, name: str, id_field: str) -> tuple[list[Any], list
             try:
                 record = orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
-                errors.append(InputError(_jsonl_problem(exc), file=name, line=i))
+                errors.append(InputError(jsonl_problem(exc), file=name, line=i))
             else:
                 if isinstance(record, dict) and type(record.get(id_field)) is float:
                     record = exact_json(raw) or record  # an integer beyond 64 bits: orjson made it a float
