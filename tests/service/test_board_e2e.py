@@ -43,7 +43,7 @@ def cli(*args: str) -> dict:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_e2e_board_equals_score_and_compare(backend: str, tmp_path) -> None:
     with running_board(backend, tmp_path) as board:
-        done = releval("benchmark", "conll", str(GOLD), "--task", "e2e", env=board.env)
+        done = releval("benchmark", "conll", str(GOLD), "--task", "e2e", "--open", env=board.env)
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("benchmark conll: 30 items, measures strict:micro, strict:weighted")
         files = {}

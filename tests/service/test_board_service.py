@@ -24,7 +24,7 @@ def score_cli(gold, pred, *args: str) -> dict:
 
 def make_benchmark(board: Board, tmp_path, slug: str = "toy") -> object:
     gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
-    done = releval("benchmark", slug, str(gold), "--title", "Toy", env=board.env)
+    done = releval("benchmark", slug, str(gold), "--title", "Toy", "--open", env=board.env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"benchmark {slug}: 300 items")
     return gold
@@ -185,7 +185,7 @@ def test_submit_command(tmp_path) -> None:
         done = releval(*args, "--token", board.admin, "--split", "dev", "--seed", "2", env=board.env)
         assert done.returncode == 2 and "has no dev gold" in done.stderr
         dev_gold = synthetic.write(tmp_path / "dev.jsonl", synthetic.predictions(77, error=0.5))
-        done = releval("benchmark", "toy2", str(gold), "--dev", str(dev_gold), env=board.env)
+        done = releval("benchmark", "toy2", str(gold), "--dev", str(dev_gold), "--open", env=board.env)
         assert done.returncode == 0, done.stderr
         assert board.json("/api/v1/benchmarks/toy2")["dev_n"] == 300
         args[args.index("toy")] = "toy2"
@@ -213,7 +213,7 @@ def test_replicability_across_benchmarks(backend: str, tmp_path) -> None:
         for k in (1, 2, 3):
             gold_labels = _perturb(synthetic.gold_labels(), 100 + k, 0.3)
             gold = synthetic.write(tmp_path / f"g{k}.jsonl", gold_labels)
-            assert releval("benchmark", f"t{k}", str(gold), env=board.env).returncode == 0
+            assert releval("benchmark", f"t{k}", str(gold), "--open", env=board.env).returncode == 0
             files = []
             for entry, error in (("A", 0.1 * k), ("B", 0.3)):
                 pred = synthetic.write(

@@ -167,7 +167,7 @@ def click_header(page: Any, label: str) -> None:
 
 def make_benchmark(board: Board, tmp_path: Path, slug: str) -> None:
     gold = write_tsv(tmp_path / "gold.tsv", GOLD)
-    done = releval("benchmark", slug, str(gold), "--title", "Toy board", "--resamples", "200", env=board.env)
+    done = releval("benchmark", slug, str(gold), "--title", "Toy board", "--resamples", "200", "--open", env=board.env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"benchmark {slug}: 40 items, measures micro,"), done.stdout
 

@@ -30,7 +30,7 @@ def _submit_many(url: str, token: str, seeds: list[int]) -> list[int]:
 
 def _benchmark(board: Board, tmp_path) -> None:
     gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
-    done = releval("benchmark", "toy", str(gold), env=board.env)
+    done = releval("benchmark", "toy", str(gold), "--open", env=board.env)
     assert done.returncode == 0, done.stderr
 
 

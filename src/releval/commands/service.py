@@ -136,6 +136,12 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
 @click.option("--no-negative", is_flag=True, help="The data has no negative class.")
 @click.option("--resamples", type=int, default=1000, help="Bootstrap resamples of every interval and tie test.")
 @click.option("--seed", type=int, default=12345, help="Seed of the resamples (recorded in every signature).")
+@click.option(
+    "--open",
+    "open_",
+    is_flag=True,
+    help="Its test labels are public: show every detail at once (default: a hidden test phase until it is closed).",
+)
 @_database_options
 def benchmark_command(
     slug: str,
@@ -147,6 +153,7 @@ def benchmark_command(
     no_negative: bool,
     resamples: int,
     seed: int,
+    open_: bool,
     database_url: str | None,
     data_dir: Path | None,
 ) -> None:
@@ -183,11 +190,14 @@ def benchmark_command(
             dev_gold_name=dev.name if dev is not None else "dev",
             resamples=resamples,
             seed=seed,
+            open_=open_,
         )
     except board.Refused as exc:
         raise RelevalError(str(exc)) from None
+    phase = "open (every detail shown)" if bench.open else "hidden test phase until its organiser closes it"
     click.echo(
         f"benchmark {bench.slug}: {bench.n_items} items, measures {', '.join(m.name for m in bench.measures.all())}"
+        f"; {phase}"
     )
 
 

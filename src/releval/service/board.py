@@ -10,15 +10,13 @@ import hashlib
 import re
 import secrets
 from collections.abc import Sequence
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from releval.errors import OptionError, RelevalError
-from releval.service import queue, scoring
+from releval.service import phases, queue, scoring
 from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Entry, Measure, Run, RunData, Submitter
 
@@ -83,8 +81,12 @@ def create_benchmark(
     resamples: int = 1000,
     seed: int = 12345,
     confidence: float = 0.95,
+    open_: bool = False,
+    organiser: Submitter | None = None,
+    with_phase: bool = True,
 ) -> Benchmark:
-    """A benchmark from a gold file read by the strict loaders, with its statistics (`releval stats`)."""
+    """A benchmark from a gold file read by the strict loaders, with its statistics (`releval stats`). Unless it is
+    `open_` (its test labels are public), it starts with one hidden phase (releval.service.phases.default_phase)."""
     from django.utils.text import slugify
 
     if not slug or slugify(slug) != slug or "_" in slug or len(slug) > 60:
@@ -121,7 +123,11 @@ def create_benchmark(
             gold_digest=stored.digest,
             n_items=stored.n_items,
             stats=stored.stats,
+            open=open_,
+            organiser=organiser,
         )
+        if not open_ and with_phase:
+            phases.default_phase(bench)
         if dev is not None and dev_gold is not None:
             bench.dev_gold, bench.dev_gold_name = dev_gold, scoring.safe_name(dev_gold_name)
             bench.dev_gold_sha256 = scoring.digest(dev_gold)
@@ -131,16 +137,6 @@ def create_benchmark(
         for i, name in enumerate(dict.fromkeys(names)):
             Measure.objects.create(benchmark=bench, name=name, position=i)
     return bench
-
-
-def check_quota(submitter: Submitter) -> None:
-    """At most RELEVAL_DAILY_QUOTA runs per submitter in the last 24 hours (admins: no limit)."""
-    if submitter.is_admin:
-        return
-    since = timezone.now() - timedelta(days=1)
-    used = Run.objects.filter(entry__owner=submitter, created__gte=since).count()
-    if used >= settings.RELEVAL_DAILY_QUOTA:
-        raise Refused(f"daily quota reached: {used} submissions in the last 24 hours", 429)
 
 
 def submit(
@@ -174,8 +170,6 @@ def submit(
         raise Refused("paper_url must be an http(s) address")
     if len(data) > settings.RELEVAL_MAX_UPLOAD:
         raise Refused(f"the file has {len(data)} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
-    if quota:
-        check_quota(submitter)
     spec = spec_of(bench)
     try:
         gold = split_view(bench, split)
@@ -201,6 +195,8 @@ def submit(
             raise Refused(f"entry {entry_name!r} belongs to another submitter", 403)
         if Run.objects.filter(entry=entry, seed=seed, split=split).exists():
             raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409)
+        if quota:  # the submitter's limits, checked and charged under a lock of their row (phases.charge)
+            phases.charge(submitter, bench, split, settings.RELEVAL_DAILY_QUOTA)
         try:
             with transaction.atomic():
                 run = Run.objects.create(
@@ -296,6 +292,9 @@ def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str
             resamples=parent.resamples,
             seed=parent.seed,
             confidence=parent.confidence,
+            open_=parent.open,
+            organiser=parent.organiser,
+            with_phase=False,  # the parent's phases govern it (phases.root)
         )
         bench.parent = parent
         bench.save(update_fields=["parent"])
@@ -303,4 +302,32 @@ def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str
         run_ids = list(Run.objects.filter(entry__benchmark=parent).order_by("id").values_list("id", flat=True))
         for start in range(0, len(run_ids), BACKFILL_CHUNK):
             queue.enqueue("copy-runs", {"variant": bench.pk, "runs": run_ids[start : start + BACKFILL_CHUNK]})
+    return bench
+
+
+def set_phases(submitter: Submitter, benchmark_slug: str, body: Any) -> Benchmark:
+    """Replace a benchmark's phases (and optionally its `open` flag) with the organiser's, from
+    `{"open": false, "phases": [{"name", "start", "end", …}]}` (releval.service.phases.parse_phases). Charges are
+    kept: a phase's limits count every test submission since its start."""
+    from releval.service.models import Phase
+
+    bench = get_benchmark(benchmark_slug)
+    if bench.parent_id is not None:
+        raise Refused(f"{bench.slug} is a variant: its parent's phases govern it")
+    if not phases.is_organiser(bench, submitter):
+        raise Refused(f"only the organiser of {bench.slug} (or an admin) may change its phases", 403)
+    if isinstance(body, dict) and "open" in body and not isinstance(body["open"], bool):
+        raise Refused("open: true or false")
+    try:
+        parsed = phases.parse_phases(body)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    with transaction.atomic():
+        Benchmark.objects.select_for_update().only("id").get(pk=bench.pk)
+        Phase.objects.filter(benchmark=bench).delete()
+        for phase in parsed:
+            Phase.objects.create(benchmark=bench, **phase)
+        if "open" in body:
+            bench.open = body["open"]
+            bench.save(update_fields=["open"])
     return bench

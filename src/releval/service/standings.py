@@ -15,6 +15,7 @@ from typing import Any
 from releval import __version__
 from releval.service.jobs import tie_key
 from releval.service.models import Benchmark, Cell, Entry, Measure, Run, TieCache
+from releval.service.phases import FULL, PROTOCOL_FLAGS, View
 
 
 @dataclass
@@ -78,6 +79,7 @@ class Board:
     rows: list[BoardRow]
     ties_current: dict[str, bool]
     stale: int
+    phase: str = ""  # the hidden phase whose view this board is redacted to (releval.service.phases), "" if none
 
     def to_dict(self) -> dict[str, Any]:
         b = self.benchmark
@@ -93,6 +95,7 @@ class Board:
             "confidence": b.confidence,
             "measures": self.measures,
             "stale_cells": self.stale,
+            "hidden_phase": self.phase or None,
             "ties_current": self.ties_current,
             "version": __version__,
             "rows": [r.to_dict() for r in self.rows],
@@ -138,6 +141,39 @@ class Board:
                     ]
                 )
         return out.getvalue()
+
+
+def redact(b: Board, view: View) -> Board:
+    """`b` as `view` allows (releval.service.phases): its measures only, values rounded, and without a detail view
+    no p-value, no seed test and no audit finding. The ★/≈ marks stay (the organiser's tie groups)."""
+    if view == FULL:
+        return b
+    shown = view.shown(b.measures)
+    for row in b.rows:
+        row.cells = {m: _redact_cell(row.cells[m], view) for m in shown}
+        if not view.detail:
+            row.flags = [f for f in row.flags if f.get("code") in PROTOCOL_FLAGS]
+    b.measures = shown
+    b.ties_current = {m: b.ties_current.get(m, False) for m in shown}
+    b.phase = view.phase
+    return b
+
+
+def _redact_cell(c: BoardCell, view: View) -> BoardCell:
+    r = view.value
+    ci = (r(c.ci[0]), r(c.ci[1])) if c.ci else None
+    out = BoardCell(
+        value=r(c.value),
+        ci=ci,  # type: ignore[arg-type]
+        signature=c.signature,
+        stale=c.stale,
+        seeds=[r(v) for v in c.seeds],  # type: ignore[misc]
+        sd=r(c.sd),
+        tie=c.tie,
+    )
+    if view.detail:
+        out.p_adjusted, out.welch_p, out.cohen_d = c.p_adjusted, c.welch_p, c.cohen_d
+    return out
 
 
 def _num(x: float | None) -> str:

@@ -24,6 +24,7 @@ urlpatterns = [
     path("api/v1/benchmarks/<slug:slug>/measures", views.api_measures),
     path("api/v1/benchmarks/<slug:slug>/variants", views.api_variants),
     path("api/v1/benchmarks/<slug:slug>/board", views.api_board),
+    path("api/v1/benchmarks/<slug:slug>/phases", views.api_phases),
     path("api/v1/runs/<int:run_id>", views.api_run),
     path("api/v1/queue", views.api_queue),
     path("api/v1/replicability", views.api_replicability),

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_http_methods
 
 from releval import __version__
 from releval.service import board as ops
-from releval.service import standings
-from releval.service.models import Benchmark, Entry, Job, Run
+from releval.service import phases, standings
+from releval.service.models import Benchmark, Entry, Job, Run, Submitter
 
 View = Callable[..., HttpResponse]
 
@@ -57,6 +57,15 @@ def _token(request: HttpRequest) -> str | None:
     return request.POST.get("token") or None
 
 
+def _viewer(request: HttpRequest) -> Submitter | None:
+    """Who reads a page or an answer: the holder of the request's bearer token (the organiser and admins see every
+    detail during a hidden phase), None without one; an unknown token is refused (401)."""
+    auth = request.META.get("HTTP_AUTHORIZATION", "")
+    if not auth.lower().startswith("bearer "):
+        return None
+    return ops.authenticate(auth[7:].strip())
+
+
 def _upload(request: HttpRequest) -> tuple[bytes, str]:
     f = request.FILES.get("file")
     if f is None:
@@ -85,8 +94,12 @@ def _submit_from(request: HttpRequest, slug: str) -> Run:
     )
 
 
-def _run_json(run: Run) -> dict[str, Any]:
-    return {
+def _run_json(run: Run, viewer: Submitter | None) -> dict[str, Any]:
+    """A run as `viewer` may see it: during a hidden phase a test run shows the phase's measures, rounded."""
+    view = phases.view_for(run.entry.benchmark, viewer) if run.split == "test" else phases.FULL
+    cells = {c.measure.name: c for c in run.cells.select_related("measure")}
+    shown = view.shown([m.name for m in run.entry.benchmark.measures.all()])
+    out = {
         "run": run.pk,
         "entry": run.entry.name,
         "benchmark": run.entry.benchmark.slug,
@@ -94,16 +107,18 @@ def _run_json(run: Run) -> dict[str, Any]:
         "split": run.split,
         "sha256": run.sha256,
         "status": run.status,
+        "hidden_phase": view.phase or None,
         "cells": {
             c.measure.name: {
-                "value": c.value,
-                "ci": [c.ci_low, c.ci_high],
+                "value": view.value(c.value),
+                "ci": [view.value(c.ci_low), view.value(c.ci_high)],
                 "signature": c.signature,
                 "stale": c.version != __version__,
             }
-            for c in run.cells.select_related("measure")
+            for c in (cells[m] for m in shown if m in cells)
         },
     }
+    return out
 
 
 # ---------------------------------------------------------------- JSON API
@@ -124,6 +139,9 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
     submitter = ops.authenticate(_token(request))
     if not submitter.is_admin:
         raise ops.Refused("only an admin may create a benchmark", 403)
+    open_ = request.POST.get("open", "false").strip().lower()
+    if open_ not in ("true", "false", "1", "0", "on", ""):
+        raise ops.Refused(f"open {open_!r}: true or false")
     data, name = _upload(request)
     dev = request.FILES.get("dev_file")
     if dev is not None and dev.size is not None and dev.size > settings.RELEVAL_MAX_UPLOAD:
@@ -145,6 +163,8 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         dev_gold_name=(dev.name or "dev") if dev is not None else "dev",
         description=p.get("description", "")[:2000],
         resamples=resamples,
+        open_=open_ in ("true", "1", "on"),
+        organiser=submitter,
     )
 
 
@@ -164,6 +184,9 @@ def _benchmark_json(b: Benchmark) -> dict[str, Any]:
         "measures": [m.name for m in b.measures.all()],
         "parent": b.parent.slug if b.parent else None,
         "stats": b.stats,
+        "open": b.open,
+        "phases": [phases.phase_json(p) for p in b.phases.all()],
+        "hidden_phase": phases.view_for(b, None).phase or None,
     }
 
 
@@ -177,7 +200,7 @@ def api_benchmark(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["POST"])
 def api_submit(request: HttpRequest, slug: str) -> HttpResponse:
     run = _submit_from(request, slug)
-    return JsonResponse(_run_json(run), status=201)
+    return JsonResponse(_run_json(run, run.entry.owner), status=201)
 
 
 @api
@@ -190,7 +213,7 @@ def api_run(request: HttpRequest, run_id: int) -> HttpResponse:
         run = Run.objects.select_related("entry__benchmark").get(pk=run_id)
     except Run.DoesNotExist:
         raise ops.Refused(f"no run {run_id}", 404) from None
-    return JsonResponse(_run_json(run))
+    return JsonResponse(_run_json(run, _viewer(request)))
 
 
 def _json_body(request: HttpRequest, key: str, example: str) -> dict[str, Any]:
@@ -223,11 +246,35 @@ def api_variants(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @api
+@require_http_methods(["GET", "PUT"])
+def api_phases(request: HttpRequest, slug: str) -> HttpResponse:
+    """A benchmark's phases; PUT replaces them (its organiser or an admin): `{"open": false, "phases": […]}`."""
+    if request.method == "PUT":
+        submitter = ops.authenticate(_token(request))
+        try:
+            body = json.loads(request.body or b"null")
+        except ValueError:
+            body = None
+        bench = ops.set_phases(submitter, slug, body)
+    else:
+        bench = ops.get_benchmark(slug)
+    return JsonResponse(
+        {
+            "benchmark": bench.slug,
+            "open": bench.open,
+            "phases": [phases.phase_json(p) for p in bench.phases.all()],
+            "hidden_phase": phases.view_for(bench, None).phase or None,
+        }
+    )
+
+
+@api
 @require_http_methods(["GET"])
 def api_board(request: HttpRequest, slug: str) -> HttpResponse:
     import orjson
 
-    b = standings.board(ops.get_benchmark(slug))
+    bench = ops.get_benchmark(slug)
+    b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
     # orjson writes NaN and infinities as null (JSON has none), in C
     return HttpResponse(orjson.dumps(b.to_dict()), content_type="application/json")
 
@@ -246,7 +293,8 @@ def _finite(o: Any) -> Any:
 @require_http_methods(["GET"])
 def board_csv(request: HttpRequest, slug: str) -> HttpResponse:
     try:
-        b = standings.board(ops.get_benchmark(slug))
+        bench = ops.get_benchmark(slug)
+        b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
     except ops.Refused as exc:
         return _page_error(request, exc)
     response = HttpResponse(b.to_csv(), content_type="text/csv; charset=utf-8")
@@ -299,9 +347,9 @@ def index(request: HttpRequest) -> HttpResponse:
 def board_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         bench = ops.get_benchmark(slug)
+        b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
     except ops.Refused as exc:
         return _page_error(request, exc)
-    b = standings.board(bench)
     context = {
         "bench": bench,
         "board": b,
@@ -391,14 +439,25 @@ def _rows_html(b: standings.Board) -> str:
 def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     try:
         entry = Entry.objects.select_related("benchmark", "owner").get(pk=entry_id, benchmark__slug=slug)
+        view = phases.view_for(entry.benchmark, _viewer(request))
     except Entry.DoesNotExist:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
+    except ops.Refused as exc:
+        return _page_error(request, exc)
     runs = list(entry.runs.order_by("id"))
-    first = next((r for r in runs if r.status == "scored"), None)
+    first = _detail_run(runs, view)
     per_class = _classes_result(first.data.result).get("per_class", []) if first else []
     cells = {r.pk: {c.measure.name: c for c in r.cells.select_related("measure")} for r in runs}
-    measures = [m.name for m in entry.benchmark.measures.all()]
-    run_rows = [{"run": r, "cells": [(m, _cell_text(cells[r.pk].get(m))) for m in measures]} for r in runs]
+    measures = view.shown([m.name for m in entry.benchmark.measures.all()])
+    run_rows = [
+        {
+            "run": r,
+            "cells": [
+                (m, _cell_text(cells[r.pk].get(m), view if r.split == "test" else phases.FULL)) for m in measures
+            ],
+        }
+        for r in runs
+    ]
     per_class = [
         {
             "label": c.get("label"),
@@ -411,6 +470,9 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     ]
     context = {
         "entry": entry,
+        "flags": entry.flags if view.detail else [f for f in entry.flags if f.get("code") in phases.PROTOCOL_FLAGS],
+        "hidden_phase": view.phase,
+        "detail_split": first.split if first else "",
         "bench": entry.benchmark,
         "runs": run_rows,
         "measures": measures,
@@ -422,12 +484,19 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     return render(request, "board/entry.html", context)
 
 
-def _cell_text(cell: Any) -> dict[str, str] | None:
+def _detail_run(runs: list[Run], view: phases.View) -> Run | None:
+    """The run whose per-class result an entry's page and figure show: its first scored run, a dev run only while
+    a hidden phase keeps test runs' detail back."""
+    return next((r for r in runs if r.status == "scored" and (view.detail or r.split != "test")), None)
+
+
+def _cell_text(cell: Any, view: phases.View) -> dict[str, str] | None:
     if cell is None:
         return None
-    ci = f"[{_pct(cell.ci_low)}, {_pct(cell.ci_high)}]" if cell.ci_low is not None else ""
+    v = view.value
+    ci = f"[{_pct(v(cell.ci_low))}, {_pct(v(cell.ci_high))}]" if cell.ci_low is not None else ""
     stale = "" if cell.version == __version__ else " (stale)"
-    return {"text": _pct(cell.value) + stale, "ci": ci, "signature": cell.signature}
+    return {"text": _pct(v(cell.value)) + stale, "ci": ci, "signature": cell.signature}
 
 
 @require_http_methods(["GET"])
@@ -437,12 +506,16 @@ def entry_figure(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
     from releval.result import ScoreResult
 
     try:
-        entry = Entry.objects.get(pk=entry_id, benchmark__slug=slug)
+        entry = Entry.objects.select_related("benchmark").get(pk=entry_id, benchmark__slug=slug)
+        view = phases.view_for(entry.benchmark, _viewer(request))
     except Entry.DoesNotExist:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
-    run = entry.runs.filter(status="scored").order_by("id").select_related("data").first()
+    except ops.Refused as exc:
+        return _page_error(request, exc)
+    run = _detail_run(list(entry.runs.order_by("id").select_related("data")), view)
     if run is None:
-        return _page_error(request, ops.Refused("this entry has no scored run yet", 404))
+        hidden = f"; test runs' detail is shown once the {view.phase} phase ends" if view.phase else ""
+        return _page_error(request, ops.Refused(f"this entry has no scored run to show yet{hidden}", 404))
     result = _named(ScoreResult.from_dict(_classes_result(run.data.result)), entry.name)
     _, fig = per_class_figure([result], dataset=entry.benchmark.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
