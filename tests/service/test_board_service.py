@@ -111,13 +111,20 @@ def test_submit_register_measure_and_refusals(backend: str, tmp_path) -> None:
         assert board.request("DELETE", f"/api/v1/runs/{run_id}", token=bob)[0] == 403
         assert board.json(f"/api/v1/runs/{run_id}")["run"] == run_id
 
-        # Contribute a measure: every stored run is re-scored under it, with its own signature.
+        # Register a measure (the organiser's, here an admin; a submitter is refused): every stored run is
+        # re-scored under it, with its own signature.
         body = json.dumps({"name": "power:0.50"}).encode()
         status, out, _ = board.request(
             "POST", "/api/v1/benchmarks/toy/measures", body, {"Content-Type": "application/json"}, token=bob
         )
+        assert status == 403 and "only the organiser of toy" in json.loads(out)["error"]
+        status, out, _ = board.request(
+            "POST", "/api/v1/benchmarks/toy/measures", body, {"Content-Type": "application/json"}, token=board.admin
+        )
         assert status == 201 and json.loads(out)["measure"] == "power:0.5"
-        status, out, _ = board.request("POST", "/api/v1/benchmarks/toy/measures", b'{"name": "power:x"}', {}, token=bob)
+        status, out, _ = board.request(
+            "POST", "/api/v1/benchmarks/toy/measures", b'{"name": "power:x"}', {}, token=board.admin
+        )
         assert status == 400 and "power" in json.loads(out)["error"]
         board.wait_idle()
         data = board.json("/b/toy/board.json")

@@ -198,6 +198,7 @@ def test_submit_sort_entry_and_refusal(backend: str, tmp_path: Path, page: Any, 
             page.fill("input[name=slug]", slug)
             page.fill("input[name=title]", "Toy board")
             page.fill("input[name=resamples]", "200")
+            page.check("input[name=open]")  # labels public: the per-class table below is shown
             page.set_input_files("input[name=file]", str(gold))
             page.fill("input[name=token]", token)
             with page.expect_navigation() as nav:

@@ -57,6 +57,7 @@ def test_models_match_migrations_and_upgrade(backend: str, tmp_path) -> None:
                 "0004_variants",
                 "0005_run_data",
                 "0006_phases_charges",
+                "0007_retire",
             ]
         )
         assert "board_pairtest" in run(tables, env).stdout

@@ -157,6 +157,8 @@ def submit(
     """Validate and store one run's predictions and enqueue its scoring, in one transaction; refused (nothing
     stored) for bad input, another submitter's entry, a repeated seed, a full quota or an oversized file."""
     bench = get_benchmark(benchmark_slug)
+    if bench.retired:
+        raise Refused(f"benchmark {bench.slug!r} is retired", 410)
     entry_name, seed = entry_name.strip(), str(seed).strip()
     if not entry_name or len(entry_name) > 100:
         raise Refused("an entry's name is 1 to 100 characters")
@@ -232,13 +234,51 @@ def get_benchmark(slug: str) -> Benchmark:
         raise Refused(f"no benchmark {slug!r}", 404) from None
 
 
+def check_organiser(submitter: Submitter, bench: Benchmark, action: str) -> None:
+    """Only the benchmark's organiser (of its parent, for a variant) or an admin may `action` (403)."""
+    if not phases.is_organiser(bench, submitter):
+        raise Refused(f"only the organiser of {phases.root(bench).slug} (or an admin) may {action}", 403)
+    if bench.retired:
+        raise Refused(f"benchmark {bench.slug!r} is retired", 410)
+
+
+def trial(bench: Benchmark, spec: scoring.BenchmarkSpec, measures: Sequence[str], what: str) -> None:
+    """Score gold itself under `spec` and `measures` with the task's own reading and scoring, before anything is
+    stored or queued: the library's validators refuse what they know (a negative label gold lacks), and a setting
+    or measure outside what the scorer can compute (`power:1e9`: the class weights overflow; `beta: 1e308`: β²
+    does) shows as gold not scoring 1 — every submission would fail or score nonsense, so it is refused (400)."""
+    import math
+
+    task = task_of(bench.task)
+    try:
+        stored = task.prepare_run(bench, bytes(bench.gold), bench.gold_name, spec, 20 * settings.RELEVAL_MAX_UPLOAD)
+        cells = task.cells(bench, stored, spec, list(measures))
+    except RelevalError as exc:
+        raise Refused(f"{what}: {exc}") from None
+    except (ArithmeticError, ValueError, KeyError) as exc:  # what the library has no message for
+        raise Refused(f"{what}: scoring gold itself fails ({type(exc).__name__}: {exc})") from None
+    for name, cell in cells.items():
+        finite = all(math.isfinite(v) for v in (cell.value, cell.ci_low, cell.ci_high))
+        if not finite or abs(cell.value - 1.0) > 1e-9:
+            raise Refused(
+                f"{what}: gold scored against itself gets {name} F = {cell.value!r} with interval "
+                f"[{cell.ci_low!r}, {cell.ci_high!r}], not 1: a number outside what the scorer can compute "
+                "(class weights or β² overflow)"
+            )
+
+
 def register_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Measure:
-    """A new column: enqueues its computation for every stored run, in chunks, in the same transaction."""
+    """A new column (the organiser's): checked by a trial on gold, then its computation for every stored run is
+    enqueued, in chunks, in the same transaction."""
     bench = get_benchmark(benchmark_slug)
+    check_organiser(submitter, bench, "register a measure")
     try:
         name = task_of(bench.task).check_measure(name)
     except OptionError as exc:
         raise Refused(str(exc)) from None
+    if Measure.objects.filter(benchmark=bench, name=name).exists():
+        raise Refused(f"measure {name!r} is registered on {bench.slug}", 409)
+    trial(bench, spec_of(bench), [name], f"measure {name!r} refused")
     with transaction.atomic():
         Benchmark.objects.select_for_update().only("id").get(pk=bench.pk)  # see `submit`
         if Measure.objects.filter(benchmark=bench, name=name).exists():
@@ -268,10 +308,12 @@ def delete_run(submitter: Submitter, run_id: int) -> None:
 
 
 def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str, changes: Any) -> Benchmark:
-    """A contributed task Config: a benchmark with the parent's gold, measures and interval settings and its task
-    settings changed by `changes` (e.g. {"view": "undirected"}); every stored run of the parent is re-read from its
-    upload under the new Config and scored (jobs enqueued in the same transaction)."""
+    """A task Config (the organiser's): a benchmark with the parent's gold, measures and interval settings and its
+    task settings changed by `changes` (e.g. {"view": "undirected"}), checked by a trial on gold; every stored run
+    of the parent is re-read from its upload under the new Config and scored (jobs enqueued in the same
+    transaction)."""
     parent = get_benchmark(parent_slug)
+    check_organiser(submitter, parent, "add a variant")
     if not isinstance(changes, dict) or not changes:
         raise Refused('a variant changes at least one setting: {"settings": {"view": "undirected"}}')
     merged = {**parent.settings, **changes}
@@ -285,7 +327,7 @@ def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str
             parent.gold_name,
             merged,
             task=parent.task,
-            measures=[m.name for m in parent.measures.all()],
+            measures=[m.name for m in parent.measures.filter(status="active")],
             description=f"{parent.title} with {', '.join(f'{k}={v}' for k, v in changes.items())}",
             dev_gold=bytes(parent.dev_gold) if parent.dev_gold is not None else None,
             dev_gold_name=parent.dev_gold_name or "dev",
@@ -298,6 +340,8 @@ def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str
         )
         bench.parent = parent
         bench.save(update_fields=["parent"])
+        measures = [m.name for m in bench.measures.all()]
+        trial(bench, spec_of(bench), measures, f"variant {slug!r} refused")  # refused: the transaction rolls back
         Benchmark.objects.select_for_update().only("id").get(pk=parent.pk)  # no parent run slips past the copy
         run_ids = list(Run.objects.filter(entry__benchmark=parent).order_by("id").values_list("id", flat=True))
         for start in range(0, len(run_ids), BACKFILL_CHUNK):
@@ -330,4 +374,32 @@ def set_phases(submitter: Submitter, benchmark_slug: str, body: Any) -> Benchmar
         if "open" in body:
             bench.open = body["open"]
             bench.save(update_fields=["open"])
+    return bench
+
+
+def retire_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Measure:
+    """Take a column off the board (the organiser's): its cells are kept, no more are computed."""
+    bench = get_benchmark(benchmark_slug)
+    check_organiser(submitter, bench, "retire a measure")
+    try:
+        measure = Measure.objects.get(benchmark=bench, name=name)
+    except Measure.DoesNotExist:
+        raise Refused(f"no measure {name!r} on {bench.slug}", 404) from None
+    if measure.status != "failed" and Measure.objects.filter(benchmark=bench, status="active").count() == 1:
+        raise Refused(f"{name!r} is the last measure of {bench.slug}: a board needs one", 409)
+    with transaction.atomic():
+        measure.status = "retired"
+        measure.save(update_fields=["status"])
+        queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
+    return measure
+
+
+def retire_variant(submitter: Submitter, slug: str) -> Benchmark:
+    """Retire a variant (the organiser's): listed no more, takes no runs; its page and numbers stay readable."""
+    bench = get_benchmark(slug)
+    if bench.parent_id is None:
+        raise Refused(f"{slug} is not a variant: only a variant can be retired", 409)
+    check_organiser(submitter, bench, "retire a variant")
+    bench.retired = True
+    bench.save(update_fields=["retired"])
     return bench

@@ -62,6 +62,7 @@ class Benchmark(models.Model):
     open = models.BooleanField(default=False)
     # Who may change the benchmark's phases (and sees every detail during a hidden phase); admins may too.
     organiser = models.ForeignKey(Submitter, null=True, blank=True, on_delete=models.SET_NULL, related_name="organised")
+    retired = models.BooleanField(default=False)  # a retired variant: listed no more, takes no runs
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -103,13 +104,18 @@ class Charge(models.Model):
 
 
 class Measure(models.Model):
-    """A column of a benchmark's board: micro or a weighting (`power:0.5`), registered at a time, by someone."""
+    """A column of a benchmark's board: micro or a weighting (`power:0.5`), registered at a time, by someone.
+    A measure whose computation fails is marked *failed* (its error kept) and left out; a retired one too."""
+
+    STATUS = [("active", "active"), ("failed", "failed"), ("retired", "retired")]
 
     benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="measures")
     name = models.CharField(max_length=60)
     position = models.PositiveIntegerField(default=0)
     registered_by = models.ForeignKey(Submitter, null=True, blank=True, on_delete=models.SET_NULL)
     registered = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=STATUS, default="active")
+    error = models.TextField(blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["benchmark", "name"], name="measure_unique_name")]

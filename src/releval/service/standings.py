@@ -190,7 +190,7 @@ def _sd(values: list[float]) -> float | None:
 def board(bench: Benchmark) -> Board:
     """The board of a benchmark (test runs only), rows in entry order (the page sorts). Four queries of plain
     values (no model instances: a thousand entries are read and shaped in tens of milliseconds)."""
-    measures = list(Measure.objects.filter(benchmark=bench))
+    measures = list(Measure.objects.filter(benchmark=bench, status="active"))
     columns = [(m.pk, m.name) for m in measures]
     entries = Entry.objects.filter(benchmark=bench).order_by("id")
     run_entry: dict[int, int] = {}

@@ -22,6 +22,7 @@ urlpatterns = [
     path("api/v1/benchmarks/<slug:slug>", views.api_benchmark),
     path("api/v1/benchmarks/<slug:slug>/runs", views.api_submit),
     path("api/v1/benchmarks/<slug:slug>/measures", views.api_measures),
+    path("api/v1/benchmarks/<slug:slug>/measures/<str:name>", views.api_measure),
     path("api/v1/benchmarks/<slug:slug>/variants", views.api_variants),
     path("api/v1/benchmarks/<slug:slug>/board", views.api_board),
     path("api/v1/benchmarks/<slug:slug>/phases", views.api_phases),

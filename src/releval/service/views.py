@@ -98,7 +98,7 @@ def _run_json(run: Run, viewer: Submitter | None) -> dict[str, Any]:
     """A run as `viewer` may see it: during a hidden phase a test run shows the phase's measures, rounded."""
     view = phases.view_for(run.entry.benchmark, viewer) if run.split == "test" else phases.FULL
     cells = {c.measure.name: c for c in run.cells.select_related("measure")}
-    shown = view.shown([m.name for m in run.entry.benchmark.measures.all()])
+    shown = view.shown([m.name for m in run.entry.benchmark.measures.filter(status="active")])
     out = {
         "run": run.pk,
         "entry": run.entry.name,
@@ -181,7 +181,11 @@ def _benchmark_json(b: Benchmark) -> dict[str, Any]:
         "resamples": b.resamples,
         "seed": b.seed,
         "confidence": b.confidence,
-        "measures": [m.name for m in b.measures.all()],
+        "measures": [m.name for m in b.measures.all() if m.status == "active"],
+        "measures_off": [
+            {"name": m.name, "status": m.status, "error": m.error} for m in b.measures.all() if m.status != "active"
+        ],
+        "retired": b.retired,
         "parent": b.parent.slug if b.parent else None,
         "stats": b.stats,
         "open": b.open,
@@ -191,8 +195,11 @@ def _benchmark_json(b: Benchmark) -> dict[str, Any]:
 
 
 @api
-@require_http_methods(["GET"])
+@require_http_methods(["GET", "DELETE"])
 def api_benchmark(request: HttpRequest, slug: str) -> HttpResponse:
+    """One benchmark; DELETE retires a variant (the organiser's)."""
+    if request.method == "DELETE":
+        return JsonResponse(_benchmark_json(ops.retire_variant(ops.authenticate(_token(request)), slug)))
     return JsonResponse(_benchmark_json(ops.get_benchmark(slug)))
 
 
@@ -234,6 +241,14 @@ def api_measures(request: HttpRequest, slug: str) -> HttpResponse:
     body = _json_body(request, "name", '{"name": "power:0.5"}')
     measure = ops.register_measure(submitter, slug, body["name"])
     return JsonResponse({"measure": measure.name, "benchmark": slug}, status=201)
+
+
+@api
+@require_http_methods(["DELETE"])
+def api_measure(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+    """Retire a measure (the organiser's)."""
+    measure = ops.retire_measure(ops.authenticate(_token(request)), slug, name)
+    return JsonResponse({"measure": measure.name, "benchmark": slug, "status": measure.status})
 
 
 @api
@@ -338,7 +353,7 @@ def _page_error(request: HttpRequest, exc: ops.Refused) -> HttpResponse:
 
 @require_http_methods(["GET"])
 def index(request: HttpRequest) -> HttpResponse:
-    benchmarks = Benchmark.objects.order_by("id")
+    benchmarks = Benchmark.objects.filter(retired=False).order_by("id")
     return render(request, "board/index.html", {"benchmarks": benchmarks, "version": __version__})
 
 
@@ -448,7 +463,7 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     first = _detail_run(runs, view)
     per_class = _classes_result(first.data.result).get("per_class", []) if first else []
     cells = {r.pk: {c.measure.name: c for c in r.cells.select_related("measure")} for r in runs}
-    measures = view.shown([m.name for m in entry.benchmark.measures.all()])
+    measures = view.shown([m.name for m in entry.benchmark.measures.filter(status="active")])
     run_rows = [
         {
             "run": r,
@@ -544,7 +559,9 @@ def weights_figure(request: HttpRequest, slug: str) -> HttpResponse:
         return _page_error(request, exc)
     from releval.service.board_tasks import e2e_gold, rc_gold
 
-    averages = [m.name.rpartition(":")[2] if bench.task == "e2e" else m.name for m in bench.measures.all()]
+    averages = [
+        m.name.rpartition(":")[2] if bench.task == "e2e" else m.name for m in bench.measures.filter(status="active")
+    ]
     weightings = list(dict.fromkeys(a for a in averages if a != "micro"))
     if bench.task == "e2e":  # the relation types of gold's relations, as Strict and Boundaries weight them
         labels = [r[2] for doc in e2e_gold(bench).documents for r in doc.relations]
