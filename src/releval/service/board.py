@@ -32,13 +32,45 @@ class Refused(RelevalError):
         self.status = status
 
 
+#: Format characters refused in every text field besides the control characters: the bidirectional embeddings,
+#: overrides and isolates (an RTL override shows a name reversed) and the invisible separators.
+_BIDI = frozenset(
+    "\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
+)
+
+
+def check_text(value: str, field: str, *, multiline: bool = False) -> str:
+    """`value` unless it holds a control character (NUL included; newline and tab only where `multiline`), a
+    surrogate or unassigned code point, or a bidirectional or invisible format character: those are refused (400)
+    naming `field` and the character, before anything reaches the database (PostgreSQL refuses NUL in text; a
+    page would show an override reversed).
+
+    >>> check_text("R-BERT", "entry")
+    'R-BERT'
+    >>> check_text("x\u202ey", "entry")
+    Traceback (most recent call last):
+    ...
+    releval.service.board.Refused: entry: character U+202E (RIGHT-TO-LEFT OVERRIDE) at position 2 is not allowed
+    """
+    import unicodedata
+
+    for i, ch in enumerate(value, start=1):
+        category = unicodedata.category(ch)
+        if multiline and ch in "\n\t\r":
+            continue
+        if category in ("Cc", "Cs", "Cn", "Co") or ch in _BIDI:
+            what = unicodedata.name(ch, "") or {"\x00": "NUL"}.get(ch, "control character")
+            raise Refused(f"{field}: character U+{ord(ch):04X} ({what}) at position {i} is not allowed")
+    return value
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def create_submitter(name: str, admin: bool = False) -> str:
     """A new submitter; returns their token (shown once: only its hash is stored)."""
-    name = name.strip()
+    name = check_text(name, "name").strip()
     if not name or len(name) > 100:
         raise Refused("a submitter's name is 1 to 100 characters")
     token = "rlv_" + secrets.token_urlsafe(32)
@@ -89,6 +121,12 @@ def create_benchmark(
     `open_` (its test labels are public), it starts with one hidden phase (releval.service.phases.default_phase)."""
     from django.utils.text import slugify
 
+    check_text(slug, "slug")
+    check_text(title, "title")
+    check_text(description, "description", multiline=True)
+    for key, value in (settings_ or {}).items():
+        if isinstance(value, str):
+            check_text(value, key)
     if not slug or slugify(slug) != slug or "_" in slug or len(slug) > 60:
         raise Refused(f"benchmark slug {slug!r}: lower-case letters, digits and hyphens only (1 to 60)")
     if not title or len(title) > 200:
@@ -159,6 +197,9 @@ def submit(
     bench = get_benchmark(benchmark_slug)
     if bench.retired:
         raise Refused(f"benchmark {bench.slug!r} is retired", 410)
+    for value, field in ((entry_name, "entry"), (str(seed), "seed"), (paper_url, "paper_url")):
+        check_text(value, field)
+    check_text(training_data, "training_data")
     entry_name, seed = entry_name.strip(), str(seed).strip()
     if not entry_name or len(entry_name) > 100:
         raise Refused("an entry's name is 1 to 100 characters")
@@ -175,7 +216,8 @@ def submit(
     spec = spec_of(bench)
     try:
         gold = split_view(bench, split)
-        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, 20 * settings.RELEVAL_MAX_UPLOAD, fmt)
+        # a gzip upload expands in a stream, to the upload limit at most: memory stays bounded whatever it holds
+        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, settings.RELEVAL_MAX_UPLOAD, fmt)
     except RelevalError as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
         raise Refused(str(exc)) from None
     with transaction.atomic():
@@ -251,7 +293,7 @@ def trial(bench: Benchmark, spec: scoring.BenchmarkSpec, measures: Sequence[str]
 
     task = task_of(bench.task)
     try:
-        stored = task.prepare_run(bench, bytes(bench.gold), bench.gold_name, spec, 20 * settings.RELEVAL_MAX_UPLOAD)
+        stored = task.prepare_run(bench, bytes(bench.gold), bench.gold_name, spec, scoring.MAX_EXPANDED)
         cells = task.cells(bench, stored, spec, list(measures))
     except RelevalError as exc:
         raise Refused(f"{what}: {exc}") from None
@@ -272,6 +314,7 @@ def register_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Me
     enqueued, in chunks, in the same transaction."""
     bench = get_benchmark(benchmark_slug)
     check_organiser(submitter, bench, "register a measure")
+    check_text(name, "name")
     try:
         name = task_of(bench.task).check_measure(name)
     except OptionError as exc:
