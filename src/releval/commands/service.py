@@ -222,7 +222,13 @@ def benchmark_command(
     default=None,
     help="The file's format (default: detected); one label per line must be named: labels-lines.",
 )
-@click.option("--wait", "wait_seconds", type=click.FloatRange(0), default=0.0, help="Wait this long for the scores.")
+@click.option(
+    "--wait",
+    "wait_seconds",
+    type=click.FloatRange(0),
+    default=0.0,
+    help="Wait this long for the scores (exit 2 if the run's scoring failed).",
+)
 def submit_command(
     pred: Path,
     board_url: str,
@@ -267,6 +273,8 @@ def submit_command(
     if wait_seconds:
         run = client.wait(run["run"], wait_seconds)
     sys.stdout.write(json.dumps(run, indent=2) + "\n")
+    if run.get("status") == "failed":  # stored, but its scoring failed: a script must not read it as scored
+        raise RelevalError(f"run {run['run']} was stored but its scoring failed: see GET /api/v1/runs/{run['run']}")
 
 
 def register(app: click.Group) -> None:

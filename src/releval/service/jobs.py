@@ -70,17 +70,23 @@ def _cells_isolated(
     task: Any, gold: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: list[Measure]
 ) -> tuple[list[Measure], dict[str, scoring.Cell]]:
     """Every measure's cell of a run; when that fails, each measure alone (the same numbers: a cell's draw does not
-    depend on the other measures), the ones that fail marked failed: one bad measure never blocks a run."""
+    depend on the other measures), the ones that fail marked failed: one bad measure never blocks a run. When every
+    measure fails the run is at fault: its job fails (and is retried) and no measure is marked."""
     try:
         return measures, task.cells(gold, stored, spec, [m.name for m in measures])
     except Exception:
         pass
     cells: dict[str, scoring.Cell] = {}
+    failed: list[tuple[Measure, Exception]] = []
     for measure in measures:
         try:
             cells.update(task.cells(gold, stored, spec, [measure.name]))
         except Exception as exc:
-            measure_failed(measure, exc)
+            failed.append((measure, exc))
+    if not cells and failed:  # every measure fails on this run: the run is what fails, not the measures
+        raise failed[0][1]
+    for measure, error in failed:
+        measure_failed(measure, error)
     return [m for m in measures if m.name in cells], cells
 
 

@@ -32,9 +32,11 @@ class BoardCell:
     p_adjusted: float | None = None
     welch_p: float | None = None
     cohen_d: float | None = None
+    rank: int | None = None  # 1 + the entries whose shown value is higher (ties share a rank); None: no value
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "rank": self.rank,
             "value": self.value,
             "ci": list(self.ci) if self.ci else None,
             "signature": self.signature,
@@ -119,6 +121,7 @@ class Board:
                 "p_holm",
                 "stale",
                 "signature",
+                "rank",
             ]
         )
         for row in self.rows:
@@ -138,6 +141,7 @@ class Board:
                         _num(c.p_adjusted),
                         "yes" if c.stale else "no",
                         c.signature,
+                        "" if c.rank is None else c.rank,
                     ]
                 )
         return out.getvalue()
@@ -156,6 +160,7 @@ def redact(b: Board, view: View) -> Board:
     b.measures = shown
     b.ties_current = {m: b.ties_current.get(m, False) for m in shown}
     b.phase = view.phase
+    _rank(b)  # by the values shown: rounded values that are equal share a rank
     return b
 
 
@@ -214,6 +219,8 @@ def board(bench: Benchmark) -> Board:
         "id", "name", "paper_url", "selection", "flags", "owner__name"
     ):
         run_ids = runs_of.get(entry_id, [])
+        if not run_ids and not any(f.get("code") == "not-rescored" for f in flags):
+            continue  # withdrawn (every test run deleted) or dev runs only: not a row of the board
         cells = {}
         for measure_id, measure_name in columns:
             got = per.get((entry_id, measure_id), empty)
@@ -236,7 +243,20 @@ def board(bench: Benchmark) -> Board:
             cells[measure_name] = cell
         rows.append(BoardRow(entry_id, name, owner, paper_url, selection, list(flags), len(run_ids), cells))
     ties_current = _ties(bench, measures, rows, runs_of, shas)
-    return Board(bench, [name for _, name in columns], rows, ties_current, stale_total)
+    board = Board(bench, [name for _, name in columns], rows, ties_current, stale_total)
+    _rank(board)
+    return board
+
+
+def _rank(b: Board) -> None:
+    """Each cell's rank under its measure by the value shown: standard competition ranking (values 0.9, 0.5, 0.5,
+    0.4 rank 1, 2, 2, 4), as in sports tables; a cell without a value has none."""
+    for m in b.measures:
+        values = [row.cells[m].value for row in b.rows]
+        shown = [v for v in values if v is not None and v == v]
+        for row in b.rows:
+            v = row.cells[m].value
+            row.cells[m].rank = None if v is None or v != v else 1 + sum(x > v for x in shown)
 
 
 def _ties(

@@ -389,6 +389,12 @@ def _head_html(b: standings.Board) -> str:
             f'<th data-col="{i}" data-type="num" title="F (%) under {html.escape(m)}{note}">{html.escape(m)}</th>'
         )
     cells.append("<th>flags</th>")
+    if b.measures:
+        first = html.escape(b.measures[0])
+        cells.append(
+            f'<th data-col="{len(b.measures) + 3}" data-type="num" title="rank under {first} (ties share a rank)">'
+            "rank</th>"
+        )
     return "".join(cells)
 
 
@@ -418,7 +424,7 @@ def _rows_html(b: standings.Board) -> str:
             text = _pct(c.value)
             if c.sd is not None:
                 text += f" ± {_pct(c.sd)}"
-            tip = [f"{m}: {text}"]
+            tip = [f"{m}: {text}" + (f" (rank {c.rank} of {len(b.rows)})" if c.rank is not None else "")]
             if c.ci:
                 tip.append(f"{b.benchmark.confidence:.0%} CI [{_pct(c.ci[0])}, {_pct(c.ci[1])}]")
             if len(c.seeds) > 1:
@@ -445,7 +451,11 @@ def _rows_html(b: standings.Board) -> str:
             f"{esc(f.get('code', ''))}</span>"
             for f in row.flags
         )
-        parts.append(f"<td>{flags}</td></tr>")
+        parts.append(f"<td>{flags}</td>")
+        if b.measures:
+            rank = row.cells[b.measures[0]].rank
+            parts.append(f'<td data-v="{rank if rank is not None else ""}">{rank if rank is not None else "–"}</td>')
+        parts.append("</tr>")
         out.append("".join(parts))
     return "\n".join(out)
 
@@ -633,6 +643,47 @@ def replicability_page(request: HttpRequest) -> HttpResponse:
             context["error"] = str(exc)
             status = exc.status
     return render(request, "board/replicability.html", context, status=status)
+
+
+class ApiJsonErrors:
+    """Middleware: every error under /api/ answers JSON `{"error": …}` — Django's own refusals too (a malformed
+    multipart body, too many fields, an unknown path, a method not allowed), which it answers in HTML or empty."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not request.path.startswith("/api/") or response.status_code < 400:
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response
+        reason = response.reason_phrase or "error"
+        if response.status_code == 405:
+            allowed = response.get("Allow", "")
+            reason = f"method {request.method} not allowed here (allowed: {allowed})"
+        elif response.status_code == 404:
+            reason = f"no such address: {request.path}"
+        out = JsonResponse({"error": reason}, status=response.status_code)
+        if response.has_header("Allow"):
+            out["Allow"] = response["Allow"]
+        return out
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
+        from django.http.multipartparser import MultiPartParserError
+
+        if not request.path.startswith("/api/"):
+            return None
+        if isinstance(exc, MultiPartParserError):
+            return JsonResponse({"error": f"the body is not readable multipart/form-data ({exc})"}, status=400)
+        if isinstance(exc, RequestDataTooBig):
+            return JsonResponse({"error": "the request is larger than the upload limit"}, status=413)
+        if isinstance(exc, TooManyFieldsSent):
+            return JsonResponse({"error": "the request has too many fields"}, status=400)
+        if isinstance(exc, (BadRequest, SuspiciousOperation)):
+            return JsonResponse({"error": f"bad request ({exc})"}, status=400)
+        return None
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
