@@ -133,3 +133,17 @@ def test_control_and_bidi_characters_are_refused_in_every_text_field(backend: st
         rows = {r["name"]: r for r in board.json("/b/toy/board.json")["rows"]}
         assert "equals-gold" in [f["code"] for f in rows["copy"]["flags"]]
         assert "equals-gold" not in [f["code"] for f in rows["model"]["flags"]]
+
+        # the same predictions as another submitter's entry, re-encoded (ids in another order): flagged, naming it
+        mallory = board.token("mallory")
+        shuffled = b"".join(reversed(good.splitlines(keepends=True)))
+        assert shuffled != good
+        assert board.submit("toy", "model\u2019s twin", shuffled, "t.jsonl", token=mallory)[0] == 201
+        assert board.submit("toy", "own", synthetic.jsonl(synthetic.predictions(3)), "o.jsonl", token=mallory)[0] == 201
+        rows = {r["name"]: r for r in board.json("/b/toy/board.json")["rows"]}
+        assert {
+            "code": "same-predictions",
+            "severity": "warning",
+            "message": "the same test predictions as the entry 'model' of another submitter",
+        } in rows["model\u2019s twin"]["flags"]
+        assert all(f["code"] != "same-predictions" for n in ("own", "model") for f in rows[n]["flags"])

@@ -253,8 +253,30 @@ def submit(
                 RunData.objects.create(run=run, upload=data, aligned=stored)
         except IntegrityError:  # the same seed submitted twice at once
             raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409) from None
+        _flag_copy(entry, bench, split, stored, submitter)
         queue.enqueue("score-run", {"run": run.pk}, key=f"score-run:{run.pk}")
     return run
+
+
+def _flag_copy(entry: Entry, bench: Benchmark, split: str, stored: bytes, submitter: Submitter) -> None:
+    """Flag `entry` when its run's predictions, as stored (aligned to gold), are another submitter's on the same
+    benchmark: a copy of another's file, however renamed or re-encoded."""
+    other = (
+        RunData.objects.filter(run__entry__benchmark=bench, run__split=split, aligned=stored)
+        .exclude(run__entry__owner=submitter)
+        .values_list("run__entry__name", flat=True)
+        .first()
+    )
+    if other is None:
+        return
+    flag = {
+        "code": "same-predictions",
+        "severity": "warning",
+        "message": f"the same {split} predictions as the entry {other!r} of another submitter",
+    }
+    if flag not in entry.flags:
+        entry.flags = [*entry.flags, flag]
+        entry.save(update_fields=["flags"])
 
 
 def protocol_flags(selection: str, training_data: str) -> list[dict[str, str]]:

@@ -25,7 +25,9 @@ from releval.service.models import Benchmark, Charge, Phase, Submitter
 
 #: Flags an entry's declared protocol raises (releval.service.board.protocol_flags) or a variant's copy: shown
 #: during a hidden phase; the audit's findings are not (they are computed against the hidden labels).
-PROTOCOL_FLAGS = frozenset({"test-selected", "selection-undeclared", "train-dev", "not-rescored", "equals-gold"})
+PROTOCOL_FLAGS = frozenset(
+    {"test-selected", "selection-undeclared", "train-dev", "not-rescored", "equals-gold", "same-predictions"}
+)
 
 
 @dataclass(frozen=True)
