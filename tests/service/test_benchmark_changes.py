@@ -11,7 +11,7 @@ import sys
 
 import pytest
 from tests.service import synthetic
-from tests.service.boards import BACKENDS, Board, releval, running_board
+from tests.service.boards import BACKENDS, Board, open_benchmark, releval, running_board
 
 SCRIPT = """
 from releval.service import configure
@@ -47,7 +47,8 @@ def state(board: Board) -> tuple[list[str], list[str], int]:
 def test_registrations_are_the_organisers_and_tried_first(backend: str, tmp_path) -> None:
     with running_board(backend, tmp_path) as board:
         gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
-        assert releval("benchmark", "toy", str(gold), "--open", "--resamples", "100", env=board.env).returncode == 0
+        assert releval("benchmark", "toy", str(gold), "--resamples", "100", env=board.env).returncode == 0
+        open_benchmark(board, "toy")
         bob = board.token("bob")
         assert board.submit("toy", "bob-net", synthetic.jsonl(synthetic.predictions(1)), "b.jsonl", token=bob)[0] == 201
         board.wait_idle()
@@ -113,7 +114,8 @@ def test_registrations_are_the_organisers_and_tried_first(backend: str, tmp_path
 def test_a_failing_measure_is_marked_failed_and_retirable(backend: str, tmp_path) -> None:
     with running_board(backend, tmp_path) as board:
         gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
-        assert releval("benchmark", "toy", str(gold), "--open", "--resamples", "100", env=board.env).returncode == 0
+        assert releval("benchmark", "toy", str(gold), "--resamples", "100", env=board.env).returncode == 0
+        open_benchmark(board, "toy")
         bob = board.token("bob")
         assert board.submit("toy", "a", synthetic.jsonl(synthetic.predictions(1)), "a.jsonl", token=bob)[0] == 201
         board.wait_idle()

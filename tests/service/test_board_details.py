@@ -13,7 +13,7 @@ import time
 
 import pytest
 from tests.service import synthetic
-from tests.service.boards import BACKENDS, releval, running_board
+from tests.service.boards import BACKENDS, open_benchmark, releval, running_board
 
 CORRUPT = """
 from releval.service import configure
@@ -28,7 +28,8 @@ def test_submit_wait_exits_non_zero_when_scoring_fails(tmp_path) -> None:
     attempts; `releval submit --wait` prints it and exits 2 naming the run."""
     with running_board("sqlite", tmp_path, workers=0) as board:
         gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
-        assert releval("benchmark", "toy", str(gold), "--open", "--resamples", "50", env=board.env).returncode == 0
+        assert releval("benchmark", "toy", str(gold), "--resamples", "50", env=board.env).returncode == 0
+        open_benchmark(board, "toy")
         pred = synthetic.write(tmp_path / "p.jsonl", synthetic.predictions(1))
         args = ["submit", str(pred), "--board", board.url, "--token", board.admin, "--benchmark", "toy"]
         cli = subprocess.Popen(
@@ -62,7 +63,8 @@ def test_submit_wait_exits_non_zero_when_scoring_fails(tmp_path) -> None:
 def test_api_errors_ranks_and_withdrawn_entries(backend: str, tmp_path) -> None:
     with running_board(backend, tmp_path) as board:
         gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
-        assert releval("benchmark", "toy", str(gold), "--open", "--resamples", "50", env=board.env).returncode == 0
+        assert releval("benchmark", "toy", str(gold), "--resamples", "50", env=board.env).returncode == 0
+        open_benchmark(board, "toy")
 
         # Django's own refusals under /api/, as JSON
         status, body, headers = board.request(

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 from tests.service import synthetic
-from tests.service.boards import BACKENDS, Board, releval, running_board
+from tests.service.boards import BACKENDS, Board, open_benchmark, releval, running_board
 
 
 def score_cli(gold, pred, *args: str) -> dict:
@@ -24,7 +24,8 @@ def score_cli(gold, pred, *args: str) -> dict:
 
 def make_benchmark(board: Board, tmp_path, slug: str = "toy") -> object:
     gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
-    done = releval("benchmark", slug, str(gold), "--title", "Toy", "--open", env=board.env)
+    done = releval("benchmark", slug, str(gold), "--title", "Toy", env=board.env)
+    open_benchmark(board, slug)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"benchmark {slug}: 300 items")
     return gold
@@ -192,7 +193,8 @@ def test_submit_command(tmp_path) -> None:
         done = releval(*args, "--token", board.admin, "--split", "dev", "--seed", "2", env=board.env)
         assert done.returncode == 2 and "has no dev gold" in done.stderr
         dev_gold = synthetic.write(tmp_path / "dev.jsonl", synthetic.predictions(77, error=0.5))
-        done = releval("benchmark", "toy2", str(gold), "--dev", str(dev_gold), "--open", env=board.env)
+        done = releval("benchmark", "toy2", str(gold), "--dev", str(dev_gold), env=board.env)
+        open_benchmark(board, "toy2")
         assert done.returncode == 0, done.stderr
         assert board.json("/api/v1/benchmarks/toy2")["dev_n"] == 300
         args[args.index("toy")] = "toy2"
@@ -220,7 +222,8 @@ def test_replicability_across_benchmarks(backend: str, tmp_path) -> None:
         for k in (1, 2, 3):
             gold_labels = _perturb(synthetic.gold_labels(), 100 + k, 0.3)
             gold = synthetic.write(tmp_path / f"g{k}.jsonl", gold_labels)
-            assert releval("benchmark", f"t{k}", str(gold), "--open", env=board.env).returncode == 0
+            assert releval("benchmark", f"t{k}", str(gold), env=board.env).returncode == 0
+            open_benchmark(board, f"t{k}")
             files = []
             for entry, error in (("A", 0.1 * k), ("B", 0.3)):
                 pred = synthetic.write(

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.service.boards import BACKENDS, Board, releval, running_board
+from tests.service.boards import BACKENDS, Board, open_benchmark, releval, running_board
 
 CHROMIUM = os.environ.get("RELEVAL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -167,7 +167,8 @@ def click_header(page: Any, label: str) -> None:
 
 def make_benchmark(board: Board, tmp_path: Path, slug: str) -> None:
     gold = write_tsv(tmp_path / "gold.tsv", GOLD)
-    done = releval("benchmark", slug, str(gold), "--title", "Toy board", "--resamples", "200", "--open", env=board.env)
+    done = releval("benchmark", slug, str(gold), "--title", "Toy board", "--resamples", "200", env=board.env)
+    open_benchmark(board, slug)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"benchmark {slug}: 40 items, measures micro,"), done.stdout
 

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from tests.service import synthetic
-from tests.service.boards import BACKENDS, Board, releval, running_board
+from tests.service.boards import BACKENDS, Board, open_benchmark, releval, running_board
 
 MEASURES = ["micro", "weighted", "dodrans", "entropy", "macro"]
 
@@ -30,7 +30,8 @@ def _submit_many(url: str, token: str, seeds: list[int]) -> list[int]:
 
 def _benchmark(board: Board, tmp_path) -> None:
     gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
-    done = releval("benchmark", "toy", str(gold), "--open", env=board.env)
+    done = releval("benchmark", "toy", str(gold), env=board.env)
+    open_benchmark(board, "toy")
     assert done.returncode == 0, done.stderr
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from tests.service import synthetic
-from tests.service.boards import BACKENDS, Board, releval, running_board
+from tests.service.boards import BACKENDS, Board, open_benchmark, releval, running_board
 
 
 def _pred(seed: int) -> bytes:
@@ -23,7 +23,8 @@ def _runs(board: Board, slug: str, entry: str) -> int:
 def test_deleting_does_not_refund_and_variants_charge_nobody(backend: str, tmp_path) -> None:
     with running_board(backend, tmp_path, RELEVAL_DAILY_QUOTA="3") as board:
         gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
-        assert releval("benchmark", "toy", str(gold), "--open", env=board.env).returncode == 0
+        assert releval("benchmark", "toy", str(gold), env=board.env).returncode == 0
+        open_benchmark(board, "toy")
         alice, bob = board.token("alice"), board.token("bob")
 
         # bob: three runs, two deleted; the fourth submission is still the fourth of the day

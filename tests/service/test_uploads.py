@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from tests.service import synthetic
-from tests.service.boards import BACKENDS, Board, releval, running_board
+from tests.service.boards import BACKENDS, Board, open_benchmark, releval, running_board
 
 MB = 1_000_000
 
@@ -41,7 +41,8 @@ def test_a_gzip_bomb_is_refused_in_bounded_memory(backend: str, tmp_path) -> Non
     assert len(bomb) < 2 * MB
     with running_board(backend, tmp_path) as board:
         gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
-        assert releval("benchmark", "toy", str(gold), "--open", env=board.env).returncode == 0
+        assert releval("benchmark", "toy", str(gold), env=board.env).returncode == 0
+        open_benchmark(board, "toy")
         assert board.submit("toy", "warm-up", synthetic.jsonl(synthetic.predictions(1)), "w.jsonl")[0] == 201
         board.wait_idle()
         assert board.process is not None
@@ -81,7 +82,8 @@ def test_control_and_bidi_characters_are_refused_in_every_text_field(backend: st
     with running_board(backend, tmp_path) as board:
         gold_labels = synthetic.gold_labels()
         gold = synthetic.write(tmp_path / "gold.jsonl", gold_labels)
-        assert releval("benchmark", "toy", str(gold), "--open", env=board.env).returncode == 0
+        assert releval("benchmark", "toy", str(gold), env=board.env).returncode == 0
+        open_benchmark(board, "toy")
         good = synthetic.jsonl(synthetic.predictions(1))
         refused = 0
         for label, ch in BAD.items():

@@ -136,12 +136,6 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
 @click.option("--no-negative", is_flag=True, help="The data has no negative class.")
 @click.option("--resamples", type=int, default=1000, help="Bootstrap resamples of every interval and tie test.")
 @click.option("--seed", type=int, default=12345, help="Seed of the resamples (recorded in every signature).")
-@click.option(
-    "--open",
-    "open_",
-    is_flag=True,
-    help="Its test labels are public: show every detail at once (default: a hidden test phase until it is closed).",
-)
 @_database_options
 def benchmark_command(
     slug: str,
@@ -153,11 +147,11 @@ def benchmark_command(
     no_negative: bool,
     resamples: int,
     seed: int,
-    open_: bool,
     database_url: str | None,
     data_dir: Path | None,
 ) -> None:
-    """Add a benchmark to the board from its gold file (kept by the server, never served)."""
+    """Add a benchmark to the board from its gold file (kept by the server, never served). It starts in a hidden
+    test phase; its organiser marks public labels open with PUT /api/v1/benchmarks/SLUG/phases {"open": true}."""
     from releval.data.io import read_bytes
     from releval.validation import check_resamples, check_seed
 
@@ -190,7 +184,6 @@ def benchmark_command(
             dev_gold_name=dev.name if dev is not None else "dev",
             resamples=resamples,
             seed=seed,
-            open_=open_,
         )
     except board.Refused as exc:
         raise RelevalError(str(exc)) from None
