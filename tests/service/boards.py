@@ -141,6 +141,13 @@ class Board:
         return proc
 
 
+def open_benchmark(board: Board, slug: str) -> None:
+    """Mark a benchmark's test labels public, as its organiser (here an admin) does: every detail shown at once."""
+    body = json.dumps({"open": True, "phases": []}).encode()
+    status, out, _ = board.request("PUT", f"/api/v1/benchmarks/{slug}/phases", body, token=board.admin)
+    assert status == 200, out
+
+
 def board_env(database_url: str, tmp: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RELEVAL_")}
     env.update(RELEVAL_DATABASE_URL=database_url, RELEVAL_DATA_DIR=str(tmp / "data"), RELEVAL_SECRET_KEY="test-key")

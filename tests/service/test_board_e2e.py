@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from tests.conftest import EXAMPLES
-from tests.service.boards import BACKENDS, releval, running_board
+from tests.service.boards import BACKENDS, open_benchmark, releval, running_board
 
 GOLD = EXAMPLES / "conll04" / "conll04_test_first30.json"
 MEASURES = [f"{c}:{a}" for c in ("strict", "boundaries") for a in ("micro", "weighted", "dodrans", "entropy", "macro")]
@@ -44,6 +44,7 @@ def cli(*args: str) -> dict:
 def test_e2e_board_equals_score_and_compare(backend: str, tmp_path) -> None:
     with running_board(backend, tmp_path) as board:
         done = releval("benchmark", "conll", str(GOLD), "--task", "e2e", env=board.env)
+        open_benchmark(board, "conll")
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("benchmark conll: 30 items, measures strict:micro, strict:weighted")
         files = {}

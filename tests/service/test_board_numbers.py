@@ -106,7 +106,7 @@ def test_a_contributed_task_config_rescores_every_run(tmp_path) -> None:
             "/api/v1/benchmarks/semeval2010-task8/variants",
             body,
             {"Content-Type": "application/json"},
-            token=board.token("contributor"),
+            token=board.admin,  # the organiser's (an admin here): a submitter is refused (test_benchmark_changes)
         )
         assert status == 201, out
         assert json.loads(out)["parent"] == "semeval2010-task8"

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 from tests.service import synthetic
-from tests.service.boards import BACKENDS, Board, releval, running_board
+from tests.service.boards import BACKENDS, Board, open_benchmark, releval, running_board
 
 
 def score_cli(gold, pred, *args: str) -> dict:
@@ -25,6 +25,7 @@ def score_cli(gold, pred, *args: str) -> dict:
 def make_benchmark(board: Board, tmp_path, slug: str = "toy") -> object:
     gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
     done = releval("benchmark", slug, str(gold), "--title", "Toy", env=board.env)
+    open_benchmark(board, slug)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"benchmark {slug}: 300 items")
     return gold
@@ -111,13 +112,20 @@ def test_submit_register_measure_and_refusals(backend: str, tmp_path) -> None:
         assert board.request("DELETE", f"/api/v1/runs/{run_id}", token=bob)[0] == 403
         assert board.json(f"/api/v1/runs/{run_id}")["run"] == run_id
 
-        # Contribute a measure: every stored run is re-scored under it, with its own signature.
+        # Register a measure (the organiser's, here an admin; a submitter is refused): every stored run is
+        # re-scored under it, with its own signature.
         body = json.dumps({"name": "power:0.50"}).encode()
         status, out, _ = board.request(
             "POST", "/api/v1/benchmarks/toy/measures", body, {"Content-Type": "application/json"}, token=bob
         )
+        assert status == 403 and "only the organiser of toy" in json.loads(out)["error"]
+        status, out, _ = board.request(
+            "POST", "/api/v1/benchmarks/toy/measures", body, {"Content-Type": "application/json"}, token=board.admin
+        )
         assert status == 201 and json.loads(out)["measure"] == "power:0.5"
-        status, out, _ = board.request("POST", "/api/v1/benchmarks/toy/measures", b'{"name": "power:x"}', {}, token=bob)
+        status, out, _ = board.request(
+            "POST", "/api/v1/benchmarks/toy/measures", b'{"name": "power:x"}', {}, token=board.admin
+        )
         assert status == 400 and "power" in json.loads(out)["error"]
         board.wait_idle()
         data = board.json("/b/toy/board.json")
@@ -186,6 +194,7 @@ def test_submit_command(tmp_path) -> None:
         assert done.returncode == 2 and "has no dev gold" in done.stderr
         dev_gold = synthetic.write(tmp_path / "dev.jsonl", synthetic.predictions(77, error=0.5))
         done = releval("benchmark", "toy2", str(gold), "--dev", str(dev_gold), env=board.env)
+        open_benchmark(board, "toy2")
         assert done.returncode == 0, done.stderr
         assert board.json("/api/v1/benchmarks/toy2")["dev_n"] == 300
         args[args.index("toy")] = "toy2"
@@ -194,7 +203,7 @@ def test_submit_command(tmp_path) -> None:
         run = json.loads(done.stdout)
         assert (run["split"], run["status"]) == ("dev", "scored")
         assert run["cells"]["macro"]["value"] == score_cli(dev_gold, pred)["averages"]["macro"]["f"]
-        assert board.json("/b/toy2/board.json")["rows"][0]["runs"] == 0
+        assert board.json("/b/toy2/board.json")["rows"] == []  # an entry with dev runs only is not a row
 
 
 def _perturb(labels: list[str], seed: int, error: float) -> list[str]:
@@ -214,6 +223,7 @@ def test_replicability_across_benchmarks(backend: str, tmp_path) -> None:
             gold_labels = _perturb(synthetic.gold_labels(), 100 + k, 0.3)
             gold = synthetic.write(tmp_path / f"g{k}.jsonl", gold_labels)
             assert releval("benchmark", f"t{k}", str(gold), env=board.env).returncode == 0
+            open_benchmark(board, f"t{k}")
             files = []
             for entry, error in (("A", 0.1 * k), ("B", 0.3)):
                 pred = synthetic.write(

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.service.boards import BACKENDS, Board, releval, running_board
+from tests.service.boards import BACKENDS, Board, open_benchmark, releval, running_board
 
 CHROMIUM = os.environ.get("RELEVAL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -168,6 +168,7 @@ def click_header(page: Any, label: str) -> None:
 def make_benchmark(board: Board, tmp_path: Path, slug: str) -> None:
     gold = write_tsv(tmp_path / "gold.tsv", GOLD)
     done = releval("benchmark", slug, str(gold), "--title", "Toy board", "--resamples", "200", env=board.env)
+    open_benchmark(board, slug)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"benchmark {slug}: 40 items, measures micro,"), done.stdout
 
@@ -198,6 +199,7 @@ def test_submit_sort_entry_and_refusal(backend: str, tmp_path: Path, page: Any, 
             page.fill("input[name=slug]", slug)
             page.fill("input[name=title]", "Toy board")
             page.fill("input[name=resamples]", "200")
+            page.check("input[name=open]")  # labels public: the per-class table below is shown
             page.set_input_files("input[name=file]", str(gold))
             page.fill("input[name=token]", token)
             with page.expect_navigation() as nav:

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from tests.service import synthetic
-from tests.service.boards import BACKENDS, Board, releval, running_board
+from tests.service.boards import BACKENDS, Board, open_benchmark, releval, running_board
 
 MEASURES = ["micro", "weighted", "dodrans", "entropy", "macro"]
 
@@ -31,6 +31,7 @@ def _submit_many(url: str, token: str, seeds: list[int]) -> list[int]:
 def _benchmark(board: Board, tmp_path) -> None:
     gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
     done = releval("benchmark", "toy", str(gold), env=board.env)
+    open_benchmark(board, "toy")
     assert done.returncode == 0, done.stderr
 
 
@@ -122,3 +123,36 @@ def test_backfill_while_submissions_arrive(backend: str, tmp_path) -> None:
         board.wait_idle()
         data = _every_cell_fresh(board, [*MEASURES, "power:0.5", "power:2"], 40)
         assert all(data["ties_current"].values())
+
+
+def _submit_counting(url: str, token: str, slug: str, seeds: list[int]) -> list[int]:
+    """One process's share of the submissions: the HTTP status of each."""
+    from tests.service.boards import Board
+
+    board = Board(url, token, {})
+    return [
+        board.submit(slug, f"q{seed}", synthetic.jsonl(synthetic.predictions(seed)), "q.jsonl", token=token)[0]
+        for seed in seeds
+    ]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_quota_is_charged_atomically(backend: str, tmp_path) -> None:
+    """50 submissions of one submitter at once from 5 processes: against a daily quota of 20 on an open benchmark,
+    exactly 20 stored and 30 refused (429); against a hidden phase's total limit of 12, exactly 12."""
+    with running_board(backend, tmp_path, workers=0, RELEVAL_DAILY_QUOTA="20") as board:
+        _benchmark(board, tmp_path)
+        assert releval("benchmark", "hidden", str(tmp_path / "gold.jsonl"), env=board.env).returncode == 0
+        phase = {"name": "test", "start": "2020-01-01T00:00:00Z", "total_limit": 12, "daily_limit": None}
+        status, out, _ = board.request(
+            "PUT", "/api/v1/benchmarks/hidden/phases", json.dumps({"phases": [phase]}).encode(), token=board.admin
+        )
+        assert status == 200, out
+        for slug, token, stored in (("toy", board.token("dora"), 20), ("hidden", board.token("eve"), 12)):
+            shares = [list(range(50))[i::5] for i in range(5)]
+            with ProcessPoolExecutor(5) as pool:
+                done = pool.map(_submit_counting, [board.url] * 5, [token] * 5, [slug] * 5, shares)
+                statuses = sorted(s for share in done for s in share)
+            assert statuses == [201] * stored + [429] * (50 - stored), (slug, statuses)
+            rows = board.json(f"/b/{slug}/board.json")["rows"]
+            assert sum(r["runs"] for r in rows) == stored, slug

@@ -49,9 +49,16 @@ def test_models_match_migrations_and_upgrade(backend: str, tmp_path) -> None:
         done = subprocess.run([sys.executable, "-m", "releval", "token", "x"], env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         applied = "print(sorted(m.name for m in MigrationRecorder.Migration.objects.filter(app='board')))"
-        assert (
-            run(applied, env).stdout.strip()
-            == "['0001_initial', '0002_pair_tests', '0003_dev_gold', '0004_variants', '0005_run_data']"
+        assert run(applied, env).stdout.strip() == str(
+            [
+                "0001_initial",
+                "0002_pair_tests",
+                "0003_dev_gold",
+                "0004_variants",
+                "0005_run_data",
+                "0006_phases_charges",
+                "0007_retire",
+            ]
         )
         assert "board_pairtest" in run(tables, env).stdout
         early = "from releval.service.models import Submitter; print(Submitter.objects.get(name='early').token_hash)"

@@ -152,7 +152,8 @@ def benchmark_command(
     database_url: str | None,
     data_dir: Path | None,
 ) -> None:
-    """Add a benchmark to the board from its gold file (kept by the server, never served)."""
+    """Add a benchmark to the board from its gold file (kept by the server, never served). It starts in a hidden
+    test phase; its organiser marks public labels open with PUT /api/v1/benchmarks/SLUG/phases {"open": true}."""
     from releval.data.io import read_bytes
     from releval.validation import check_resamples, check_seed
 
@@ -188,8 +189,10 @@ def benchmark_command(
         )
     except board.Refused as exc:
         raise RelevalError(str(exc)) from None
+    phase = "open (every detail shown)" if bench.open else "hidden test phase until its organiser closes it"
     click.echo(
         f"benchmark {bench.slug}: {bench.n_items} items, measures {', '.join(m.name for m in bench.measures.all())}"
+        f"; {phase}"
     )
 
 
@@ -214,7 +217,13 @@ def benchmark_command(
     default=None,
     help="The file's format (default: detected); one label per line must be named: labels-lines.",
 )
-@click.option("--wait", "wait_seconds", type=click.FloatRange(0), default=0.0, help="Wait this long for the scores.")
+@click.option(
+    "--wait",
+    "wait_seconds",
+    type=click.FloatRange(0),
+    default=0.0,
+    help="Wait this long for the scores (exit 2 if the run's scoring failed).",
+)
 def submit_command(
     pred: Path,
     board_url: str,
@@ -259,6 +268,8 @@ def submit_command(
     if wait_seconds:
         run = client.wait(run["run"], wait_seconds)
     sys.stdout.write(json.dumps(run, indent=2) + "\n")
+    if run.get("status") == "failed":  # stored, but its scoring failed: a script must not read it as scored
+        raise RelevalError(f"run {run['run']} was stored but its scoring failed: see GET /api/v1/runs/{run['run']}")
 
 
 def register(app: click.Group) -> None:

@@ -11,6 +11,7 @@ from releval.service import board as ops
 from releval.service.board_tasks import task_of
 from releval.service.jobs import primary_runs, stored_predictions
 from releval.service.models import Benchmark, Entry
+from releval.service.phases import view_for
 
 
 def replicability(a: str, b: str, measure: str = "micro", alpha: float = 0.05) -> dict[str, Any]:
@@ -29,6 +30,8 @@ def replicability(a: str, b: str, measure: str = "micro", alpha: float = 0.05) -
         entries = {e.name: e for e in Entry.objects.filter(benchmark=bench, name__in=[a, b])}
         if len(entries) < 2:
             continue
+        if not view_for(bench, None).detail:
+            continue  # paired p-values against hidden labels: not while a hidden phase lasts
         runs = primary_runs(bench)
         if entries[a].pk not in runs or entries[b].pk not in runs:
             continue

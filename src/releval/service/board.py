@@ -10,15 +10,13 @@ import hashlib
 import re
 import secrets
 from collections.abc import Sequence
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from releval.errors import OptionError, RelevalError
-from releval.service import queue, scoring
+from releval.service import phases, queue, scoring
 from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Entry, Measure, Run, RunData, Submitter
 
@@ -34,13 +32,45 @@ class Refused(RelevalError):
         self.status = status
 
 
+#: Format characters refused in every text field besides the control characters: the bidirectional embeddings,
+#: overrides and isolates (an RTL override shows a name reversed) and the invisible separators.
+_BIDI = frozenset(
+    "\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
+)
+
+
+def check_text(value: str, field: str, *, multiline: bool = False) -> str:
+    """`value` unless it holds a control character (NUL included; newline and tab only where `multiline`), a
+    surrogate or unassigned code point, or a bidirectional or invisible format character: those are refused (400)
+    naming `field` and the character, before anything reaches the database (PostgreSQL refuses NUL in text; a
+    page would show an override reversed).
+
+    >>> check_text("R-BERT", "entry")
+    'R-BERT'
+    >>> check_text("x\u202ey", "entry")
+    Traceback (most recent call last):
+    ...
+    releval.service.board.Refused: entry: character U+202E (RIGHT-TO-LEFT OVERRIDE) at position 2 is not allowed
+    """
+    import unicodedata
+
+    for i, ch in enumerate(value, start=1):
+        category = unicodedata.category(ch)
+        if multiline and ch in "\n\t\r":
+            continue
+        if category in ("Cc", "Cs", "Cn", "Co") or ch in _BIDI:
+            what = unicodedata.name(ch, "") or {"\x00": "NUL"}.get(ch, "control character")
+            raise Refused(f"{field}: character U+{ord(ch):04X} ({what}) at position {i} is not allowed")
+    return value
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def create_submitter(name: str, admin: bool = False) -> str:
     """A new submitter; returns their token (shown once: only its hash is stored)."""
-    name = name.strip()
+    name = check_text(name, "name").strip()
     if not name or len(name) > 100:
         raise Refused("a submitter's name is 1 to 100 characters")
     token = "rlv_" + secrets.token_urlsafe(32)
@@ -83,10 +113,20 @@ def create_benchmark(
     resamples: int = 1000,
     seed: int = 12345,
     confidence: float = 0.95,
+    open_: bool = False,
+    organiser: Submitter | None = None,
+    with_phase: bool = True,
 ) -> Benchmark:
-    """A benchmark from a gold file read by the strict loaders, with its statistics (`releval stats`)."""
+    """A benchmark from a gold file read by the strict loaders, with its statistics (`releval stats`). Unless it is
+    `open_` (its test labels are public), it starts with one hidden phase (releval.service.phases.default_phase)."""
     from django.utils.text import slugify
 
+    check_text(slug, "slug")
+    check_text(title, "title")
+    check_text(description, "description", multiline=True)
+    for key, value in (settings_ or {}).items():
+        if isinstance(value, str):
+            check_text(value, key)
     if not slug or slugify(slug) != slug or "_" in slug or len(slug) > 60:
         raise Refused(f"benchmark slug {slug!r}: lower-case letters, digits and hyphens only (1 to 60)")
     if not title or len(title) > 200:
@@ -121,7 +161,11 @@ def create_benchmark(
             gold_digest=stored.digest,
             n_items=stored.n_items,
             stats=stored.stats,
+            open=open_,
+            organiser=organiser,
         )
+        if not open_ and with_phase:
+            phases.default_phase(bench)
         if dev is not None and dev_gold is not None:
             bench.dev_gold, bench.dev_gold_name = dev_gold, scoring.safe_name(dev_gold_name)
             bench.dev_gold_sha256 = scoring.digest(dev_gold)
@@ -131,16 +175,6 @@ def create_benchmark(
         for i, name in enumerate(dict.fromkeys(names)):
             Measure.objects.create(benchmark=bench, name=name, position=i)
     return bench
-
-
-def check_quota(submitter: Submitter) -> None:
-    """At most RELEVAL_DAILY_QUOTA runs per submitter in the last 24 hours (admins: no limit)."""
-    if submitter.is_admin:
-        return
-    since = timezone.now() - timedelta(days=1)
-    used = Run.objects.filter(entry__owner=submitter, created__gte=since).count()
-    if used >= settings.RELEVAL_DAILY_QUOTA:
-        raise Refused(f"daily quota reached: {used} submissions in the last 24 hours", 429)
 
 
 def submit(
@@ -161,6 +195,11 @@ def submit(
     """Validate and store one run's predictions and enqueue its scoring, in one transaction; refused (nothing
     stored) for bad input, another submitter's entry, a repeated seed, a full quota or an oversized file."""
     bench = get_benchmark(benchmark_slug)
+    if bench.retired:
+        raise Refused(f"benchmark {bench.slug!r} is retired", 410)
+    for value, field in ((entry_name, "entry"), (str(seed), "seed"), (paper_url, "paper_url")):
+        check_text(value, field)
+    check_text(training_data, "training_data")
     entry_name, seed = entry_name.strip(), str(seed).strip()
     if not entry_name or len(entry_name) > 100:
         raise Refused("an entry's name is 1 to 100 characters")
@@ -174,12 +213,11 @@ def submit(
         raise Refused("paper_url must be an http(s) address")
     if len(data) > settings.RELEVAL_MAX_UPLOAD:
         raise Refused(f"the file has {len(data)} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
-    if quota:
-        check_quota(submitter)
     spec = spec_of(bench)
     try:
         gold = split_view(bench, split)
-        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, 20 * settings.RELEVAL_MAX_UPLOAD, fmt)
+        # a gzip upload expands in a stream, to the upload limit at most: memory stays bounded whatever it holds
+        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, settings.RELEVAL_MAX_UPLOAD, fmt)
     except RelevalError as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
         raise Refused(str(exc)) from None
     with transaction.atomic():
@@ -201,6 +239,8 @@ def submit(
             raise Refused(f"entry {entry_name!r} belongs to another submitter", 403)
         if Run.objects.filter(entry=entry, seed=seed, split=split).exists():
             raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409)
+        if quota:  # the submitter's limits, checked and charged under a lock of their row (phases.charge)
+            phases.charge(submitter, bench, split, settings.RELEVAL_DAILY_QUOTA)
         try:
             with transaction.atomic():
                 run = Run.objects.create(
@@ -213,8 +253,30 @@ def submit(
                 RunData.objects.create(run=run, upload=data, aligned=stored)
         except IntegrityError:  # the same seed submitted twice at once
             raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409) from None
+        _flag_copy(entry, bench, split, stored, submitter)
         queue.enqueue("score-run", {"run": run.pk}, key=f"score-run:{run.pk}")
     return run
+
+
+def _flag_copy(entry: Entry, bench: Benchmark, split: str, stored: bytes, submitter: Submitter) -> None:
+    """Flag `entry` when its run's predictions, as stored (aligned to gold), are another submitter's on the same
+    benchmark: a copy of another's file, however renamed or re-encoded."""
+    other = (
+        RunData.objects.filter(run__entry__benchmark=bench, run__split=split, aligned=stored)
+        .exclude(run__entry__owner=submitter)
+        .values_list("run__entry__name", flat=True)
+        .first()
+    )
+    if other is None:
+        return
+    flag = {
+        "code": "same-predictions",
+        "severity": "warning",
+        "message": f"the same {split} predictions as the entry {other!r} of another submitter",
+    }
+    if flag not in entry.flags:
+        entry.flags = [*entry.flags, flag]
+        entry.save(update_fields=["flags"])
 
 
 def protocol_flags(selection: str, training_data: str) -> list[dict[str, str]]:
@@ -236,13 +298,52 @@ def get_benchmark(slug: str) -> Benchmark:
         raise Refused(f"no benchmark {slug!r}", 404) from None
 
 
+def check_organiser(submitter: Submitter, bench: Benchmark, action: str) -> None:
+    """Only the benchmark's organiser (of its parent, for a variant) or an admin may `action` (403)."""
+    if not phases.is_organiser(bench, submitter):
+        raise Refused(f"only the organiser of {phases.root(bench).slug} (or an admin) may {action}", 403)
+    if bench.retired:
+        raise Refused(f"benchmark {bench.slug!r} is retired", 410)
+
+
+def trial(bench: Benchmark, spec: scoring.BenchmarkSpec, measures: Sequence[str], what: str) -> None:
+    """Score gold itself under `spec` and `measures` with the task's own reading and scoring, before anything is
+    stored or queued: the library's validators refuse what they know (a negative label gold lacks), and a setting
+    or measure outside what the scorer can compute (`power:1e9`: the class weights overflow; `beta: 1e308`: β²
+    does) shows as gold not scoring 1 — every submission would fail or score nonsense, so it is refused (400)."""
+    import math
+
+    task = task_of(bench.task)
+    try:
+        stored = task.prepare_run(bench, bytes(bench.gold), bench.gold_name, spec, scoring.MAX_EXPANDED)
+        cells = task.cells(bench, stored, spec, list(measures))
+    except RelevalError as exc:
+        raise Refused(f"{what}: {exc}") from None
+    except (ArithmeticError, ValueError, KeyError) as exc:  # what the library has no message for
+        raise Refused(f"{what}: scoring gold itself fails ({type(exc).__name__}: {exc})") from None
+    for name, cell in cells.items():
+        finite = all(math.isfinite(v) for v in (cell.value, cell.ci_low, cell.ci_high))
+        if not finite or abs(cell.value - 1.0) > 1e-9:
+            raise Refused(
+                f"{what}: gold scored against itself gets {name} F = {cell.value!r} with interval "
+                f"[{cell.ci_low!r}, {cell.ci_high!r}], not 1: a number outside what the scorer can compute "
+                "(class weights or β² overflow)"
+            )
+
+
 def register_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Measure:
-    """A new column: enqueues its computation for every stored run, in chunks, in the same transaction."""
+    """A new column (the organiser's): checked by a trial on gold, then its computation for every stored run is
+    enqueued, in chunks, in the same transaction."""
     bench = get_benchmark(benchmark_slug)
+    check_organiser(submitter, bench, "register a measure")
+    check_text(name, "name")
     try:
         name = task_of(bench.task).check_measure(name)
     except OptionError as exc:
         raise Refused(str(exc)) from None
+    if Measure.objects.filter(benchmark=bench, name=name).exists():
+        raise Refused(f"measure {name!r} is registered on {bench.slug}", 409)
+    trial(bench, spec_of(bench), [name], f"measure {name!r} refused")
     with transaction.atomic():
         Benchmark.objects.select_for_update().only("id").get(pk=bench.pk)  # see `submit`
         if Measure.objects.filter(benchmark=bench, name=name).exists():
@@ -272,10 +373,12 @@ def delete_run(submitter: Submitter, run_id: int) -> None:
 
 
 def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str, changes: Any) -> Benchmark:
-    """A contributed task Config: a benchmark with the parent's gold, measures and interval settings and its task
-    settings changed by `changes` (e.g. {"view": "undirected"}); every stored run of the parent is re-read from its
-    upload under the new Config and scored (jobs enqueued in the same transaction)."""
+    """A task Config (the organiser's): a benchmark with the parent's gold, measures and interval settings and its
+    task settings changed by `changes` (e.g. {"view": "undirected"}), checked by a trial on gold; every stored run
+    of the parent is re-read from its upload under the new Config and scored (jobs enqueued in the same
+    transaction)."""
     parent = get_benchmark(parent_slug)
+    check_organiser(submitter, parent, "add a variant")
     if not isinstance(changes, dict) or not changes:
         raise Refused('a variant changes at least one setting: {"settings": {"view": "undirected"}}')
     merged = {**parent.settings, **changes}
@@ -289,18 +392,79 @@ def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str
             parent.gold_name,
             merged,
             task=parent.task,
-            measures=[m.name for m in parent.measures.all()],
+            measures=[m.name for m in parent.measures.filter(status="active")],
             description=f"{parent.title} with {', '.join(f'{k}={v}' for k, v in changes.items())}",
             dev_gold=bytes(parent.dev_gold) if parent.dev_gold is not None else None,
             dev_gold_name=parent.dev_gold_name or "dev",
             resamples=parent.resamples,
             seed=parent.seed,
             confidence=parent.confidence,
+            open_=parent.open,
+            organiser=parent.organiser,
+            with_phase=False,  # the parent's phases govern it (phases.root)
         )
         bench.parent = parent
         bench.save(update_fields=["parent"])
+        measures = [m.name for m in bench.measures.all()]
+        trial(bench, spec_of(bench), measures, f"variant {slug!r} refused")  # refused: the transaction rolls back
         Benchmark.objects.select_for_update().only("id").get(pk=parent.pk)  # no parent run slips past the copy
         run_ids = list(Run.objects.filter(entry__benchmark=parent).order_by("id").values_list("id", flat=True))
         for start in range(0, len(run_ids), BACKFILL_CHUNK):
             queue.enqueue("copy-runs", {"variant": bench.pk, "runs": run_ids[start : start + BACKFILL_CHUNK]})
+    return bench
+
+
+def set_phases(submitter: Submitter, benchmark_slug: str, body: Any) -> Benchmark:
+    """Replace a benchmark's phases (and optionally its `open` flag) with the organiser's, from
+    `{"open": false, "phases": [{"name", "start", "end", …}]}` (releval.service.phases.parse_phases). Charges are
+    kept: a phase's limits count every test submission since its start."""
+    from releval.service.models import Phase
+
+    bench = get_benchmark(benchmark_slug)
+    if bench.parent_id is not None:
+        raise Refused(f"{bench.slug} is a variant: its parent's phases govern it")
+    if not phases.is_organiser(bench, submitter):
+        raise Refused(f"only the organiser of {bench.slug} (or an admin) may change its phases", 403)
+    if isinstance(body, dict) and "open" in body and not isinstance(body["open"], bool):
+        raise Refused("open: true or false")
+    try:
+        parsed = phases.parse_phases(body)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    with transaction.atomic():
+        Benchmark.objects.select_for_update().only("id").get(pk=bench.pk)
+        Phase.objects.filter(benchmark=bench).delete()
+        for phase in parsed:
+            Phase.objects.create(benchmark=bench, **phase)
+        if "open" in body:
+            bench.open = body["open"]
+            bench.save(update_fields=["open"])
+    return bench
+
+
+def retire_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Measure:
+    """Take a column off the board (the organiser's): its cells are kept, no more are computed."""
+    bench = get_benchmark(benchmark_slug)
+    check_organiser(submitter, bench, "retire a measure")
+    try:
+        measure = Measure.objects.get(benchmark=bench, name=name)
+    except Measure.DoesNotExist:
+        raise Refused(f"no measure {name!r} on {bench.slug}", 404) from None
+    if measure.status != "failed" and Measure.objects.filter(benchmark=bench, status="active").count() == 1:
+        raise Refused(f"{name!r} is the last measure of {bench.slug}: a board needs one", 409)
+    with transaction.atomic():
+        measure.status = "retired"
+        measure.save(update_fields=["status"])
+        queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
+    return measure
+
+
+def retire_variant(submitter: Submitter, slug: str) -> Benchmark:
+    """Retire a variant (the organiser's): listed no more, takes no runs; its page and numbers stay readable."""
+    bench = get_benchmark(slug)
+    if bench.parent_id is None:
+        raise Refused(f"{slug} is not a variant: only a variant can be retired", 409)
+    check_organiser(submitter, bench, "retire a variant")
+    bench.retired = True
+    bench.save(update_fields=["retired"])
     return bench

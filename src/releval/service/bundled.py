@@ -51,6 +51,7 @@ def load_examples() -> bool:
             json.dumps(test).encode(),
             "conll04_test.json",
             task="e2e",
+            open_=True,  # the split is published
             description="Roth and Yih (2004), the split of Taillé et al. (2020): entities and relations; Strict "
             "(spans, entity and relation types), Boundaries (spans and relation type) and NER.",
         )
@@ -67,6 +68,7 @@ def load_examples() -> bool:
             gold.read_bytes(),
             gold.name,
             {"negative": "Other"},
+            open_=True,  # the test key is published
             description="Hendrickx et al. (2010): 2,717 test items; 'Other' is the negative class. Predictions of "
             "five published architectures re-implemented by onehaitao/CNN-relation-extraction and its siblings.",
         )

@@ -48,6 +48,48 @@ def _run_failed(payload: dict[str, Any]) -> None:
     Run.objects.filter(pk=payload["run"]).update(status="failed")
 
 
+#: The flag of a test run that scores 1 under every measure: its predictions are gold's labels, item for item.
+EQUALS_GOLD = {
+    "code": "equals-gold",
+    "severity": "warning",
+    "message": "the predictions equal gold: 100.00 under every measure",
+}
+
+
+def measure_failed(measure: Measure, exc: BaseException) -> None:
+    """Mark a measure failed (left off the board and out of every later job) with what went wrong."""
+    message = f"{type(exc).__name__}: {exc}"[:2000]
+    Measure.objects.filter(pk=measure.pk, status="active").update(status="failed", error=message)
+
+
+def active_measures(bench: Benchmark) -> list[Measure]:
+    return list(Measure.objects.filter(benchmark=bench, status="active"))
+
+
+def _cells_isolated(
+    task: Any, gold: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: list[Measure]
+) -> tuple[list[Measure], dict[str, scoring.Cell]]:
+    """Every measure's cell of a run; when that fails, each measure alone (the same numbers: a cell's draw does not
+    depend on the other measures), the ones that fail marked failed: one bad measure never blocks a run. When every
+    measure fails the run is at fault: its job fails (and is retried) and no measure is marked."""
+    try:
+        return measures, task.cells(gold, stored, spec, [m.name for m in measures])
+    except Exception:
+        pass
+    cells: dict[str, scoring.Cell] = {}
+    failed: list[tuple[Measure, Exception]] = []
+    for measure in measures:
+        try:
+            cells.update(task.cells(gold, stored, spec, [measure.name]))
+        except Exception as exc:
+            failed.append((measure, exc))
+    if not cells and failed:  # every measure fails on this run: the run is what fails, not the measures
+        raise failed[0][1]
+    for measure, error in failed:
+        measure_failed(measure, error)
+    return [m for m in measures if m.name in cells], cells
+
+
 @queue.handler("score-run", give_up=_run_failed)
 def score_run(payload: dict[str, Any]) -> None:
     """Every measure of a new run, its per-class result and its audit flags; then the tie groups again."""
@@ -60,11 +102,12 @@ def score_run(payload: dict[str, Any]) -> None:
     task = task_of(bench.task)
     stored = stored_predictions(run.pk)
     gold = split_view(bench, run.split)
-    measures = list(Measure.objects.filter(benchmark=bench))
+    measures, cells = _cells_isolated(task, gold, stored, spec, active_measures(bench))
     names = [m.name for m in measures]
-    cells = task.cells(gold, stored, spec, names)
     result = task.result(gold, stored, spec, names)
     flags = task.flags(gold, stored, spec) if run.split == "test" else []
+    if run.split == "test" and cells and all(abs(c.value - 1.0) < 1e-9 for c in cells.values()):
+        flags.append(EQUALS_GOLD)
     with transaction.atomic():
         _write_cells(run, measures, cells)
         RunData.objects.filter(run_id=run.pk).update(result=result)
@@ -77,11 +120,20 @@ def score_run(payload: dict[str, Any]) -> None:
         queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
 
 
-@queue.handler("cells")
+def _cells_failed(payload: dict[str, Any]) -> None:
+    """A backfill chunk failed for the last time: its measure is marked failed (retirable), the board goes on."""
+    measure = Measure.objects.filter(pk=payload["measure"]).first()
+    if measure is not None:
+        job_error = "its computation failed three times (see the queue's failed jobs)"
+        measure_failed(measure, RuntimeError(job_error))
+        queue.enqueue("ties", {"benchmark": measure.benchmark_id}, key=f"ties:{measure.benchmark_id}")
+
+
+@queue.handler("cells", give_up=_cells_failed)
 def compute_cells(payload: dict[str, Any]) -> None:
     """One measure for a chunk of runs (a registered measure's backfill)."""
     try:
-        measure = Measure.objects.select_related("benchmark").get(pk=payload["measure"])
+        measure = Measure.objects.select_related("benchmark").get(pk=payload["measure"], status="active")
     except Measure.DoesNotExist:
         return
     bench = measure.benchmark
@@ -202,42 +254,54 @@ def compute_ties(payload: dict[str, Any]) -> None:
     if not all_runs:
         return
     runs = {entry: rs[0] for entry, rs in all_runs.items()}
-    for measure in Measure.objects.filter(benchmark=bench):
-        key = tie_key(bench, measure, all_runs)
-        if TieCache.objects.filter(measure=measure, key=key).exists():
+    for measure in active_measures(bench):
+        try:
+            _measure_ties(bench, measure, spec, all_runs, runs)
+        except Exception as exc:  # one measure's failure never blocks the others' tie groups
+            measure_failed(measure, exc)
+
+
+def _measure_ties(
+    bench: Benchmark,
+    measure: Measure,
+    spec: scoring.BenchmarkSpec,
+    all_runs: dict[int, list[Run]],
+    runs: dict[int, Run],
+) -> None:
+    """One measure's tie groups and seed tests, unless cached for these runs."""
+    key = tie_key(bench, measure, all_runs)
+    if TieCache.objects.filter(measure=measure, key=key).exists():
+        return
+    ids = [r.pk for rs in all_runs.values() for r in rs]
+    values = dict(Cell.objects.filter(measure=measure, run_id__in=ids).values_list("run_id", "value"))
+    if len(values) < len(ids):  # some cell not computed yet: its job asks for the ties again
+        return
+    best = max(runs, key=lambda e: (values[runs[e].pk], -e))
+    best_run = runs[best]
+    known = dict(
+        PairTest.objects.filter(measure=measure, run_a=best_run, version=__version__).values_list("run_b_id", "p_value")
+    )
+    missing = [run.pk for entry, run in runs.items() if entry != best and run.pk not in known]
+    if len(missing) > PAIR_CHUNK:
+        for start in range(0, len(missing), PAIR_CHUNK):
+            chunk = missing[start : start + PAIR_CHUNK]
+            payload = {"measure": measure.pk, "best": best_run.pk, "runs": chunk}
+            queue.enqueue("pair-tests", payload, key=f"pairs:{measure.pk}:{best_run.pk}:{chunk[0]}")
+        return
+    raw = {}
+    for entry, run in runs.items():
+        if entry == best:
             continue
-        ids = [r.pk for rs in all_runs.values() for r in rs]
-        values = dict(Cell.objects.filter(measure=measure, run_id__in=ids).values_list("run_id", "value"))
-        if len(values) < len(ids):  # some cell not computed yet: its job asks for the ties again
-            continue
-        best = max(runs, key=lambda e: (values[runs[e].pk], -e))
-        best_run = runs[best]
-        known = dict(
-            PairTest.objects.filter(measure=measure, run_a=best_run, version=__version__).values_list(
-                "run_b_id", "p_value"
-            )
-        )
-        missing = [run.pk for entry, run in runs.items() if entry != best and run.pk not in known]
-        if len(missing) > PAIR_CHUNK:
-            for start in range(0, len(missing), PAIR_CHUNK):
-                chunk = missing[start : start + PAIR_CHUNK]
-                payload = {"measure": measure.pk, "best": best_run.pk, "runs": chunk}
-                queue.enqueue("pair-tests", payload, key=f"pairs:{measure.pk}:{best_run.pk}:{chunk[0]}")
-            continue
-        raw = {}
-        for entry, run in runs.items():
-            if entry == best:
-                continue
-            if run.pk not in known:
-                known[run.pk] = _pair_p(bench, measure, best_run, run, spec)
-            raw[str(entry)] = known[run.pk]
-        tests = scoring.tie_groups(raw, spec)
-        data = {
-            "best": best,
-            "tests": {t.entry: [t.p_value, t.p_adjusted, t.tied] for t in tests},
-            "seeds": seed_tests({e: [values[r.pk] for r in rs] for e, rs in all_runs.items()}, measure.name),
-        }
-        TieCache.objects.update_or_create(measure=measure, key=key, defaults={"data": data})
+        if run.pk not in known:
+            known[run.pk] = _pair_p(bench, measure, best_run, run, spec)
+        raw[str(entry)] = known[run.pk]
+    tests = scoring.tie_groups(raw, spec)
+    data = {
+        "best": best,
+        "tests": {t.entry: [t.p_value, t.p_adjusted, t.tied] for t in tests},
+        "seeds": seed_tests({e: [values[r.pk] for r in rs] for e, rs in all_runs.items()}, measure.name),
+    }
+    TieCache.objects.update_or_create(measure=measure, key=key, defaults={"data": data})
 
 
 def seed_tests(scores: dict[int, list[float]], measure: str) -> dict[str, list[float]]:

@@ -58,20 +58,64 @@ class Benchmark(models.Model):
     licensed_text = models.BooleanField(default=True)  # instance text may not be shown (TACRED, ACE): never is
     # A variant: the same gold under another task Config, its runs re-scored from the parent's stored uploads.
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="variants")
+    # Test labels already public (SemEval-2010, CoNLL04): every detail is shown at once, whatever the phases.
+    open = models.BooleanField(default=False)
+    # Who may change the benchmark's phases (and sees every detail during a hidden phase); admins may too.
+    organiser = models.ForeignKey(Submitter, null=True, blank=True, on_delete=models.SET_NULL, related_name="organised")
+    retired = models.BooleanField(default=False)  # a retired variant: listed no more, takes no runs
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return self.slug
 
 
+class Phase(models.Model):
+    """A period of a benchmark's competition (releval.service.phases): while a *hidden* phase runs or is still to
+    come, a submitter sees only what it allows of test runs (by default the first measure, rounded, with its
+    interval; no per-class table or figure), and submits at most its limits of test runs."""
+
+    MEASURES = [("primary", "the first measure only"), ("all", "every measure")]
+
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="phases")
+    name = models.CharField(max_length=40)
+    start = models.DateTimeField()
+    end = models.DateTimeField(null=True, blank=True)  # None: until the organiser closes it
+    hidden = models.BooleanField(default=True)
+    measures = models.CharField(max_length=10, choices=MEASURES, default="primary")
+    digits = models.PositiveSmallIntegerField(null=True, blank=True, default=1)  # F (%) shown to this many decimals
+    total_limit = models.PositiveIntegerField(null=True, blank=True, default=10)  # test runs per submitter
+    daily_limit = models.PositiveIntegerField(null=True, blank=True, default=3)  # … in any 24 hours
+
+    class Meta:
+        ordering = ["start", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Charge(models.Model):
+    """One submission charged to a submitter's quota: kept when the run is deleted (no refund), written in the
+    submission's transaction after the submitter's row is locked (no race)."""
+
+    submitter = models.ForeignKey(Submitter, on_delete=models.CASCADE, related_name="charges")
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="charges")
+    split = models.CharField(max_length=10, default="test")
+    created = models.DateTimeField(db_index=True)
+
+
 class Measure(models.Model):
-    """A column of a benchmark's board: micro or a weighting (`power:0.5`), registered at a time, by someone."""
+    """A column of a benchmark's board: micro or a weighting (`power:0.5`), registered at a time, by someone.
+    A measure whose computation fails is marked *failed* (its error kept) and left out; a retired one too."""
+
+    STATUS = [("active", "active"), ("failed", "failed"), ("retired", "retired")]
 
     benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="measures")
     name = models.CharField(max_length=60)
     position = models.PositiveIntegerField(default=0)
     registered_by = models.ForeignKey(Submitter, null=True, blank=True, on_delete=models.SET_NULL)
     registered = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=STATUS, default="active")
+    error = models.TextField(blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["benchmark", "name"], name="measure_unique_name")]

@@ -105,6 +105,7 @@ def configure(database_url: str | None = None, data_dir: str | Path | None = Non
             "django.middleware.common.CommonMiddleware",
             "django.middleware.csrf.CsrfViewMiddleware",
             "django.middleware.clickjacking.XFrameOptionsMiddleware",
+            "releval.service.views.ApiJsonErrors",
         ],
         ROOT_URLCONF="releval.service.urls",
         TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True}],

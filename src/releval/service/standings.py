@@ -15,6 +15,7 @@ from typing import Any
 from releval import __version__
 from releval.service.jobs import tie_key
 from releval.service.models import Benchmark, Cell, Entry, Measure, Run, TieCache
+from releval.service.phases import FULL, PROTOCOL_FLAGS, View
 
 
 @dataclass
@@ -31,9 +32,11 @@ class BoardCell:
     p_adjusted: float | None = None
     welch_p: float | None = None
     cohen_d: float | None = None
+    rank: int | None = None  # 1 + the entries whose shown value is higher (ties share a rank); None: no value
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "rank": self.rank,
             "value": self.value,
             "ci": list(self.ci) if self.ci else None,
             "signature": self.signature,
@@ -78,6 +81,7 @@ class Board:
     rows: list[BoardRow]
     ties_current: dict[str, bool]
     stale: int
+    phase: str = ""  # the hidden phase whose view this board is redacted to (releval.service.phases), "" if none
 
     def to_dict(self) -> dict[str, Any]:
         b = self.benchmark
@@ -93,6 +97,7 @@ class Board:
             "confidence": b.confidence,
             "measures": self.measures,
             "stale_cells": self.stale,
+            "hidden_phase": self.phase or None,
             "ties_current": self.ties_current,
             "version": __version__,
             "rows": [r.to_dict() for r in self.rows],
@@ -116,6 +121,7 @@ class Board:
                 "p_holm",
                 "stale",
                 "signature",
+                "rank",
             ]
         )
         for row in self.rows:
@@ -135,9 +141,44 @@ class Board:
                         _num(c.p_adjusted),
                         "yes" if c.stale else "no",
                         c.signature,
+                        "" if c.rank is None else c.rank,
                     ]
                 )
         return out.getvalue()
+
+
+def redact(b: Board, view: View) -> Board:
+    """`b` as `view` allows (releval.service.phases): its measures only, values rounded, and without a detail view
+    no p-value, no seed test and no audit finding. The ★/≈ marks stay (the organiser's tie groups)."""
+    if view == FULL:
+        return b
+    shown = view.shown(b.measures)
+    for row in b.rows:
+        row.cells = {m: _redact_cell(row.cells[m], view) for m in shown}
+        if not view.detail:
+            row.flags = [f for f in row.flags if f.get("code") in PROTOCOL_FLAGS]
+    b.measures = shown
+    b.ties_current = {m: b.ties_current.get(m, False) for m in shown}
+    b.phase = view.phase
+    _rank(b)  # by the values shown: rounded values that are equal share a rank
+    return b
+
+
+def _redact_cell(c: BoardCell, view: View) -> BoardCell:
+    r = view.value
+    ci = (r(c.ci[0]), r(c.ci[1])) if c.ci else None
+    out = BoardCell(
+        value=r(c.value),
+        ci=ci,  # type: ignore[arg-type]
+        signature=c.signature,
+        stale=c.stale,
+        seeds=[r(v) for v in c.seeds],  # type: ignore[misc]
+        sd=r(c.sd),
+        tie=c.tie,
+    )
+    if view.detail:
+        out.p_adjusted, out.welch_p, out.cohen_d = c.p_adjusted, c.welch_p, c.cohen_d
+    return out
 
 
 def _num(x: float | None) -> str:
@@ -154,7 +195,7 @@ def _sd(values: list[float]) -> float | None:
 def board(bench: Benchmark) -> Board:
     """The board of a benchmark (test runs only), rows in entry order (the page sorts). Four queries of plain
     values (no model instances: a thousand entries are read and shaped in tens of milliseconds)."""
-    measures = list(Measure.objects.filter(benchmark=bench))
+    measures = list(Measure.objects.filter(benchmark=bench, status="active"))
     columns = [(m.pk, m.name) for m in measures]
     entries = Entry.objects.filter(benchmark=bench).order_by("id")
     run_entry: dict[int, int] = {}
@@ -178,6 +219,8 @@ def board(bench: Benchmark) -> Board:
         "id", "name", "paper_url", "selection", "flags", "owner__name"
     ):
         run_ids = runs_of.get(entry_id, [])
+        if not run_ids and not any(f.get("code") == "not-rescored" for f in flags):
+            continue  # withdrawn (every test run deleted) or dev runs only: not a row of the board
         cells = {}
         for measure_id, measure_name in columns:
             got = per.get((entry_id, measure_id), empty)
@@ -200,7 +243,20 @@ def board(bench: Benchmark) -> Board:
             cells[measure_name] = cell
         rows.append(BoardRow(entry_id, name, owner, paper_url, selection, list(flags), len(run_ids), cells))
     ties_current = _ties(bench, measures, rows, runs_of, shas)
-    return Board(bench, [name for _, name in columns], rows, ties_current, stale_total)
+    board = Board(bench, [name for _, name in columns], rows, ties_current, stale_total)
+    _rank(board)
+    return board
+
+
+def _rank(b: Board) -> None:
+    """Each cell's rank under its measure by the value shown: standard competition ranking (values 0.9, 0.5, 0.5,
+    0.4 rank 1, 2, 2, 4), as in sports tables; a cell without a value has none."""
+    for m in b.measures:
+        values = [row.cells[m].value for row in b.rows]
+        shown = [v for v in values if v is not None and v == v]
+        for row in b.rows:
+            v = row.cells[m].value
+            row.cells[m].rank = None if v is None or v != v else 1 + sum(x > v for x in shown)
 
 
 def _ties(

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_http_methods
 
 from releval import __version__
 from releval.service import board as ops
-from releval.service import standings
-from releval.service.models import Benchmark, Entry, Job, Run
+from releval.service import phases, standings
+from releval.service.models import Benchmark, Entry, Job, Run, Submitter
 
 View = Callable[..., HttpResponse]
 
@@ -57,6 +57,15 @@ def _token(request: HttpRequest) -> str | None:
     return request.POST.get("token") or None
 
 
+def _viewer(request: HttpRequest) -> Submitter | None:
+    """Who reads a page or an answer: the holder of the request's bearer token (the organiser and admins see every
+    detail during a hidden phase), None without one; an unknown token is refused (401)."""
+    auth = request.META.get("HTTP_AUTHORIZATION", "")
+    if not auth.lower().startswith("bearer "):
+        return None
+    return ops.authenticate(auth[7:].strip())
+
+
 def _upload(request: HttpRequest) -> tuple[bytes, str]:
     f = request.FILES.get("file")
     if f is None:
@@ -85,8 +94,12 @@ def _submit_from(request: HttpRequest, slug: str) -> Run:
     )
 
 
-def _run_json(run: Run) -> dict[str, Any]:
-    return {
+def _run_json(run: Run, viewer: Submitter | None) -> dict[str, Any]:
+    """A run as `viewer` may see it: during a hidden phase a test run shows the phase's measures, rounded."""
+    view = phases.view_for(run.entry.benchmark, viewer) if run.split == "test" else phases.FULL
+    cells = {c.measure.name: c for c in run.cells.select_related("measure")}
+    shown = view.shown([m.name for m in run.entry.benchmark.measures.filter(status="active")])
+    out = {
         "run": run.pk,
         "entry": run.entry.name,
         "benchmark": run.entry.benchmark.slug,
@@ -94,16 +107,18 @@ def _run_json(run: Run) -> dict[str, Any]:
         "split": run.split,
         "sha256": run.sha256,
         "status": run.status,
+        "hidden_phase": view.phase or None,
         "cells": {
             c.measure.name: {
-                "value": c.value,
-                "ci": [c.ci_low, c.ci_high],
+                "value": view.value(c.value),
+                "ci": [view.value(c.ci_low), view.value(c.ci_high)],
                 "signature": c.signature,
                 "stale": c.version != __version__,
             }
-            for c in run.cells.select_related("measure")
+            for c in (cells[m] for m in shown if m in cells)
         },
     }
+    return out
 
 
 # ---------------------------------------------------------------- JSON API
@@ -124,6 +139,9 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
     submitter = ops.authenticate(_token(request))
     if not submitter.is_admin:
         raise ops.Refused("only an admin may create a benchmark", 403)
+    open_ = request.POST.get("open", "false").strip().lower()
+    if open_ not in ("true", "false", "1", "0", "on", ""):
+        raise ops.Refused(f"open {open_!r}: true or false")
     data, name = _upload(request)
     dev = request.FILES.get("dev_file")
     if dev is not None and dev.size is not None and dev.size > settings.RELEVAL_MAX_UPLOAD:
@@ -145,6 +163,8 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         dev_gold_name=(dev.name or "dev") if dev is not None else "dev",
         description=p.get("description", "")[:2000],
         resamples=resamples,
+        open_=open_ in ("true", "1", "on"),
+        organiser=submitter,
     )
 
 
@@ -161,15 +181,25 @@ def _benchmark_json(b: Benchmark) -> dict[str, Any]:
         "resamples": b.resamples,
         "seed": b.seed,
         "confidence": b.confidence,
-        "measures": [m.name for m in b.measures.all()],
+        "measures": [m.name for m in b.measures.all() if m.status == "active"],
+        "measures_off": [
+            {"name": m.name, "status": m.status, "error": m.error} for m in b.measures.all() if m.status != "active"
+        ],
+        "retired": b.retired,
         "parent": b.parent.slug if b.parent else None,
         "stats": b.stats,
+        "open": b.open,
+        "phases": [phases.phase_json(p) for p in b.phases.all()],
+        "hidden_phase": phases.view_for(b, None).phase or None,
     }
 
 
 @api
-@require_http_methods(["GET"])
+@require_http_methods(["GET", "DELETE"])
 def api_benchmark(request: HttpRequest, slug: str) -> HttpResponse:
+    """One benchmark; DELETE retires a variant (the organiser's)."""
+    if request.method == "DELETE":
+        return JsonResponse(_benchmark_json(ops.retire_variant(ops.authenticate(_token(request)), slug)))
     return JsonResponse(_benchmark_json(ops.get_benchmark(slug)))
 
 
@@ -177,7 +207,7 @@ def api_benchmark(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["POST"])
 def api_submit(request: HttpRequest, slug: str) -> HttpResponse:
     run = _submit_from(request, slug)
-    return JsonResponse(_run_json(run), status=201)
+    return JsonResponse(_run_json(run, run.entry.owner), status=201)
 
 
 @api
@@ -190,7 +220,7 @@ def api_run(request: HttpRequest, run_id: int) -> HttpResponse:
         run = Run.objects.select_related("entry__benchmark").get(pk=run_id)
     except Run.DoesNotExist:
         raise ops.Refused(f"no run {run_id}", 404) from None
-    return JsonResponse(_run_json(run))
+    return JsonResponse(_run_json(run, _viewer(request)))
 
 
 def _json_body(request: HttpRequest, key: str, example: str) -> dict[str, Any]:
@@ -214,6 +244,14 @@ def api_measures(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @api
+@require_http_methods(["DELETE"])
+def api_measure(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+    """Retire a measure (the organiser's)."""
+    measure = ops.retire_measure(ops.authenticate(_token(request)), slug, name)
+    return JsonResponse({"measure": measure.name, "benchmark": slug, "status": measure.status})
+
+
+@api
 @require_http_methods(["POST"])
 def api_variants(request: HttpRequest, slug: str) -> HttpResponse:
     submitter = ops.authenticate(_token(request))
@@ -223,11 +261,35 @@ def api_variants(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @api
+@require_http_methods(["GET", "PUT"])
+def api_phases(request: HttpRequest, slug: str) -> HttpResponse:
+    """A benchmark's phases; PUT replaces them (its organiser or an admin): `{"open": false, "phases": […]}`."""
+    if request.method == "PUT":
+        submitter = ops.authenticate(_token(request))
+        try:
+            body = json.loads(request.body or b"null")
+        except ValueError:
+            body = None
+        bench = ops.set_phases(submitter, slug, body)
+    else:
+        bench = ops.get_benchmark(slug)
+    return JsonResponse(
+        {
+            "benchmark": bench.slug,
+            "open": bench.open,
+            "phases": [phases.phase_json(p) for p in bench.phases.all()],
+            "hidden_phase": phases.view_for(bench, None).phase or None,
+        }
+    )
+
+
+@api
 @require_http_methods(["GET"])
 def api_board(request: HttpRequest, slug: str) -> HttpResponse:
     import orjson
 
-    b = standings.board(ops.get_benchmark(slug))
+    bench = ops.get_benchmark(slug)
+    b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
     # orjson writes NaN and infinities as null (JSON has none), in C
     return HttpResponse(orjson.dumps(b.to_dict()), content_type="application/json")
 
@@ -246,7 +308,8 @@ def _finite(o: Any) -> Any:
 @require_http_methods(["GET"])
 def board_csv(request: HttpRequest, slug: str) -> HttpResponse:
     try:
-        b = standings.board(ops.get_benchmark(slug))
+        bench = ops.get_benchmark(slug)
+        b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
     except ops.Refused as exc:
         return _page_error(request, exc)
     response = HttpResponse(b.to_csv(), content_type="text/csv; charset=utf-8")
@@ -290,7 +353,7 @@ def _page_error(request: HttpRequest, exc: ops.Refused) -> HttpResponse:
 
 @require_http_methods(["GET"])
 def index(request: HttpRequest) -> HttpResponse:
-    benchmarks = Benchmark.objects.order_by("id")
+    benchmarks = Benchmark.objects.filter(retired=False).order_by("id")
     return render(request, "board/index.html", {"benchmarks": benchmarks, "version": __version__})
 
 
@@ -299,9 +362,9 @@ def index(request: HttpRequest) -> HttpResponse:
 def board_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         bench = ops.get_benchmark(slug)
+        b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
     except ops.Refused as exc:
         return _page_error(request, exc)
-    b = standings.board(bench)
     context = {
         "bench": bench,
         "board": b,
@@ -326,6 +389,12 @@ def _head_html(b: standings.Board) -> str:
             f'<th data-col="{i}" data-type="num" title="F (%) under {html.escape(m)}{note}">{html.escape(m)}</th>'
         )
     cells.append("<th>flags</th>")
+    if b.measures:
+        first = html.escape(b.measures[0])
+        cells.append(
+            f'<th data-col="{len(b.measures) + 3}" data-type="num" title="rank under {first} (ties share a rank)">'
+            "rank</th>"
+        )
     return "".join(cells)
 
 
@@ -355,7 +424,7 @@ def _rows_html(b: standings.Board) -> str:
             text = _pct(c.value)
             if c.sd is not None:
                 text += f" ± {_pct(c.sd)}"
-            tip = [f"{m}: {text}"]
+            tip = [f"{m}: {text}" + (f" (rank {c.rank} of {len(b.rows)})" if c.rank is not None else "")]
             if c.ci:
                 tip.append(f"{b.benchmark.confidence:.0%} CI [{_pct(c.ci[0])}, {_pct(c.ci[1])}]")
             if len(c.seeds) > 1:
@@ -382,7 +451,11 @@ def _rows_html(b: standings.Board) -> str:
             f"{esc(f.get('code', ''))}</span>"
             for f in row.flags
         )
-        parts.append(f"<td>{flags}</td></tr>")
+        parts.append(f"<td>{flags}</td>")
+        if b.measures:
+            rank = row.cells[b.measures[0]].rank
+            parts.append(f'<td data-v="{rank if rank is not None else ""}">{rank if rank is not None else "–"}</td>')
+        parts.append("</tr>")
         out.append("".join(parts))
     return "\n".join(out)
 
@@ -391,14 +464,25 @@ def _rows_html(b: standings.Board) -> str:
 def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     try:
         entry = Entry.objects.select_related("benchmark", "owner").get(pk=entry_id, benchmark__slug=slug)
+        view = phases.view_for(entry.benchmark, _viewer(request))
     except Entry.DoesNotExist:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
+    except ops.Refused as exc:
+        return _page_error(request, exc)
     runs = list(entry.runs.order_by("id"))
-    first = next((r for r in runs if r.status == "scored"), None)
+    first = _detail_run(runs, view)
     per_class = _classes_result(first.data.result).get("per_class", []) if first else []
     cells = {r.pk: {c.measure.name: c for c in r.cells.select_related("measure")} for r in runs}
-    measures = [m.name for m in entry.benchmark.measures.all()]
-    run_rows = [{"run": r, "cells": [(m, _cell_text(cells[r.pk].get(m))) for m in measures]} for r in runs]
+    measures = view.shown([m.name for m in entry.benchmark.measures.filter(status="active")])
+    run_rows = [
+        {
+            "run": r,
+            "cells": [
+                (m, _cell_text(cells[r.pk].get(m), view if r.split == "test" else phases.FULL)) for m in measures
+            ],
+        }
+        for r in runs
+    ]
     per_class = [
         {
             "label": c.get("label"),
@@ -411,6 +495,9 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     ]
     context = {
         "entry": entry,
+        "flags": entry.flags if view.detail else [f for f in entry.flags if f.get("code") in phases.PROTOCOL_FLAGS],
+        "hidden_phase": view.phase,
+        "detail_split": first.split if first else "",
         "bench": entry.benchmark,
         "runs": run_rows,
         "measures": measures,
@@ -422,12 +509,19 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     return render(request, "board/entry.html", context)
 
 
-def _cell_text(cell: Any) -> dict[str, str] | None:
+def _detail_run(runs: list[Run], view: phases.View) -> Run | None:
+    """The run whose per-class result an entry's page and figure show: its first scored run, a dev run only while
+    a hidden phase keeps test runs' detail back."""
+    return next((r for r in runs if r.status == "scored" and (view.detail or r.split != "test")), None)
+
+
+def _cell_text(cell: Any, view: phases.View) -> dict[str, str] | None:
     if cell is None:
         return None
-    ci = f"[{_pct(cell.ci_low)}, {_pct(cell.ci_high)}]" if cell.ci_low is not None else ""
+    v = view.value
+    ci = f"[{_pct(v(cell.ci_low))}, {_pct(v(cell.ci_high))}]" if cell.ci_low is not None else ""
     stale = "" if cell.version == __version__ else " (stale)"
-    return {"text": _pct(cell.value) + stale, "ci": ci, "signature": cell.signature}
+    return {"text": _pct(v(cell.value)) + stale, "ci": ci, "signature": cell.signature}
 
 
 @require_http_methods(["GET"])
@@ -437,12 +531,16 @@ def entry_figure(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
     from releval.result import ScoreResult
 
     try:
-        entry = Entry.objects.get(pk=entry_id, benchmark__slug=slug)
+        entry = Entry.objects.select_related("benchmark").get(pk=entry_id, benchmark__slug=slug)
+        view = phases.view_for(entry.benchmark, _viewer(request))
     except Entry.DoesNotExist:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
-    run = entry.runs.filter(status="scored").order_by("id").select_related("data").first()
+    except ops.Refused as exc:
+        return _page_error(request, exc)
+    run = _detail_run(list(entry.runs.order_by("id").select_related("data")), view)
     if run is None:
-        return _page_error(request, ops.Refused("this entry has no scored run yet", 404))
+        hidden = f"; test runs' detail is shown once the {view.phase} phase ends" if view.phase else ""
+        return _page_error(request, ops.Refused(f"this entry has no scored run to show yet{hidden}", 404))
     result = _named(ScoreResult.from_dict(_classes_result(run.data.result)), entry.name)
     _, fig = per_class_figure([result], dataset=entry.benchmark.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
@@ -471,7 +569,9 @@ def weights_figure(request: HttpRequest, slug: str) -> HttpResponse:
         return _page_error(request, exc)
     from releval.service.board_tasks import e2e_gold, rc_gold
 
-    averages = [m.name.rpartition(":")[2] if bench.task == "e2e" else m.name for m in bench.measures.all()]
+    averages = [
+        m.name.rpartition(":")[2] if bench.task == "e2e" else m.name for m in bench.measures.filter(status="active")
+    ]
     weightings = list(dict.fromkeys(a for a in averages if a != "micro"))
     if bench.task == "e2e":  # the relation types of gold's relations, as Strict and Boundaries weight them
         labels = [r[2] for doc in e2e_gold(bench).documents for r in doc.relations]
@@ -543,6 +643,47 @@ def replicability_page(request: HttpRequest) -> HttpResponse:
             context["error"] = str(exc)
             status = exc.status
     return render(request, "board/replicability.html", context, status=status)
+
+
+class ApiJsonErrors:
+    """Middleware: every error under /api/ answers JSON `{"error": …}` — Django's own refusals too (a malformed
+    multipart body, too many fields, an unknown path, a method not allowed), which it answers in HTML or empty."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not request.path.startswith("/api/") or response.status_code < 400:
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response
+        reason = response.reason_phrase or "error"
+        if response.status_code == 405:
+            allowed = response.get("Allow", "")
+            reason = f"method {request.method} not allowed here (allowed: {allowed})"
+        elif response.status_code == 404:
+            reason = f"no such address: {request.path}"
+        out = JsonResponse({"error": reason}, status=response.status_code)
+        if response.has_header("Allow"):
+            out["Allow"] = response["Allow"]
+        return out
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
+        from django.http.multipartparser import MultiPartParserError
+
+        if not request.path.startswith("/api/"):
+            return None
+        if isinstance(exc, MultiPartParserError):
+            return JsonResponse({"error": f"the body is not readable multipart/form-data ({exc})"}, status=400)
+        if isinstance(exc, RequestDataTooBig):
+            return JsonResponse({"error": "the request is larger than the upload limit"}, status=413)
+        if isinstance(exc, TooManyFieldsSent):
+            return JsonResponse({"error": "the request has too many fields"}, status=400)
+        if isinstance(exc, (BadRequest, SuspiciousOperation)):
+            return JsonResponse({"error": f"bad request ({exc})"}, status=400)
+        return None
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -1,0 +1,110 @@
+"""Small promises of the board (issue 24, item 7 of the report): `releval submit --wait` exits non-zero when the run's
+scoring failed; every /api/ error is JSON, Django's own refusals included; a withdrawn entry leaves the board; each
+cell has its rank by the value shown."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+from tests.service import synthetic
+from tests.service.boards import BACKENDS, open_benchmark, releval, running_board
+
+CORRUPT = """
+from releval.service import configure
+configure()
+from releval.service.models import RunData
+assert RunData.objects.filter(run_id={run}).update(aligned=b"not what a run stores") == 1
+"""
+
+
+def test_submit_wait_exits_non_zero_when_scoring_fails(tmp_path) -> None:
+    """A run whose stored data cannot be scored (corrupted here, before any worker runs) fails after its three
+    attempts; `releval submit --wait` prints it and exits 2 naming the run."""
+    with running_board("sqlite", tmp_path, workers=0) as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        assert releval("benchmark", "toy", str(gold), "--resamples", "50", env=board.env).returncode == 0
+        open_benchmark(board, "toy")
+        pred = synthetic.write(tmp_path / "p.jsonl", synthetic.predictions(1))
+        args = ["submit", str(pred), "--board", board.url, "--token", board.admin, "--benchmark", "toy"]
+        cli = subprocess.Popen(
+            [sys.executable, "-m", "releval", *args, "--entry", "e", "--wait", "120"],
+            env=board.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 60
+        while board.json("/api/v1/queue")["queued"] == 0:
+            assert time.monotonic() < deadline and cli.poll() is None
+            time.sleep(0.1)
+        done = subprocess.run(
+            [sys.executable, "-c", CORRUPT.format(run=1)],  # a fresh database: the first run
+            env=board.env,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        board.start_worker()
+        out, err = cli.communicate(timeout=120)
+        assert cli.returncode == 2, (out, err)
+        assert json.loads(out)["status"] == "failed" and json.loads(out)["run"] == 1
+        assert err.strip() == "error: run 1 was stored but its scoring failed: see GET /api/v1/runs/1"
+        # every measure failed on this run alone: none is marked failed
+        assert board.json("/api/v1/benchmarks/toy")["measures_off"] == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_api_errors_ranks_and_withdrawn_entries(backend: str, tmp_path) -> None:
+    with running_board(backend, tmp_path) as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        assert releval("benchmark", "toy", str(gold), "--resamples", "50", env=board.env).returncode == 0
+        open_benchmark(board, "toy")
+
+        # Django's own refusals under /api/, as JSON
+        status, body, headers = board.request(
+            "POST", "/api/v1/benchmarks/toy/runs", b"--x\r\n", {"Content-Type": "multipart/form-data"}, board.admin
+        )
+        assert status == 400 and headers["Content-Type"] == "application/json"
+        assert json.loads(body)["error"].startswith("the body is not readable multipart/form-data")
+        status, body, headers = board.request("GET", "/api/v1/nothing-here")
+        assert (status, json.loads(body)) == (404, {"error": "no such address: /api/v1/nothing-here"})
+        status, body, headers = board.request("PATCH", "/api/v1/benchmarks")
+        assert status == 405 and json.loads(body)["error"].startswith("method PATCH not allowed here")
+        assert "GET" in headers["Allow"]
+        assert board.request("GET", "/b/nothing/")[2]["Content-Type"].startswith("text/html")  # pages stay HTML
+
+        # ranks by the value shown: two entries with the same file share rank 1, the third is 3rd
+        labels = {"x": synthetic.predictions(1, 0.1), "y": synthetic.predictions(1, 0.1), "z": synthetic.predictions(2)}
+        ids = {}
+        for name, pred in labels.items():
+            status, out = board.submit("toy", name, synthetic.jsonl(pred), f"{name}.jsonl")
+            assert status == 201, out
+            ids[name] = out["run"]
+        board.wait_idle()
+        gold_labels = synthetic.gold_labels()
+        micro = {}
+        for name, pred in labels.items():  # no_relation is negative: micro F over the other labels, by hand
+            tp = sum(p == g != "no_relation" for p, g in zip(pred, gold_labels))
+            n_pred = sum(p != "no_relation" for p in pred)
+            n_gold = sum(g != "no_relation" for g in gold_labels)
+            micro[name] = 2 * tp / (n_pred + n_gold)
+        assert micro["x"] == micro["y"] > micro["z"]
+        rows = {r["name"]: r for r in board.json("/b/toy/board.json")["rows"]}
+        assert {n: r["cells"]["micro"]["value"] for n, r in rows.items()} == pytest.approx(micro, abs=1e-15)
+        assert {n: r["cells"]["micro"]["rank"] for n, r in rows.items()} == {"x": 1, "y": 1, "z": 3}
+        table = list(csv.DictReader(io.StringIO(board.request("GET", "/b/toy/board.csv")[1].decode())))
+        assert {r["entry"]: r["rank"] for r in table if r["measure"] == "micro"} == {"x": "1", "y": "1", "z": "3"}
+        page = board.request("GET", "/b/toy/")[1].decode()
+        assert "rank</th>" in page and "(rank 3 of 3)" in page
+
+        # withdrawn: z's only run deleted, z leaves the board (and the ranks close up)
+        assert board.request("DELETE", f"/api/v1/runs/{ids['z']}", token=board.admin)[0] == 200
+        board.wait_idle()
+        rows = {r["name"]: r for r in board.json("/b/toy/board.json")["rows"]}
+        assert sorted(rows) == ["x", "y"]
