@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 import orjson
 
-from releval.data.io import PathLike, read_bytes
+from releval.data.io import PathLike, read_bytes, utf8_error
 from releval.errors import InputError
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -78,25 +78,6 @@ def decode_text(data: bytes, file: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise utf8_error(data, exc, file) from None
-
-
-def utf8_error(data: bytes, exc: UnicodeDecodeError, file: str) -> InputError:
-    """The InputError of the first invalid UTF-8 byte of `data`: its line, its column (characters, from 1), its
-    value and its offset in the file, and the decoder's reason. Every reader reports a bad byte through this, so
-    one file gets one message whichever command reads it:
-
-    >>> str(utf8_error(b'[\\n"ab\\xfe"]', UnicodeDecodeError("utf-8", b"", 5, 6, "invalid start byte"), "f.json"))
-    'f.json:2: not valid UTF-8: byte 0xFE at column 4 (offset 5): invalid start byte'
-    """
-    start = exc.start
-    line_start = data.rfind(b"\n", 0, start) + 1
-    column = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
-    line = data.count(b"\n", 0, start) + 1
-    return InputError(
-        f"not valid UTF-8: byte 0x{data[start]:02X} at column {column} (offset {start}): {exc.reason}",
-        file=file,
-        line=line,
-    )
 
 
 def check_utf8(data: bytes, file: str) -> None:

@@ -247,6 +247,23 @@ def read_text(path: PathLike) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        from releval.data.decoding import utf8_error  # one message for a bad byte, whatever reads it
-
         raise utf8_error(raw, exc, str(path)) from None
+
+
+def utf8_error(data: bytes, exc: UnicodeDecodeError, file: str) -> InputError:
+    """The InputError of the first invalid UTF-8 byte of `data`: its line, its column (characters, from 1), its
+    value and its offset in the file, and the decoder's reason. Every reader reports a bad byte through this, so
+    one file gets one message whichever command reads it:
+
+    >>> str(utf8_error(b'[\\n"ab\\xfe"]', UnicodeDecodeError("utf-8", b"", 5, 6, "invalid start byte"), "f.json"))
+    'f.json:2: not valid UTF-8: byte 0xFE at column 4 (offset 5): invalid start byte'
+    """
+    start = exc.start
+    line_start = data.rfind(b"\n", 0, start) + 1
+    column = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
+    line = data.count(b"\n", 0, start) + 1
+    return InputError(
+        f"not valid UTF-8: byte 0x{data[start]:02X} at column {column} (offset {start}): {exc.reason}",
+        file=file,
+        line=line,
+    )

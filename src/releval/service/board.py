@@ -19,17 +19,10 @@ from releval.errors import OptionError, RelevalError
 from releval.service import phases, queue, scoring
 from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Entry, Measure, Run, RunData, Submitter
+from releval.service.refusals import Refused
 
 #: Runs scored per backfill job: small enough that a killed worker loses little, large enough to amortise a job.
 BACKFILL_CHUNK = 25
-
-
-class Refused(RelevalError):
-    """A request the board refuses, with the HTTP status it answers (400 bad input, 403, 404, 409, 413, 429)."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 #: Format characters refused in every text field besides the control characters: the bidirectional embeddings,
@@ -50,7 +43,7 @@ def check_text(value: str, field: str, *, multiline: bool = False) -> str:
     >>> check_text("x\u202ey", "entry")
     Traceback (most recent call last):
     ...
-    releval.service.board.Refused: entry: character U+202E (RIGHT-TO-LEFT OVERRIDE) at position 2 is not allowed
+    releval.service.refusals.Refused: entry: character U+202E (RIGHT-TO-LEFT OVERRIDE) at position 2 is not allowed
     """
     import unicodedata
 

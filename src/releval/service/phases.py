@@ -111,7 +111,7 @@ def charge(submitter: Submitter, bench: Benchmark, split: str, daily_quota: int)
     """Check the submitter's limits and charge one submission; call inside the submission's transaction. The
     submitter's row is locked first, so concurrent submissions of one submitter are counted one after another.
     Admins and the organiser are not limited (their submissions are charged all the same)."""
-    from releval.service.board import Refused
+    from releval.service.refusals import Refused
 
     Submitter.objects.select_for_update().only("id").get(pk=submitter.pk)
     top = root(bench)
