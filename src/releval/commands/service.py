@@ -152,8 +152,7 @@ def benchmark_command(
     database_url: str | None,
     data_dir: Path | None,
 ) -> None:
-    """Add a benchmark to the board from its gold file (kept by the server, never served). It starts in a hidden
-    test phase; its organiser marks public labels open with PUT /api/v1/benchmarks/SLUG/phases {"open": true}."""
+    """Add a benchmark to the board from its gold file (kept by the server, never served)."""
     from releval.data.io import read_bytes
     from releval.validation import check_resamples, check_seed
 
