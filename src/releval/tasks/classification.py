@@ -498,8 +498,15 @@ def _score_lists(
     enc = encode(gold, pred)
     negative, notes = resolve_negative(config.negative, enc.labels[: enc.n_gold_labels])
     alignment = Alignment(gold, pred, notes=["aligned by position"])  # type: ignore[arg-type]
+    # the content checks of `prepare` on the lists' vocabularies, read from the codes (no pass over the items)
+    gold_vocabulary = enc.labels[: enc.n_gold_labels]
+    pred_vocabulary = [enc.labels[k] for k in np.flatnonzero(np.bincount(enc.pred, minlength=len(enc.labels))).tolist()]
+    swapped = swapped_files(
+        LabelFile("<gold list>", "list", None, gold_vocabulary, range(1, len(gold_vocabulary) + 1)),
+        LabelFile("<pred list>", "list", None, pred_vocabulary, range(1, len(pred_vocabulary) + 1)),
+    )
     same = identical_to_gold(alignment.gold, alignment.pred, "<pred list>")
-    prepared = Prepared(alignment, negative, True, None, notes, "<pred list>", tuple(same))
+    prepared = Prepared(alignment, negative, True, None, notes, "<pred list>", (*swapped, *same))
     return score_prepared(prepared, config, system or "system", enc)
 
 
