@@ -20,7 +20,7 @@ import pytest
 
 import releval
 from releval import cli
-from releval.errors import InputError, OptionError, OutputError, RelevalError
+from releval.core.errors import InputError, OptionError, OutputError, RelevalError
 from releval.report.output import write_atomic
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

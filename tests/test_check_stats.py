@@ -12,7 +12,7 @@ from scipy import stats
 
 from releval.audit.published import check_stats, parse_mean_sd, parse_number
 from releval.cli import main
-from releval.errors import InputError
+from releval.core.errors import InputError
 
 # Harbecke et al. (2022), Table 3 (TACRED, RECENT vs PTR) and Table 4 (SemEval, BERT_EM vs PTR), n = 5 runs.
 # d is PTR − other in both tables ("positive scores indicate PTR performs better").

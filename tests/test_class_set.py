@@ -22,9 +22,9 @@ import pytest
 from tests.conftest import EXAMPLES, SEMEVAL_KEY, semeval_predictions
 
 from releval.cli import main
+from releval.core.errors import OptionError
 from releval.core.options import DEFAULT_RESAMPLES, DEFAULT_SEED
 from releval.core.signature import parse
-from releval.errors import OptionError
 from releval.metrics.averages import AveragingSpec, fix_class_set, weighted_averages
 from releval.metrics.cells import BLOCK_ELEMENTS, bootstrap_cell_counts, bootstrap_plan, resampled_f
 from releval.metrics.counts import ClassCounts

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 from tests.conftest import data_path
 
+from releval.core.errors import OptionError
 from releval.core.options import CORRECTIONS
-from releval.errors import OptionError
 from releval.replicability.analysis import ID_GUARANTEE, identify, normalise_id_method
 from releval.significance import corrections
 from releval.significance.compare import adjust

@@ -14,7 +14,7 @@ MODULES = [
     "releval.api",
     "releval.core.notices",
     "releval.core.options",
-    "releval.errors",
+    "releval.core.errors",
     "releval.metrics.missing_bounds",
     "releval.significance.paired",
     "releval.significance.config",

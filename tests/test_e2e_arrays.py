@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from releval.core.errors import InputError, InputErrors
 from releval.data.e2e import (
     Document,
     align_arrays,
@@ -21,7 +22,6 @@ from releval.data.e2e import (
 )
 from releval.data.e2e_arrays import E2EArrays
 from releval.data.gc_pause import gc_paused
-from releval.errors import InputError, InputErrors
 from releval.metrics.e2e import array_counts, document_counts
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "conll04"

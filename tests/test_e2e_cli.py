@@ -11,8 +11,8 @@ from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES, EXAMPLES, one_resu
 
 from releval.api import score_e2e
 from releval.cli import main
+from releval.core.errors import InputError
 from releval.data.e2e import Document, load_e2e, to_spert
-from releval.errors import InputError
 
 WEIGHTINGS = ["weighted", "dodrans", "entropy", "macro"]
 

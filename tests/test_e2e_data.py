@@ -8,6 +8,7 @@ import pytest
 from tests.conftest import CONLL04_ALL_SPLITS, CONLL04_TYPES
 
 from releval.api import score_e2e
+from releval.core.errors import InputError, RelevalError
 from releval.data.e2e import (
     Document,
     align_documents,
@@ -17,7 +18,6 @@ from releval.data.e2e import (
     to_dygie,
     to_spert,
 )
-from releval.errors import InputError, RelevalError
 from releval.stats.e2e_dataset import compare_datasets, dataset_stats, fingerprint, split_stats
 
 TOKENS = ["John", "works", "for", "Acme", "Corp", "in", "Paris", "."]

@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import CONLL04_ALL_SPLITS
 
 from releval.cli import main
-from releval.errors import InputError, InputErrors
+from releval.core.errors import InputError, InputErrors
 
 SENTENCE = {
     "tokens": ["John", "works", "for", "Acme", "."],

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import EXAMPLES, SHARED, shared_path
 from releval import score
-from releval.errors import OptionError, OutputError, RelevalError
+from releval.core.errors import OptionError, OutputError, RelevalError
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, get_weighting
 from releval.replicability.simulation import simulate
 from releval.report import replicability_report

@@ -19,10 +19,10 @@ import pytest
 from tests.conftest import REPO
 
 from releval.audit.loading import load_tolerant
+from releval.core.errors import InputError
 from releval.data import e2e, formats, labels
 from releval.data.formats import E2E_FORMATS, LABEL_FORMATS, Evidence, Head
 from releval.data.formats.base import Document, Fields
-from releval.errors import InputError
 
 SEMEVAL = (
     b'1\t"The system as described above has its greatest application in an arrayed <e1>configuration</e1> of '

@@ -216,7 +216,7 @@ def test_oracle_catches_a_misreading_loader() -> None:
     crash = oracle.classify(seed, "jsonl", None, KeyError("id"), ref).klass
     assert crash is not None and crash.startswith("traceback:jsonl:KeyError")
     invalid = read_labels(b'{"id": "a", "label": 5}\n', "jsonl")
-    from releval.errors import InputError
+    from releval.core.errors import InputError
 
     assert (
         oracle.classify(seed, "jsonl", None, InputError("bad", file="f"), invalid).klass == "unlocated:jsonl:label-type"

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from releval.core.errors import InputError, OptionError
 from releval.data import io as releval_io
 from releval.data.io import max_gzip_ratio, read_bytes
-from releval.errors import InputError, OptionError
 
 MIB = 1 << 20
 

@@ -15,11 +15,11 @@ import releval
 from releval.audit.comparability import load_results
 from releval.audit.loading import load_tolerant
 from releval.cli import main
+from releval.core.errors import InputError, InputErrors
 from releval.data.claim_tables import load_check_table
 from releval.data.e2e import load_e2e, load_types
 from releval.data.labels import FORMATS, load_labels
 from releval.data.pvalues import load_pvalues
-from releval.errors import InputError, InputErrors
 
 BIG = 2**64  # 18446744073709551616: orjson reads it, and everything above, as a float
 

@@ -31,8 +31,8 @@ import pytest
 from tests.conftest import one_result
 
 from releval import cli
+from releval.core.errors import InputError, OptionError, OutputError
 from releval.data.io import MAX_INPUT_BYTES_VARIABLE, describe_size, max_input_bytes
-from releval.errors import InputError, OptionError, OutputError
 from releval.report.output import write_atomic
 from releval.report.strict_json import dumps_strict
 from releval.significance.seeds import compare_seeds, essentially_constant

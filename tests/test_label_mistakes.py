@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import releval
+from releval.core.errors import InputError
 from releval.data.semeval_labels import undirected
-from releval.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = ROOT / "examples" / "semeval2010_task8" / "test_key_directed.txt"

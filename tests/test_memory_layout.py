@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 from tests.fuzz import oracle
 
+from releval.core.errors import InputError, InputErrors
 from releval.data import alignment
 from releval.data.alignment import align
 from releval.data.columns import IdColumn, LabelColumn, has_repeats, id_column, locate
 from releval.data.formats import id_tsv, jsonl, tables
 from releval.data.labels import LabelFile, apply_patch, load_labels
-from releval.errors import InputError, InputErrors
 
 #: The module whose BLOCK_BYTES reads each kind of file.
 MODULES = {".jsonl": jsonl, ".tsv": id_tsv, ".csv": tables}

@@ -10,7 +10,7 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 from tests.conftest import data_path
 
-from releval.errors import InputError
+from releval.core.errors import InputError
 from releval.replicability.analysis import identify, normalise_id_method, partial_conjunction_pvalues, running_max
 
 VECTORS = data_path("testvectors", "multitest_vectors.json")

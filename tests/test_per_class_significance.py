@@ -25,7 +25,7 @@ from scipy import stats
 from tests.conftest import EXAMPLES, REPO, SEMEVAL_KEY
 
 import releval
-from releval.errors import OptionError
+from releval.core.errors import OptionError
 from releval.metrics.cells import encode_triplet
 from releval.report.compare_report import render_per_class
 from releval.significance.compare import compare_paired

@@ -23,7 +23,7 @@ import pytest
 from tests.conftest import REPO, SEMEVAL_KEY, semeval_predictions
 
 from releval.commands.progress import NO_PROGRESS_VARIABLE, progress_bar, progress_wanted
-from releval.errors import OptionError
+from releval.core.errors import OptionError
 from releval.replicability.analysis import dataset_tests
 from releval.replicability.simulation import simulate, simulate_scenario
 from releval.significance.compare import compare_paired, paired_steps, system_pairs

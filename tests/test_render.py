@@ -15,8 +15,8 @@ import pytest
 
 import releval.core.table
 from releval.cli import main
+from releval.core.errors import OptionError
 from releval.core.table import Column, Table, attach
-from releval.errors import OptionError
 from releval.report.render import latex_escape, render, render_json, warnings_of
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "semeval2010_task8"

@@ -13,7 +13,7 @@ from scipy import stats
 from statsmodels.stats.multitest import fdrcorrection, multipletests
 from tests.conftest import data_path
 
-from releval.errors import InputError
+from releval.core.errors import InputError
 from releval.replicability.analysis import (
     PC_METHODS,
     analyze,

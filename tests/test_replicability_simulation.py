@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from releval.errors import InputError
+from releval.core.errors import InputError
 from releval.replicability.analysis import analyze, k_from_monotone, partial_conjunction_sorted, running_max
 from releval.replicability.simulation import null_pvalues, simulate, simulate_scenario
 

@@ -28,10 +28,10 @@ from tests.conftest import SEMEVAL_KEY, semeval_predictions
 from releval.audit.published import StatsCheck, check_stats
 from releval.cli import main
 from releval.core import schema
+from releval.core.errors import InputError
 from releval.core.notices import Notice
 from releval.data.labels import load_labels
 from releval.data.pvalues import PValueTable, load_pvalues
-from releval.errors import InputError
 from releval.replicability.analysis import (
     DEPENDENCES,
     ID_GUARANTEE,

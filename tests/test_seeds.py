@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from tests.conftest import data_path
 
-from releval.errors import InputError
+from releval.core.errors import InputError
 from releval.significance.seeds import cohen_d_harbecke, compare_seeds, sawilowsky_label, welch_df
 
 VECTORS = data_path("testvectors", "seed_comparison_vectors.json")

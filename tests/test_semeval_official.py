@@ -21,9 +21,9 @@ from tests.conftest import SEMEVAL_KEY, SEMEVAL_TRAIN_KEY, data_path, semeval_pr
 import releval
 from releval.api import score_semeval_official
 from releval.cli import main
+from releval.core.errors import RelevalError
 from releval.data.alignment import MISSING_LABEL
 from releval.data.semeval_labels import DIRECTED, OTHER, undirected
-from releval.errors import RelevalError
 from releval.metrics.semeval import SemevalView, semeval_scores
 from releval.report.semeval_report import render_scores, short_name
 

@@ -10,7 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from releval._version import __version__
-from releval.errors import InputError, InputErrors, OptionError, OutputError, RelevalError
+from releval.core.errors import InputError, InputErrors, OptionError, OutputError, RelevalError
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time these names are resolved by `__getattr__`
     from releval.api import score as score

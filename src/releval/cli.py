@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from releval._version import __version__
-from releval.errors import OptionError, RelevalError
+from releval.core.errors import OptionError, RelevalError
 
 if TYPE_CHECKING:
     import click

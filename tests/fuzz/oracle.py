@@ -47,10 +47,10 @@ from tests.fuzz.reference import (
 )
 from tests.fuzz.seeds import Seed, all_seeds, seed_by_name
 
+from releval.core.errors import InputError, InputErrors, RelevalError
 from releval.data.e2e import load_e2e, load_types
 from releval.data.labels import load_labels
 from releval.data.pvalues import load_pvalues
-from releval.errors import InputError, InputErrors, RelevalError
 
 # Valid inputs releval refuses on purpose: the reference flags the feature, and a refusal is then no failure.
 DELIBERATE_REFUSALS: dict[str, str] = {

@@ -11,8 +11,8 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 from tests.conftest import SEMEVAL_KEY, semeval_predictions
 
+from releval.core.errors import InputError, OptionError
 from releval.data.labels import load_labels
-from releval.errors import InputError, OptionError
 from releval.service import scoring
 from releval.service.setup import database_settings
 

@@ -17,11 +17,12 @@ from pathlib import Path
 
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
+from releval.core.errors import InputError, OptionError
 from releval.core.signature import Signature, sequence_digest, short_hash
+from releval.core.validation import check_choice
 from releval.data.alignment import Alignment, align, offset_hint
 from releval.data.labels import FORMATS, LabelFile, apply_patch
 from releval.data.semeval_labels import undirected
-from releval.errors import InputError, OptionError
 from releval.result import ScoreResult
 from releval.tasks.classification import (
     ClassificationConfig,
@@ -33,7 +34,6 @@ from releval.tasks.classification import (
     score_prepared,
 )
 from releval.tasks.label_mistakes import content_swap_reasons, identical_to_gold, swapped_files, vocabulary
-from releval.validation import check_choice
 
 LEAK_SHARE = 0.95  # a filled-item gold-negative share at or above this (and above the base rate) is RECENT's signature
 SIGNIFICANCE = 0.01  # one-sided binomial test of the share against the base rate

@@ -19,7 +19,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from releval.core.schema import check_schema, header, reading
-from releval.validation import check_choice
+from releval.core.validation import check_choice
 
 if TYPE_CHECKING:
     from releval.audit.saved_results import SavedResult

@@ -13,10 +13,10 @@ from typing import Any
 
 from releval.audit.claims import check_dataset, criterion_gaps
 from releval.audit.saved_results import SavedResult, load_results
+from releval.core.errors import InputError
 from releval.core.schema import check_schema, header, known, reading
 from releval.core.table import Column, Table
 from releval.data.io import PathLike
-from releval.errors import InputError
 
 NOT_COMPARABLE, CAVEATS, COMPARABLE = "not comparable", "comparable with caveats", "comparable"
 _BLOCKING = ("task", "view", "criterion", "negative", "weighted_classes", "beta", "labels", "n", "missing")

@@ -15,11 +15,11 @@ from typing import Any
 
 from releval.api import score_e2e
 from releval.audit.findings import AuditReport, Finding
+from releval.core.errors import InputError, InputErrors
 from releval.core.signature import Signature
 from releval.data.decoding import read_utf8
 from releval.data.e2e import Document, E2EDataset, align_documents, load_e2e
 from releval.data.formats import e2e_format_of
-from releval.errors import InputError, InputErrors
 from releval.stats.e2e_dataset import fingerprint
 
 N_EXAMPLES = 5

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from releval.core.errors import InputError, InputErrors
 from releval.core.signature import short_hash
 from releval.data.decoding import to_utf8
 from releval.data.formats import END_TO_END_MESSAGE, E2EFormat, LabelFormat
 from releval.data.formats.base import Fields
 from releval.data.io import PathLike, read_bytes
 from releval.data.labels import EndToEndFile, LabelFile, find_format, parse_labels
-from releval.errors import InputError, InputErrors
 
 _REPEATED = re.compile(r"^id (.*) repeated \(first on (?:line|record) \d+\)$")
 

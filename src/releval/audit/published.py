@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
+from releval.core.errors import InputError
 from releval.core.options import ALTERNATIVES, READINGS
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
-from releval.errors import InputError
+from releval.core.validation import check_choice, check_choices, check_int
 from releval.significance.seeds import cohen_d_harbecke, welch_df
-from releval.validation import check_choice, check_choices, check_int
 
 _MEAN_SD = re.compile(r"^\s*([-+]?[0-9.]+)\s*(?:±|\+/-|\+-|\\pm)\s*([0-9.]+)\s*$")
 _POW10 = re.compile(r"^\s*(?:([0-9.]+)\s*(?:·|\*|x|×|\\cdot)\s*)?10\s*\^\s*\{?\s*([-+−]?\d+)\s*\}?\s*$")

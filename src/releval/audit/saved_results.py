@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from releval.core.errors import InputError
 from releval.core.signature import Signature, parse
 from releval.data.decoding import parse_json, read_utf8
 from releval.data.io import PathLike
-from releval.errors import InputError
 
 #: The dataset facts a saved result may carry (top level, or in `extra`).
 _DATASET_KEYS = ("dataset", "fingerprint", "statistics", "documents")

@@ -22,10 +22,10 @@ from releval.commands.common import (
     output_option,
 )
 from releval.commands.inputs import Inputs, input_options
+from releval.core.validation import refuse_options
 from releval.data.formats import LABEL_FORMATS as _LABEL_FORMATS
 from releval.report.audit_report import render_comparisons, render_report
 from releval.report.strict_json import dumps_strict
-from releval.validation import refuse_options
 
 FORMATS = ("text", "json")
 LABEL_FORMATS = tuple(_LABEL_FORMATS)

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from releval.validation import check_choice
+from releval.core.validation import check_choice
 
 
 def first_paragraph(text: str | None) -> str:
@@ -68,7 +68,7 @@ def format_from_suffix(ctx: click.Context) -> None:
 
     Applies to commands with both `format` and `output` parameters, after parsing, before the command runs.
     """
-    from releval.errors import OptionError
+    from releval.core.errors import OptionError
 
     output, format = ctx.params.get("output"), ctx.params.get("format")
     if output is None or format is None or "format" not in ctx.params:

@@ -11,9 +11,9 @@ import click
 
 from releval.commands.base import PATH, Choice
 from releval.core.options import OUTPUT_FORMATS
+from releval.core.validation import check_choice as _check_choice
+from releval.core.validation import check_nonempty, check_output_path, refuse_options
 from releval.data.io import inputs_read
-from releval.validation import check_choice as _check_choice
-from releval.validation import check_nonempty, check_output_path, refuse_options
 
 #: Parameters (by their Python names) that name files a command writes; every other path parameter is an input.
 OUTPUT_PARAMETERS = ("output", "figure")
@@ -128,7 +128,7 @@ def emit(text: str, output: Path | None, inputs: Iterable[str | os.PathLike[str]
 
 
 def check_choice(value: str, choices: tuple[str, ...], option: str) -> str:
-    """An enum check with a message listing the choices (releval.validation.check_choice)."""
+    """An enum check with a message listing the choices (releval.core.validation.check_choice)."""
     return _check_choice(value, choices, option)
 
 

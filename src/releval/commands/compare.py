@@ -11,6 +11,7 @@ from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, emit, emit_result, format_option, output_option
 from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
+from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.options import (
     ALTERNATIVES,
     CLASS_SETS,
@@ -25,10 +26,7 @@ from releval.core.options import (
     READINGS,
     RESAMPLING_TESTS,
 )
-from releval.data.claim_tables import load_check_table
-from releval.errors import InputError, OptionError, raise_all
-from releval.metrics.weightings import get_weightings, weighting_names
-from releval.validation import (
+from releval.core.validation import (
     check_choices,
     check_confidence,
     check_int,
@@ -37,6 +35,8 @@ from releval.validation import (
     check_width,
     refuse_options,
 )
+from releval.data.claim_tables import load_check_table
+from releval.metrics.weightings import get_weightings, weighting_names
 
 #: The tasks `compare` can test (the SemEval official scorer has no per-item statistics to resample).
 COMPARE_TASKS = ("rc", "e2e")

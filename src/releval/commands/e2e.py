@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from releval.commands.common import emit
+from releval.core.errors import OptionError
 from releval.core.options import OUTPUT_FORMATS
 from releval.core.table import Column, Table
+from releval.core.validation import check_choice
 from releval.data.e2e import load_e2e
-from releval.errors import OptionError
 from releval.report.render import render_as
 from releval.stats.e2e_dataset import compare_datasets
-from releval.validation import check_choice
 
 
 def _check_format(format: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from releval.errors import OptionError
+from releval.core.errors import OptionError
 
 #: Parameters whose flag is not `--` + the name with dashes, when the command has no parameter of that name.
 FLAGS: dict[str, str] = {

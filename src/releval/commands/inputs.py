@@ -32,8 +32,8 @@ import click
 
 from releval.commands.base import PATH, Choice
 from releval.core.options import MACRO_CLASSES, MISSING_POLICIES, VIEWS
+from releval.core.validation import check_nonempty, refuse_options
 from releval.data.formats import LABEL_FORMATS
-from releval.validation import check_nonempty, refuse_options
 
 if TYPE_CHECKING:
     from releval.tasks.base import Task
@@ -348,7 +348,7 @@ def task_option(default: str, help: str, *, needs: str | None = None) -> Callabl
     the command calls (`compare`, `statistics`): a task without it is refused, naming the tasks that have it."""
 
     def check(ctx: click.Context, param: click.Parameter, value: str) -> str:
-        from releval.errors import OptionError
+        from releval.core.errors import OptionError
         from releval.tasks import TASKS, get_task
 
         if value == default and default not in TASKS:  # "auto": the command decides

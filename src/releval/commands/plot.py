@@ -20,6 +20,7 @@ import click
 from releval.commands.base import PATH, Argument, Choice, Group
 from releval.commands.common import check_output_target, result_warnings
 from releval.commands.inputs import Inputs, input_options
+from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.options import (
     ALTERNATIVES,
     DEFAULT_RESAMPLES,
@@ -27,9 +28,8 @@ from releval.core.options import (
     DEFAULT_WEIGHTING_NAMES,
     ENTROPY_N,
 )
-from releval.errors import InputError, OptionError, raise_all
+from releval.core.validation import check_confidence, check_nonempty, check_resamples, check_seed
 from releval.metrics.weightings import weighting_names
-from releval.validation import check_confidence, check_nonempty, check_resamples, check_seed
 
 if TYPE_CHECKING:
     from releval.tasks.classification import ClassificationConfig, Prepared

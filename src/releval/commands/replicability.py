@@ -19,6 +19,7 @@ from releval.commands.common import (
 )
 from releval.commands.inputs import Inputs, input_options
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
+from releval.core.errors import OptionError
 from releval.core.notices import as_notices
 from releval.core.options import (
     DEFAULT_ALPHA,
@@ -27,8 +28,8 @@ from releval.core.options import (
     PAIRED_TESTS,
     RESAMPLING_TESTS,
 )
+from releval.core.validation import check_resamples, check_seed, refuse_options
 from releval.data.pvalues import TABLE_FORMATS, load_pvalues
-from releval.errors import OptionError
 from releval.metrics.weightings import weighting_names
 from releval.replicability.analysis import (
     DEFAULT_PC_METHODS,
@@ -49,7 +50,6 @@ from releval.report.replicability_report import (
     write_bytes_atomic,
 )
 from releval.significance.paired import CORRECTNESS_TITLES
-from releval.validation import check_resamples, check_seed, refuse_options
 
 replicability_app = Group(
     "replicability",

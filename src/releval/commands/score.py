@@ -13,11 +13,11 @@ from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import emit_result, format_option, output_option
 from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
 from releval.commands.progress import Counted, progress_bar, progress_option, progress_wanted
+from releval.core.errors import OptionError
 from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N
-from releval.errors import OptionError
+from releval.core.validation import check_width, refuse_options
 from releval.metrics.weightings import weighting_names
 from releval.tasks import TASKS
-from releval.validation import check_width, refuse_options
 
 #: score's own options that set a task's Config (the input options are releval.commands.inputs'): given with a task
 #: whose Config lacks the setting, each is refused, not ignored.

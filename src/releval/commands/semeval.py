@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from releval.commands.common import emit, result_warnings
-from releval.errors import OptionError
+from releval.core.errors import OptionError
 
 if TYPE_CHECKING:
     from releval.tasks.semeval_official import SemevalOfficialConfig

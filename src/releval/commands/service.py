@@ -13,8 +13,8 @@ from typing import Any
 import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
-from releval.errors import OptionError, RelevalError
-from releval.validation import check_nonempty
+from releval.core.errors import OptionError, RelevalError
+from releval.core.validation import check_nonempty
 
 #: Label file formats (`releval.data.labels.FORMATS`, written out: listing the options must not import the
 #: loaders; tests/service/test_scoring.py checks that the two agree).
@@ -153,8 +153,8 @@ def benchmark_command(
     data_dir: Path | None,
 ) -> None:
     """Add a benchmark to the board from its gold file (kept by the server, never served)."""
+    from releval.core.validation import check_resamples, check_seed
     from releval.data.io import read_bytes
-    from releval.validation import check_resamples, check_seed
 
     if not SLUG.fullmatch(slug):
         raise OptionError(f"SLUG {slug!r}: lower-case letters, digits and hyphens, 1 to 60", option="SLUG")

@@ -11,11 +11,11 @@ from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, emit, format_option, output_option
 from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
 from releval.core.options import OUTPUT_FORMATS
+from releval.core.validation import refuse_options
 from releval.data.decoding import read_utf8
 from releval.data.formats import E2EFormat
 from releval.data.labels import LabelFile, find_format, parse_labels
 from releval.report.render import render_as
-from releval.validation import refuse_options
 
 if TYPE_CHECKING:
     pass

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from releval.commands.inputs import Inputs
-from releval.errors import OptionError
+from releval.core.errors import OptionError
 
 
 def wide_sides(inputs: Inputs) -> tuple[dict[str, Any], str]:

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.errors import InputError, raise_all
 from releval.core.options import MISSING_POLICIES
+from releval.core.validation import check_choice
 from releval.data.columns import IdColumn, as_list, distinct, id_column, labels_at, locate
 from releval.data.labels import LabelFile
-from releval.errors import InputError, raise_all
-from releval.validation import check_choice
 
 MISSING_LABEL = "<missing>"
 

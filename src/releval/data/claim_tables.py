@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from releval.core.errors import InputError, raise_all
 from releval.data.decoding import excerpt, parse_json, read_text
 from releval.data.delimited import read_records
 from releval.data.io import PathLike
-from releval.errors import InputError, raise_all
 
 TABLE_KEYS = ("name", "a", "b", "n", "n_b", "claimed_p", "claimed_d")
 NUMBER_KEYS = ("claimed_p", "claimed_d")

@@ -27,8 +27,8 @@ from typing import Any
 import msgspec
 import orjson
 
+from releval.core.errors import InputError
 from releval.data.io import PathLike, read_bytes, utf8_error
-from releval.errors import InputError
 
 UTF8_BOM = b"\xef\xbb\xbf"
 # UTF-32 first: its little-endian mark begins with UTF-16's.

@@ -22,8 +22,8 @@ import sys
 from collections.abc import Iterator
 from itertools import repeat
 
+from releval.core.errors import InputError
 from releval.data.decoding import excerpt
-from releval.errors import InputError
 
 FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)  # the largest value csv accepts on every platform (a C long)
 

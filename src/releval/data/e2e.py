@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from operator import ne
 from typing import TYPE_CHECKING, Any
 
+from releval.core.errors import InputError, raise_all
 from releval.data.decoding import first_repeated_key, parse_json, read_utf8, with_all_keys
 from releval.data.formats import E2E_FORMATS, e2e_formats, read_e2e
 from releval.data.formats.base import Document, E2EDataset, Entity, Relation
 from releval.data.formats.common import doc_id, type_name_problem
 from releval.data.gc_pause import gc_paused
 from releval.data.io import PathLike
-from releval.errors import InputError, raise_all
 
 if TYPE_CHECKING:
     from releval.data.e2e_arrays import E2EArrays, E2EArraysDataset

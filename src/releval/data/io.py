@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from releval.errors import InputError, OptionError
+from releval.core.errors import InputError, OptionError
 
 PathLike = str | os.PathLike[str]
 

@@ -17,13 +17,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 
+from releval.core.errors import InputError
 from releval.core.signature import short_hash
 from releval.data.decoding import read_utf8
 from releval.data.formats import END_TO_END_MESSAGE, LABEL_FORMATS, E2EFormat, LabelFormat, detect, label_format
 from releval.data.formats.base import Fields, LabelFile, located
 from releval.data.formats.common import LABEL_FIELD_CANDIDATES, TYPE_FIELDS
 from releval.data.io import STDIN, STDIN_NAME, PathLike
-from releval.errors import InputError
 
 FORMATS = tuple(LABEL_FORMATS)
 

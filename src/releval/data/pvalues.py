@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.errors import InputError, raise_all
 from releval.core.schema import check_schema, float_or_nan, header, reading, same
+from releval.core.validation import check_choice
 from releval.data.decoding import CONTROL, excerpt, parse_json, read_text, with_all_keys
 from releval.data.delimited import split_record, text_lines
 from releval.data.io import PathLike
-from releval.errors import InputError, raise_all
-from releval.validation import check_choice
 
 #: The formats of a p-value table (`--table-format`); by default the file's extension decides.
 TABLE_FORMATS = ("csv", "tsv", "json")

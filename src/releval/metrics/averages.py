@@ -14,9 +14,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from releval.core.options import CLASS_SETS, ENTROPY_N, MACRO_CLASSES
+from releval.core.validation import check_beta, check_choice, check_zero_division
 from releval.metrics.counts import ClassCounts
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting
-from releval.validation import check_beta, check_choice, check_zero_division
 
 MICRO = "micro"
 #: Entropy's N: every gold item (incl. the negative class), or the positive classes' items only.

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.errors import OptionError
 from releval.data.e2e import Document
 from releval.data.e2e_arrays import E2EArrays
-from releval.errors import OptionError
 from releval.metrics.counts import ClassCounts
 
 NER = "ner"

@@ -18,9 +18,9 @@ from typing import cast
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.errors import InputError
 from releval.data.alignment import MISSING_LABEL
 from releval.data.semeval_labels import OTHER, undirected
-from releval.errors import InputError
 
 VIEWS = ("directed", "undirected", "official")
 VIEW_TITLES = {

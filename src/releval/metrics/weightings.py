@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from releval.core.errors import OptionError
 from releval.core.options import DEFAULT_WEIGHTING_NAMES
 from releval.core.signature import format_number
-from releval.errors import OptionError
-from releval.validation import check_number
+from releval.core.validation import check_number
 
 if TYPE_CHECKING:  # NumPy is imported where weights are computed: naming the schemes (--help) needs none of it
     import numpy as np

@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from releval import validation
 from releval._version import __version__
+from releval.core import validation
+from releval.core.errors import InputError, InputErrors, OptionError, raise_all
 from releval.core.frames import data_frame
 from releval.core.notices import Notice, as_notices, warn_all
 from releval.core.options import (
@@ -45,7 +46,6 @@ from releval.core.options import (
 )
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.core.signature import Signature, parse
-from releval.errors import InputError, InputErrors, OptionError, raise_all
 from releval.significance.corrections import ADJUSTMENTS
 
 #: Partial-conjunction combination methods, in reporting order.

@@ -23,10 +23,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from releval._version import __version__
+from releval.core.errors import OptionError
 from releval.core.options import DEFAULT_ALPHA, DEFAULT_SEED
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.core.signature import Signature, parse
-from releval.errors import OptionError
+from releval.core.validation import check_choice, check_choices, check_int, check_seed
 from releval.replicability.analysis import (
     DEFAULT_PC_METHODS,
     PC_METHODS,
@@ -36,7 +37,6 @@ from releval.replicability.analysis import (
     running_max,
     theory_independent_null,
 )
-from releval.validation import check_choice, check_choices, check_int, check_seed
 
 SCENARIOS: tuple[str, ...] = ("independent", "dependent")
 #: Dror §5 dependent example: (group size, equicorrelation rho); rho = 0 means independent.

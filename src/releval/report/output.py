@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from releval.errors import OutputError
+from releval.core.errors import OutputError
 
 #: What each non-regular file type is called in an error message.
 _KINDS = (

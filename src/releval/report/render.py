@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from releval.core.table import PAIR_KINDS, Column, SignatureField, Table, is_missing
+from releval.core.validation import check_choice, check_width
 from releval.report.strict_json import dumps_strict
-from releval.validation import check_choice, check_width
 
 #: The formats `render` writes (JSON goes through `render_json`).
 FORMATS = ("text", "markdown", "latex", "csv")

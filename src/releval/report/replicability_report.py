@@ -14,9 +14,9 @@ import os
 
 import numpy as np
 
+from releval.core.errors import RelevalError
 from releval.core.options import OUTPUT_FORMATS
 from releval.core.table import Column, Table, attach
-from releval.errors import RelevalError
 from releval.replicability.analysis import ReplicabilityResult
 from releval.replicability.simulation import PAPER_VALUES, SimulationResult
 from releval.report.figures.khat import ESTIMATOR_LABELS

@@ -11,9 +11,9 @@ from typing import Any
 
 from releval.core.options import OUTPUT_FORMATS
 from releval.core.schema import envelope
+from releval.core.validation import check_choice, check_width
 from releval.report.render import render
 from releval.report.strict_json import dumps_strict
-from releval.validation import check_choice, check_width
 
 
 def render_results(

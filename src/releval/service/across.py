@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from releval.errors import OptionError, RelevalError
+from releval.core.errors import OptionError, RelevalError
 from releval.service import board as ops
 from releval.service.board_tasks import task_of
 from releval.service.jobs import primary_runs, stored_predictions

@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from releval.errors import OptionError, RelevalError
+from releval.core.errors import OptionError, RelevalError
 from releval.service import phases, queue, scoring
 from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Entry, Measure, Run, RunData, Submitter

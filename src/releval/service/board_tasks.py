@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from releval.errors import InputError, OptionError
+from releval.core.errors import InputError, OptionError
 from releval.service import scoring
 
 E2E_CRITERIA = ("strict", "boundaries")
@@ -69,8 +69,8 @@ class RcTask:
         upload's format (as --pred-format does; `labels-lines` must be named), else it is detected."""
         from dataclasses import replace
 
+        from releval.core.validation import check_choice
         from releval.data.labels import FORMATS, LabelFile
-        from releval.validation import check_choice
 
         gold = rc_gold(bench)
         config = spec.config

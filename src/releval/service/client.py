@@ -9,7 +9,7 @@ import urllib.request
 import uuid
 from typing import Any
 
-from releval.errors import OptionError, RelevalError
+from releval.core.errors import OptionError, RelevalError
 
 
 class Client:

@@ -307,7 +307,7 @@ def _measure_ties(
 def seed_tests(scores: dict[int, list[float]], measure: str) -> dict[str, list[float]]:
     """Welch's t and Cohen's d (`releval.compare_seeds`) of each entry with several seeds against the best such
     entry (highest mean): {entry: [p, d]}; {} when fewer than two entries have several seeds."""
-    from releval.errors import InputError
+    from releval.core.errors import InputError
     from releval.significance.seeds import compare_seeds
 
     multi = {e: v for e, v in scores.items() if len(v) >= 2}

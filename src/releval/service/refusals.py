@@ -3,7 +3,7 @@ below the board's logic (releval.service.board) and its phases (releval.service.
 
 from __future__ import annotations
 
-from releval.errors import RelevalError
+from releval.core.errors import RelevalError
 
 
 class Refused(RelevalError):

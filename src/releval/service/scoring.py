@@ -31,10 +31,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from releval.core.errors import InputError, OptionError
 from releval.core.signature import Signature
 from releval.data.decoding import to_utf8
 from releval.data.labels import LabelFile, parse_labels, resolve_format
-from releval.errors import InputError, OptionError
 from releval.metrics.weightings import get_weighting
 from releval.tasks.classification import ClassificationConfig
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from releval.errors import OptionError, RelevalError
+from releval.core.errors import OptionError, RelevalError
 
 DEFAULT_DATA_DIR = "releval-board"
 

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
+from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.frames import data_frame
 from releval.core.notices import Notice, as_notices, warn_all
 from releval.core.options import CORRECTIONS, RESAMPLING_TESTS
 from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, parse
+from releval.core.validation import check_choice
 from releval.data.columns import distinct
-from releval.errors import InputError, OptionError, raise_all
 from releval.metrics.averages import AveragingSpec
 from releval.metrics.classification import score_labels
 from releval.metrics.joint_cells import (
@@ -48,7 +49,6 @@ from releval.significance.paired import (
 from releval.significance.rare_classes import rare_class_notices
 from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
-from releval.validation import check_choice
 
 if TYPE_CHECKING:  # end-to-end RE loads its modules (~15 ms) when a comparison has its Config (`_is_e2e`)
     from releval.tasks import e2e

@@ -29,7 +29,7 @@ from releval.core.options import (
     PAIRED_TESTS,
     RESAMPLING_TESTS,
 )
-from releval.validation import check_choice, check_choices, check_confidence, check_resamples, check_seed
+from releval.core.validation import check_choice, check_choices, check_confidence, check_resamples, check_seed
 
 _C = TypeVar("_C")
 

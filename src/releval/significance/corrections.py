@@ -20,8 +20,8 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from releval.core.errors import OptionError
 from releval.core.options import DEFAULT_ALPHA
-from releval.errors import OptionError
 
 #: Hommel's procedure evaluates its (subset size × rank) matrix this many subset sizes at a time, and at most this
 #: many cells at once (8 bytes each, so 32 MB).

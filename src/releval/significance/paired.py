@@ -30,11 +30,11 @@ from numpy.typing import ArrayLike, NDArray
 from releval.core.options import ALTERNATIVES, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, MCNEMAR_VARIANTS
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.core.signature import Signature, parse
+from releval.core.validation import check_choice, check_confidence, check_resamples, check_seed
 from releval.metrics.averages import MICRO, AveragingSpec
 from releval.metrics.cells import PairedCells, cells_from_rows, f_scores, resampled_f
 from releval.significance.config import SignificanceConfig, split_settings
 from releval.tasks.classification import ClassificationConfig, paired_cells, signature
-from releval.validation import check_choice, check_confidence, check_resamples, check_seed
 
 #: Scores are fractions in [0, 1]; differences closer than this count as ties (float noise is ~1e-16).
 TIE_TOLERANCE = 1e-12

@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.errors import InputError, OptionError
 from releval.core.notices import Notice, as_notices, warn_all
 from releval.core.options import ALTERNATIVES, DEFAULT_ALPHA, DEFAULT_CLASS_SET, RESAMPLING_TESTS
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
 from releval.core.signature import Signature, parse
-from releval.errors import InputError, OptionError
+from releval.core.validation import check_alpha, check_choice
 from releval.metrics.averages import AveragingSpec, prf_from_counts
 from releval.metrics.cells import PairedCells, counts_of, encode_triplet, f_scores, resampled_f
 from releval.significance.compare import (
@@ -49,7 +50,6 @@ from releval.significance.compare import (
 from releval.significance.config import SignificanceConfig, correction_field
 from releval.significance.paired import MetricComparison, comparison_rows
 from releval.tasks import classification as rc
-from releval.validation import check_alpha, check_choice
 
 if TYPE_CHECKING:
     from releval.tasks import e2e

@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from releval.core.errors import InputError
 from releval.core.options import ALTERNATIVES
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
-from releval.errors import InputError
-from releval.validation import check_choice
+from releval.core.validation import check_choice
 
 #: Sawilowsky (2009) rules of thumb, as (threshold, label), ascending.
 SAWILOWSKY = (

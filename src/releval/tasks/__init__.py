@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from releval.errors import OptionError
+from releval.core.errors import OptionError
 
 if TYPE_CHECKING:
     from releval.tasks.base import Task

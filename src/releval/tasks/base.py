@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from releval.core.options import DEFAULT_WEIGHTING_NAMES
 from releval.core.signature import Signature
-from releval.validation import check_beta, check_zero_division
+from releval.core.validation import check_beta, check_zero_division
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ class Task:
         """The task's Config of `settings`; a setting the Config lacks is an OptionError naming it."""
         unknown = sorted(set(settings) - self.settings)
         if unknown:
-            from releval.errors import OptionError
+            from releval.core.errors import OptionError
 
             raise OptionError(f"{', '.join(unknown)}: not a setting of task {self.name!r}", option=unknown[0])
         return self.config(**settings)

@@ -25,14 +25,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from releval.core.errors import InputError
 from releval.core.notices import Notice
 from releval.core.options import ENTROPY_N, MISSING_POLICIES, VIEWS
 from releval.core.signature import Signature, sequence_digest, short_hash
+from releval.core.validation import check_choice, check_nonempty
 from releval.data.alignment import Alignment, align
 from releval.data.columns import distinct
 from releval.data.labels import FORMATS, LabelFile, apply_patch, load_labels
 from releval.data.semeval_labels import undirected
-from releval.errors import InputError
 from releval.metrics.averages import AveragingSpec
 from releval.metrics.cells import PairedCells, cells_from_labels, encode_triplet
 from releval.metrics.classification import ClassificationScores, Encoded, detect_negative, encode, score_encoded
@@ -50,7 +51,6 @@ from releval.tasks.label_mistakes import (
     position_id_warnings,
     swapped_files,
 )
-from releval.validation import check_choice, check_nonempty
 
 AUTO = "auto"
 LabelsInput = str | os.PathLike[str] | LabelFile | Mapping[str, str] | Sequence[str]

@@ -20,21 +20,21 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.errors import OptionError
 from releval.core.frames import data_frame
 from releval.core.notices import Notice
 from releval.core.options import MACRO_CLASSES, RE_CRITERIA
 from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, short_hash
 from releval.core.table import Column, Table
+from releval.core.validation import check_choice
 from releval.data.e2e import Document, E2EDataset, TypeInventory, align_arrays, load_any_arrays, load_types
 from releval.data.e2e_arrays import E2EArraysDataset
-from releval.errors import OptionError
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, array_counts
 from releval.result import Average, ClassRow, ScoreResult, score_tables
 from releval.tasks.base import ScoringConfig, Task, build_signature
-from releval.validation import check_choice
 
 E2EInput = str | os.PathLike[str] | E2EDataset | Sequence[Document]
 

@@ -31,10 +31,10 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePath
 
+from releval.core.errors import InputError, OptionError
 from releval.core.notices import Notice
 from releval.data.formats.base import LabelFile
 from releval.data.semeval_labels import DIRECTED_SET, UNDIRECTED_SET
-from releval.errors import InputError, OptionError
 
 
 def check_negative_exists(negative: str | None, gold_labels: Sequence[str], pred_only: Sequence[str]) -> None:

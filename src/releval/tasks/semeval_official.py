@@ -23,21 +23,21 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from releval.core.errors import InputError
 from releval.core.frames import data_frame
 from releval.core.notices import Notice, as_notices
 from releval.core.options import MISSING_POLICIES
 from releval.core.schema import check_schema, header, reading, same
 from releval.core.signature import Signature, parse, sequence_digest, short_hash
 from releval.core.table import Column, Table
+from releval.core.validation import check_choice
 from releval.data.alignment import align
 from releval.data.labels import LabelFile
 from releval.data.semeval_labels import DIRECTED_SET, OTHER
-from releval.errors import InputError
 from releval.metrics.semeval import VIEW_TITLES, VIEWS, Prf, SemevalScores, SemevalView, semeval_scores
 from releval.tasks.base import Task
 from releval.tasks.classification import LabelsInput, as_label_file
 from releval.tasks.classification import system_name as _system_name
-from releval.validation import check_choice
 
 TASK = "semeval-official"
 

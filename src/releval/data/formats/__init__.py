@@ -17,8 +17,8 @@ import importlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from releval.core.errors import InputError
 from releval.data.formats.base import HEAD_BYTES, E2EFormat, Evidence, Head, LabelFormat
-from releval.errors import InputError
 
 if TYPE_CHECKING:
     import orjson

@@ -18,8 +18,8 @@ from enum import IntEnum
 from functools import cached_property
 from typing import Any, ClassVar
 
+from releval.core.errors import InputError
 from releval.data.documents import Document, Entity, Relation  # noqa: F401  (re-exported: the readers import them here)
-from releval.errors import InputError
 
 HEAD_BYTES = 65536  # how much of a file format detection reads
 Span = tuple[str, int, int]  # (id, first line, last line) of one record; records instead of lines in a JSON list

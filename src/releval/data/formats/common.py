@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from releval.core.errors import InputError, raise_all
 from releval.data.decoding import CONTROL, exact_json, excerpt, keys_may_repeat, with_all_keys
 from releval.data.formats.base import LabelFile, located
-from releval.errors import InputError, raise_all
 
 MAX_ERRORS = 50  # problems listed per file
 LABEL_FIELD_CANDIDATES = {

@@ -21,10 +21,10 @@ from typing import Any
 
 import orjson
 
+from releval.core.errors import InputError, raise_all
 from releval.data.decoding import jsonl_problem, keys_may_repeat, with_all_keys
 from releval.data.formats.base import Document, E2EDataset, E2EFormat, Entity, Evidence, Head, Relation
 from releval.data.formats.common import MAX_ERRORS, TWICE, doc_id, exact_ids, json_kind, type_name_problem
-from releval.errors import InputError, raise_all
 
 KEYS = ("doc_key", "sentences", "ner", "relations", "predicted_ner", "predicted_relations")
 

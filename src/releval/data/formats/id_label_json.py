@@ -22,10 +22,10 @@ import json
 import re
 from collections.abc import Sequence
 
+from releval.core.errors import InputError
 from releval.data.decoding import decode_text, parse_json
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat, Span
 from releval.data.formats.common import LABEL_FIELD_CANDIDATES, TYPE_FIELDS, json_kind, make_file
-from releval.errors import InputError
 
 _STRING = r'"(?:[^"\\\n]|\\.)*"'
 #: An object's opening and first two members, each a string → a string (or one member and the closing brace).

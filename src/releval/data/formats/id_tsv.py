@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 
+from releval.core.errors import InputError, raise_all
 from releval.data import semeval_labels as sem
 from releval.data.decoding import decode_text, excerpt
 from releval.data.delimited import split_columns, text_blocks, text_lines
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
 from releval.data.formats.common import MAX_ERRORS, BlockReader, id_problem, label_problem, make_file
-from releval.errors import InputError, raise_all
 
 #: Bytes of `<id>\t<label>` lines read at a time: the block's strings are dropped once its columns are filled.
 BLOCK_BYTES = 1 << 21

@@ -28,6 +28,7 @@ from typing import Any
 import msgspec
 import orjson
 
+from releval.core.errors import InputError, raise_all
 from releval.data.decoding import exact_json, jsonl_problem, keys_may_repeat
 from releval.data.delimited import line_blocks
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
@@ -40,7 +41,6 @@ from releval.data.formats.common import (
     records_to_file,
     repeated_key_errors,
 )
-from releval.errors import InputError, raise_all
 
 #: Bytes of JSON lines decoded at a time: the block's records and strings are dropped once its columns are filled.
 BLOCK_BYTES = 1 << 21

@@ -15,11 +15,11 @@ list of labels, which would score every record as a label of its own.
 
 from __future__ import annotations
 
+from releval.core.errors import InputError, raise_all
 from releval.data.decoding import decode_text, excerpt
 from releval.data.delimited import text_lines
 from releval.data.formats.base import Fields, LabelFile, LabelFormat
 from releval.data.formats.common import MAX_ERRORS, make_file
-from releval.errors import InputError, raise_all
 
 
 class LabelLines(LabelFormat):

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 
+from releval.core.errors import InputError, raise_all
 from releval.data import semeval_labels as sem
 from releval.data.decoding import decode_text, excerpt
 from releval.data.delimited import text_lines
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat, Span
 from releval.data.formats.common import MAX_ERRORS, make_file
-from releval.errors import InputError, raise_all
 
 BLOCK_START = re.compile(r'^([0-9]+)\t"')
 

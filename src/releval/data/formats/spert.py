@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import orjson
 
+from releval.core.errors import InputError, raise_all
 from releval.data.decoding import keys_may_repeat, with_all_keys
 from releval.data.formats.base import Document, E2EDataset, E2EFormat, Entity, Evidence, Head, Relation
 from releval.data.formats.common import MAX_ERRORS, TWICE, doc_id, exact_ids, ids_ok, json_kind, type_name_problem
-from releval.errors import InputError, raise_all
 
 if TYPE_CHECKING:
     from releval.data.e2e_arrays import E2EArrays, E2EArraysDataset

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from itertools import chain
 
+from releval.core.errors import InputError, raise_all
 from releval.data.decoding import decode_text, excerpt
 from releval.data.delimited import read_records, split_columns, text_blocks, text_lines
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat, Span
 from releval.data.formats.common import LABEL_FIELD_CANDIDATES, MAX_ERRORS, BlockReader, make_file, pick_label_field
-from releval.errors import InputError, raise_all
 
 #: Bytes of an unquoted table read at a time: the block's strings are dropped once its columns are filled.
 BLOCK_BYTES = 1 << 21

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from releval.core.errors import InputError, raise_all
 from releval.data.decoding import exact_json, parse_json
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
 from releval.data.formats.common import (
@@ -25,7 +26,6 @@ from releval.data.formats.common import (
     records_to_file,
     repeated_key_errors,
 )
-from releval.errors import InputError, raise_all
 
 
 class TacredJson(LabelFormat):

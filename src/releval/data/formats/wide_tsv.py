@@ -20,11 +20,11 @@ at its line.
 
 from __future__ import annotations
 
+from releval.core.errors import InputError, raise_all
 from releval.data.decoding import decode_text
 from releval.data.delimited import text_lines
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
 from releval.data.formats.common import LABEL_FIELD_CANDIDATES, MAX_ERRORS, check_labels, make_file
-from releval.errors import InputError, raise_all
 
 GOLD_COLUMN = "gold"
 _PRED_NAMES = set(LABEL_FIELD_CANDIDATES["pred"]) - {"label", "relation"}

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from releval._version import __version__
-from releval.errors import OptionError, RelevalError
+from releval.core.errors import OptionError, RelevalError
 from releval.report.output import write_atomic
 
 if TYPE_CHECKING:

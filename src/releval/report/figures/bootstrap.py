@@ -20,12 +20,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from releval.core.signature import Signature
+from releval.core.validation import check_choice, check_nonempty
 from releval.metrics.cells import f_scores, resampled_f
 from releval.report.figures.base import metric_name, new_figure, settle_layout, title_with
 from releval.significance.config import SignificanceConfig, split_settings
 from releval.significance.paired import MetricComparison, comparison_rows
 from releval.tasks.classification import ClassificationConfig, paired_cells, signature
-from releval.validation import check_choice, check_nonempty
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.errors import OptionError
+from releval.core.errors import OptionError
 from releval.metrics.classification import encode
 from releval.metrics.counts import confusion_matrix
 from releval.report.figures.base import class_ticks, new_figure, settle_layout, title_with

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.errors import OptionError
+from releval.core.errors import OptionError
+from releval.core.validation import check_choice
 from releval.report.figures.base import class_ticks, metric_name, new_figure, percent_axis, settle_layout, title_with
 from releval.result import ScoreResult
-from releval.validation import check_choice
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

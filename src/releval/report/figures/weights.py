@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.errors import OptionError
 from releval.core.options import ENTROPY_N
-from releval.errors import OptionError
+from releval.core.validation import check_choice
 from releval.metrics.averages import AveragingSpec, average_weights
 from releval.metrics.weightings import DEFAULT_WEIGHTINGS, Weighting, get_weightings
 from releval.report.figures.base import class_ticks, new_figure, percent_axis, settle_layout, title_with
 from releval.tasks.classification import AUTO, resolve_negative
-from releval.validation import check_choice
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from releval.errors import OptionError
+from releval.core.errors import OptionError
 
 #: Decimals a table may print: a double holds 15-17 significant digits, so more would print float noise.
 MAX_WIDTH = 15
