@@ -18,7 +18,7 @@ from releval.data.e2e import (
     to_dygie,
     to_spert,
 )
-from releval.stats.e2e_dataset import compare_datasets, dataset_stats, fingerprint, split_stats
+from releval.dataset_stats.e2e_dataset import compare_datasets, dataset_stats, fingerprint, split_stats
 
 TOKENS = ["John", "works", "for", "Acme", "Corp", "in", "Paris", "."]
 SENTENCE = {

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from releval.data.e2e import load_e2e
-from releval.stats.e2e_dataset import dataset_stats, files_stats
+from releval.dataset_stats.e2e_dataset import dataset_stats, files_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL_SPLITS = ROOT / "examples" / "conll04" / "conll04_sincere_all_splits.json"

@@ -10,7 +10,7 @@ import pytest
 from sklearn.metrics import classification_report
 
 import releval
-from releval.stats.label_distribution import label_stats
+from releval.dataset_stats.label_distribution import label_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = ROOT / "examples" / "semeval2010_task8" / "test_key_directed.txt"
@@ -120,7 +120,7 @@ def test_replicability_frame_by_dataset() -> None:
 
 def test_end_to_end_dataset_frame_has_each_split_and_the_total() -> None:
     from releval.data.e2e import load_e2e
-    from releval.stats.e2e_dataset import dataset_stats
+    from releval.dataset_stats.e2e_dataset import dataset_stats
 
     frame = dataset_stats(load_e2e(ROOT / "examples" / "conll04" / "conll04_sincere_all_splits.json")).to_frame()
     assert frame.index.tolist() == ["train", "dev", "test", "total"]

@@ -35,9 +35,9 @@ from releval.core.signature import Signature
 from releval.data.alignment import MISSING_LABEL
 from releval.data.e2e import load_e2e
 from releval.data.semeval_labels import DIRECTED, OTHER
+from releval.dataset_stats.e2e_dataset import DatasetStats, SplitStats, dataset_stats
+from releval.dataset_stats.label_distribution import LabelStats, label_stats
 from releval.report.strict_json import dumps_strict
-from releval.stats.e2e_dataset import DatasetStats, SplitStats, dataset_stats
-from releval.stats.label_distribution import LabelStats, label_stats
 from releval.tasks.semeval_official import SemevalOfficialConfig, SemevalOfficialResult
 from releval.tasks.semeval_official import score as score_semeval_task
 

@@ -56,8 +56,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "ClassificationConfig": ("releval.tasks.classification", "ClassificationConfig"),
     "RelevalWarning": ("releval.core.notices", "RelevalWarning"),
     "Notice": ("releval.core.notices", "Notice"),
-    "LabelStats": ("releval.stats.label_distribution", "LabelStats"),
-    "label_stats": ("releval.stats.label_distribution", "label_stats"),
+    "LabelStats": ("releval.dataset_stats.label_distribution", "LabelStats"),
+    "label_stats": ("releval.dataset_stats.label_distribution", "label_stats"),
     "paired_bootstrap": ("releval.significance.paired", "paired_bootstrap"),
     "approximate_randomization": ("releval.significance.paired", "approximate_randomization"),
     "mcnemar": ("releval.significance.paired", "mcnemar"),
@@ -92,8 +92,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "Comparison": ("releval.audit.comparability", "Comparison"),
     "ClaimsCheck": ("releval.audit.claims", "ClaimsCheck"),
     "ClaimVerdict": ("releval.audit.claims", "ClaimVerdict"),
-    "DatasetStats": ("releval.stats.e2e_dataset", "DatasetStats"),
-    "SplitStats": ("releval.stats.e2e_dataset", "SplitStats"),
+    "DatasetStats": ("releval.dataset_stats.e2e_dataset", "DatasetStats"),
+    "SplitStats": ("releval.dataset_stats.e2e_dataset", "SplitStats"),
 }
 
 

@@ -20,7 +20,7 @@ from releval.core.signature import Signature
 from releval.data.decoding import read_utf8
 from releval.data.e2e import Document, E2EDataset, align_documents, load_e2e
 from releval.data.formats import e2e_format_of
-from releval.stats.e2e_dataset import fingerprint
+from releval.dataset_stats.e2e_dataset import fingerprint
 
 N_EXAMPLES = 5
 E2EInput = str | os.PathLike[str] | E2EDataset

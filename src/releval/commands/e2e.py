@@ -1,5 +1,5 @@
 """`releval stats --compare`: the differences between two versions of an end-to-end RE dataset (Taillé et al.
-2020). The statistics themselves are the e2e task's (releval.stats.e2e_dataset.statistics)."""
+2020). The statistics themselves are the e2e task's (releval.dataset_stats.e2e_dataset.statistics)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from releval.core.options import OUTPUT_FORMATS
 from releval.core.table import Column, Table
 from releval.core.validation import check_choice
 from releval.data.e2e import load_e2e
+from releval.dataset_stats.e2e_dataset import compare_datasets
 from releval.report.render import render_as
-from releval.stats.e2e_dataset import compare_datasets
 
 
 def _check_format(format: str) -> None:

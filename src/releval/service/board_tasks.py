@@ -50,7 +50,7 @@ class RcTask:
 
     def read_gold(self, data: bytes, name: str, spec: scoring.BenchmarkSpec) -> StoredGold:
         from releval.core.signature import sequence_digest
-        from releval.stats.label_distribution import label_stats
+        from releval.dataset_stats.label_distribution import label_stats
         from releval.tasks.classification import resolve_negative
 
         labels = scoring.read_upload(data, name, "gold", spec.config)
@@ -159,7 +159,7 @@ class E2ETask:
 
     def read_gold(self, data: bytes, name: str, spec: scoring.BenchmarkSpec) -> StoredGold:
         from releval.core.signature import short_hash
-        from releval.stats.e2e_dataset import dataset_stats
+        from releval.dataset_stats.e2e_dataset import dataset_stats
 
         dataset = self._read(data, name, "gold")
         docs = dataset.documents

@@ -560,5 +560,5 @@ TASK = Task(
     unit="item",
     score_files=score_files,
     compare="releval.significance.compare:compare_files",
-    statistics="releval.stats.label_distribution:statistics",
+    statistics="releval.dataset_stats.label_distribution:statistics",
 )

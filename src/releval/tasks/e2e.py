@@ -428,5 +428,5 @@ TASK = Task(
     unit="document",
     score_files=score_files,
     compare="releval.significance.compare:compare_files",
-    statistics="releval.stats.e2e_dataset:statistics",
+    statistics="releval.dataset_stats.e2e_dataset:statistics",
 )
