@@ -28,12 +28,14 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from releval.core.options import OUTPUT_FORMATS
 from releval.core.table import PAIR_KINDS, Column, SignatureField, Table, is_missing
 from releval.core.validation import check_choice, check_width
 from releval.report.strict_json import dumps_strict
 
-#: The formats `render` writes (JSON goes through `render_json`).
-FORMATS = ("text", "markdown", "latex", "csv")
+#: The formats `render` writes: every output format (releval.core.options.OUTPUT_FORMATS, the one list of their
+#: names) but JSON, which goes through `render_json`.
+FORMATS = tuple(f for f in OUTPUT_FORMATS if f != "json")
 
 
 # ----------------------------------------------------------------------------------------------- cells
@@ -607,6 +609,9 @@ _RENDERERS: dict[str, Callable[[Sequence[Table], int], str]] = {
     "latex": render_latex,
     "csv": render_csv,
 }
+
+
+assert tuple(_RENDERERS) == FORMATS, "a renderer for every output format but JSON (core/options.py OUTPUT_FORMATS)"
 
 
 def render(tables: Sequence[Table], format: str = "text", width: int = 2) -> str:

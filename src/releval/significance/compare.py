@@ -34,7 +34,6 @@ from releval.metrics.joint_cells import (
     joint_observed_f,
     joint_resampled_f,
 )
-from releval.metrics.weightings import get_weightings
 from releval.significance.config import SignificanceConfig, correction_field, split_settings
 from releval.significance.corrections import adjust_pvalues
 from releval.significance.paired import (
@@ -457,7 +456,7 @@ def _paired_rc(
     config, facts = micro_only_when_wrong(config, facts)
     rc.check_negative_label(config, gold, systems.values())
     negative, _ = rc.resolve_negative(config.negative, gold)
-    schemes = get_weightings(config.weightings)
+    schemes = config.weightings
     metrics = tuple(config.average_names)
     scores = {name: _f_scores(gold, pred, negative, schemes, config) for name, pred in systems.items()}
 
@@ -515,7 +514,7 @@ def micro_only_when_wrong(
     and a warning says why."""
     if facts.missing != "wrong" or not config.weightings:
         return config, facts
-    dropped = ", ".join(w.name for w in get_weightings(config.weightings))
+    dropped = ", ".join(w.name for w in config.weightings)
     notice = Notice(
         f"only micro is compared: with missing predictions counted as wrong, the "
         f"class-weighted averages ({dropped}) are known only as intervals over the filled items' classes "
@@ -560,7 +559,7 @@ def joint_views(
     n_gold = len(set(as_text[0]))
     base = AveragingSpec(
         np.array([lbl != negative for lbl in labels], dtype=bool),
-        get_weightings(config.weightings),
+        config.weightings,
         config.beta,
         config.zero_division,
         config.entropy_n,
@@ -787,7 +786,7 @@ def rc_rare_notices(
     labels = sorted(support)
     spec = AveragingSpec(
         np.array([label != (None if negative is None else str(negative)) for label in labels], dtype=bool),
-        get_weightings(config.weightings),
+        config.weightings,
         entropy_n=config.entropy_n,
     )
     return rare_class_notices(labels, np.array([support[label] for label in labels]), spec, class_set)
@@ -879,7 +878,7 @@ def seed_runs_table(
     config, facts = micro_only_when_wrong(config, facts)
     rc.check_negative_label(config, gold, (pred for preds in systems.values() for pred in preds))
     negative, _ = rc.resolve_negative(config.negative, gold)
-    schemes = get_weightings(config.weightings)
+    schemes = config.weightings
     metrics = tuple(config.average_names)
     runs_f: dict[str, dict[str, list[float]]] = {}
     for name, preds in systems.items():

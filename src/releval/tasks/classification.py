@@ -39,7 +39,6 @@ from releval.metrics.cells import PairedCells, cells_from_labels, encode_triplet
 from releval.metrics.classification import ClassificationScores, Encoded, detect_negative, encode, score_encoded
 from releval.metrics.counts import ClassCounts
 from releval.metrics.missing_bounds import FillBounds, fill_bounds
-from releval.metrics.weightings import get_weightings
 from releval.result import Average, ScoreResult
 from releval.tasks.base import ScoringConfig, Task, build_signature
 from releval.tasks.label_mistakes import (
@@ -381,7 +380,7 @@ def score_prepared(
     `releval.tasks.label_mistakes` (a misspelt negative, SemEval direction, letter case); the audit, which scores
     variants of a protocol to report on them, turns it off."""
     alignment, negative = prepared.alignment, prepared.negative
-    schemes = get_weightings(config.weightings)
+    schemes = config.weightings
     if enc is None:
         enc = encode(alignment.gold, alignment.pred, missing=alignment.missing_label)
     unseen = [lbl for lbl in enc.labels[enc.n_gold_labels :] if lbl != alignment.missing_label]
@@ -433,7 +432,7 @@ def fill_bounds_of(
     filled = np.bincount(enc.gold[enc.pred == placeholder], minlength=len(scores.labels))[keep].astype(np.int64)
     spec = AveragingSpec(
         scores.positive[keep],
-        tuple(get_weightings(config.weightings)),
+        config.weightings,
         config.beta,
         config.zero_division,
         config.entropy_n,
@@ -521,7 +520,7 @@ def paired_cells(
     negative, _ = resolve_negative(config.negative, gold)
     spec = AveragingSpec(
         np.array([lbl != negative for lbl in labels], dtype=bool),
-        get_weightings(config.weightings),
+        config.weightings,
         config.beta,
         config.zero_division,
         config.entropy_n,
