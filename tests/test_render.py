@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import doctest
 import io
+import json
 import math
 import shutil
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 import releval.core.table
 from releval.cli import main
 from releval.core.errors import OptionError
+from releval.core.options import OUTPUT_FORMATS
 from releval.core.table import Column, Table, attach
 from releval.report.render import latex_escape, render, render_json, warnings_of
 
@@ -305,3 +307,44 @@ def test_command_latex_compiles(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert tex.isascii()
     done = _compile(tex, tmp_path)
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+def _micro_by_hand(key: Path, pred: Path) -> float:
+    """Micro-F1 of a SemEval prediction file, Other excluded, counted item by item."""
+    gold = dict(line.split("\t") for line in key.read_text().splitlines())
+    tp = n_pred = n_gold = 0
+    for line in pred.read_text().splitlines():
+        item, label = line.split("\t")
+        tp += label == gold[item] != "Other"
+        n_pred += label != "Other"
+    n_gold = sum(label != "Other" for label in gold.values())
+    return 2 * tp / (n_pred + n_gold)
+
+
+@pytest.mark.parametrize("fmt", OUTPUT_FORMATS)
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_every_output_format_renders_scores_and_comparisons(
+    fmt: str, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every name of the one list of output formats (core/options.py) renders through the registry
+    (releval.report.formats) — a new format is tested here without being named — with the numbers counted by hand."""
+    semeval = Path(__file__).resolve().parents[1] / "examples" / "semeval2010_task8"
+    key, systems = semeval / "test_key_directed.txt", [semeval / f"onehaitao_{n}.txt" for n in ("rbert", "cnn")]
+    argv = [command, str(key), *map(str, systems), "-f", fmt] + (["-R", "50"] if command == "compare" else [])
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    expected = [_micro_by_hand(key, s) for s in systems]
+    if fmt == "json":
+        doc = json.loads(out)
+        got = (
+            [r["averages"]["micro"]["f"] for r in doc["results"]]
+            if command == "score"
+            else [doc["results"][0]["scores"][f"onehaitao_{n}"]["micro"] for n in ("rbert", "cnn")]
+        )
+        assert got == pytest.approx(expected, abs=1e-12)
+    elif fmt == "csv":
+        values = {float(v) for row in csv.reader(x for x in out.splitlines() if not x.startswith("#")) for v in row
+                  if v.replace(".", "", 1).isdigit()}  # fmt: skip
+        assert all(any(abs(v - f) < 1e-12 for v in values) for f in expected)
+    else:
+        assert all(f"{100 * f:.2f}" in out for f in expected)
