@@ -252,6 +252,9 @@ def test_a_signal_while_reading_a_fifo_input_is_one_line(tmp_path: Path, signum:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # the default disposition, whatever the suite was started under: a background job of a shell without job
+        # control (`cmd &` in a script) inherits SIGINT ignored, and releval leaves an ignored signal ignored
+        preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL),
     )
     writer = wait_for_reader(fifo, proc)
     try:
@@ -286,7 +289,13 @@ INTERRUPT_AT_IMPORT = textwrap.dedent(
 
 
 def test_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
-    proc = subprocess.run([sys.executable, "-c", INTERRUPT_AT_IMPORT], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPT_AT_IMPORT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as above: not inherited as ignored
+    )
     assert proc.returncode == 130
     assert error_line(proc.stderr) == "error: interrupted"
     assert proc.stdout == ""  # --help never ran
