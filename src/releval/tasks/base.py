@@ -87,7 +87,10 @@ class Task:
     * `compare(gold, systems, config, test, baseline, progress)`: {name: [runs]} → a paired or seed table, or
       None when the task has no per-unit statistics to resample;
     * `statistics(paths, config, **options)`: dataset statistics of gold files (an object with `to_tables()` and
-      `to_dict()`, rendered by releval.report), or None.
+      `to_dict()`, rendered by releval.report), or None;
+    * `measures`: the board's default measures, headline first — names of the `metrics` of the PairedTable that
+      `compare` returns for one file per system (its `scores[system][measure]` is the value, a row's `ci_a` the
+      bootstrap interval, `p_value` the paired test); empty: micro and the Config's weightings.
 
     `compare` and `statistics` may be "module:function" references (`resolve`): a task names functions of the
     layers above it (significance, statistics) without importing them.
@@ -105,6 +108,7 @@ class Task:
     score_files: Any
     compare: Any = None
     statistics: Any = None
+    measures: tuple[str, ...] = ()
 
     @property
     def settings(self) -> frozenset[str]:
