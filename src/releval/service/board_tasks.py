@@ -20,22 +20,13 @@ from typing import Any
 
 from releval.core.errors import InputError, OptionError
 from releval.service import scoring
+from releval.service.library_task import LibraryTask
+from releval.service.scoring import StoredGold
 
 E2E_CRITERIA = ("strict", "boundaries")
 E2E_DEFAULT_MEASURES: tuple[str, ...] = tuple(
     f"{c}:{a}" for c in ("strict", "boundaries") for a in scoring.DEFAULT_MEASURES
 ) + ("ner:micro", "ner:macro")
-
-
-@dataclass(frozen=True)
-class StoredGold:
-    """What a benchmark keeps besides the gold file: item (or document) ids, rc labels, digest, statistics."""
-
-    ids: list[str]
-    labels: list[str]
-    digest: str
-    n_items: int
-    stats: dict[str, Any]
 
 
 class RcTask:
@@ -249,7 +240,9 @@ def _findings(report: Any) -> list[dict[str, str]]:
     ]
 
 
-TASKS: dict[str, RcTask | E2ETask] = {"rc": RcTask(), "e2e": E2ETask()}
+#: The tasks whose runs the board stores in its own form (aligned labels; validated documents); every other task
+#: of the library's registry is a board task through the Task protocol (releval.service.library_task).
+OWN_STORAGE: dict[str, RcTask | E2ETask] = {"rc": RcTask(), "e2e": E2ETask()}
 
 
 @dataclass(frozen=True)
@@ -280,11 +273,17 @@ def split_view(bench: Any, split: str) -> Any:
     )
 
 
-def task_of(name: str) -> RcTask | E2ETask:
-    try:
-        return TASKS[name]
-    except KeyError:
-        raise OptionError(f"task {name!r}: rc or e2e", option="task") from None
+def task_of(name: str) -> RcTask | E2ETask | LibraryTask:
+    """The board's interface to the task called `name`: one of the library's registry (`releval.tasks.TASKS`;
+    an OptionError listing them for any other name)."""
+    from releval.tasks import get_task
+
+    task = get_task(name)  # refuses a name the registry lacks
+    if name in OWN_STORAGE:
+        return OWN_STORAGE[name]
+    if task.compare is None:
+        raise OptionError(f"task {name!r} has no paired comparison, so it cannot be a board's task", option="task")
+    return LibraryTask(task)
 
 
 @dataclass(frozen=True)

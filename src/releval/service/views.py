@@ -148,6 +148,7 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         raise ops.Refused(f"the dev file has {dev.size} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
     p = request.POST
     negative = p.get("negative", "auto").strip() or "auto"
+    task = p.get("task", "rc").strip() or "rc"
     try:
         resamples = int(p.get("resamples", "1000") or 1000)
     except ValueError:
@@ -157,8 +158,8 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         p.get("title", "").strip() or p.get("slug", "").strip(),
         data,
         name,
-        {} if p.get("task") == "e2e" else {"negative": None if negative == "none" else negative},
-        task=p.get("task", "rc") or "rc",
+        _task_settings(task, p.get("settings", ""), negative),
+        task=task,
         dev_gold=dev.read() if dev is not None else None,
         dev_gold_name=(dev.name or "dev") if dev is not None else "dev",
         description=p.get("description", "")[:2000],
@@ -166,6 +167,29 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         open_=open_ in ("true", "1", "on"),
         organiser=submitter,
     )
+
+
+def _task_settings(task: str, text: str, negative: str) -> dict[str, Any]:
+    """The `settings` form field (a JSON object of the task Config's settings) with the `negative` field for a
+    task that has a negative class; a refusal naming the field otherwise."""
+    from releval.core.errors import OptionError
+    from releval.tasks import get_task
+
+    try:
+        settings = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        raise ops.Refused(f"settings: not JSON ({exc})") from None
+    if not isinstance(settings, dict):
+        raise ops.Refused("settings: a JSON object of the task's settings")
+    try:
+        the_task = get_task(task)
+    except OptionError as exc:
+        raise ops.Refused(str(exc)) from None
+    if "negative" in the_task.settings:
+        settings.setdefault("negative", None if negative == "none" else negative)
+    elif negative != "auto":
+        raise ops.Refused(f"negative: task {task!r} has no negative class")
+    return settings
 
 
 def _benchmark_json(b: Benchmark) -> dict[str, Any]:
