@@ -61,6 +61,15 @@ def test_a_toy_task_from_the_environment_is_a_board_benchmark(backend: str, tmp_
         # the tie groups (paired tests of the two runs through the task's compare) are complete
         assert all(board.json("/b/toy-words/board.json")["ties_current"].values())
 
+        # the pages: the board and each entry's page show the toy's runs; the class weights figure needs gold's
+        # labels, which a library task does not give the board: a 404 that says so (never a 500)
+        rows = {r["name"]: r for r in board.json("/b/toy-words/board.json")["rows"]}
+        assert {n: r["cells"]["micro"]["rank"] for n, r in rows.items()} == {"a": 1, "b": 2}
+        assert board.request("GET", "/b/toy-words/")[0] == 200
+        assert board.request("GET", f"/b/toy-words/entry/{rows['a']['entry']}")[0] == 200
+        status, body, _ = board.request("GET", "/b/toy-words/weights.svg")
+        assert status == 404 and b"has no class weights figure" in body
+
         stats = releval("stats", str(gold), "--task", "toy", "-f", "json", env=board.env)
         assert json.loads(stats.stdout) == info["stats"]
 

@@ -32,6 +32,19 @@ E2E_DEFAULT_MEASURES: tuple[str, ...] = tuple(
 class RcTask:
     name = "rc"
     default_measures = scoring.DEFAULT_MEASURES
+    criterion_label = ""  # what the per-class table of an entry page is of (nothing to say: the labels)
+
+    def average_of(self, measure: str) -> str:
+        """The average (micro or a weighting) a measure computes: the measure itself."""
+        return measure
+
+    def per_class_result(self, result: dict[str, Any]) -> dict[str, Any] | None:
+        """The ScoreResult dict whose per-class rows an entry page shows."""
+        return result
+
+    def class_labels(self, bench: Any, spec: scoring.BenchmarkSpec) -> tuple[list[str], str | None] | None:
+        """Gold's labels and the negative label, as the class weights figure weights them."""
+        return rc_gold(bench).labels, spec.config.negative
 
     def spec(self, settings: dict[str, Any], **test: Any) -> scoring.BenchmarkSpec:
         return scoring.BenchmarkSpec.from_dict(settings, **test)
@@ -115,6 +128,19 @@ class RcTask:
 class E2ETask:
     name = "e2e"
     default_measures = E2E_DEFAULT_MEASURES
+    criterion_label = "Strict"
+
+    def average_of(self, measure: str) -> str:
+        """The average of a `criterion:average` measure (strict:power:0.5 → power:0.5)."""
+        return measure.partition(":")[2]
+
+    def per_class_result(self, result: dict[str, Any]) -> dict[str, Any] | None:
+        """The Strict criterion's ScoreResult dict: the per-type rows an entry page shows."""
+        return dict(result["criteria"]["strict"])
+
+    def class_labels(self, bench: Any, spec: scoring.BenchmarkSpec) -> tuple[list[str], str | None] | None:
+        """The relation types of gold's relations, as Strict and Boundaries weight them (no negative class)."""
+        return [r[2] for doc in e2e_gold(bench).documents for r in doc.relations], None
 
     def spec(self, settings: dict[str, Any], **test: Any) -> scoring.BenchmarkSpec:
         from releval.tasks.e2e import E2EConfig

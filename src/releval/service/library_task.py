@@ -78,10 +78,29 @@ def _named(exc: RelevalError, folders: Sequence[Path]) -> InputError:
 class LibraryTask:
     """The board's interface (what releval.service.board and .jobs call) over one library Task."""
 
+    criterion_label = ""
+
     def __init__(self, task: Task) -> None:
         self.task = task
         self.name = task.name
         self.default_measures: tuple[str, ...] = task.measures or ("micro",)
+
+    def average_of(self, measure: str) -> str:
+        return measure
+
+    def per_class_result(self, result: dict[str, Any]) -> dict[str, Any] | None:
+        """The run's result when it is a ScoreResult's dict (per-class rows an entry page shows), else None."""
+        from releval.result import ScoreResult
+
+        try:
+            ScoreResult.from_dict(result)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        return result
+
+    def class_labels(self, bench: Any, spec: scoring.BenchmarkSpec) -> tuple[list[str], str | None] | None:
+        """None: the class weights figure needs gold's labels, which a library task does not give the board."""
+        return None
 
     # -- settings and measures -------------------------------------------------------------------------------
     def spec(self, settings: dict[str, Any], **test: Any) -> scoring.BenchmarkSpec:

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 from releval import __version__
 from releval.service import board as ops
 from releval.service import phases, standings
+from releval.service.board_tasks import task_of
 from releval.service.models import Benchmark, Entry, Job, Run, Submitter
 
 View = Callable[..., HttpResponse]
@@ -495,7 +496,8 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         return _page_error(request, exc)
     runs = list(entry.runs.order_by("id"))
     first = _detail_run(runs, view)
-    per_class = _classes_result(first.data.result).get("per_class", []) if first else []
+    shown_result = task_of(entry.benchmark.task).per_class_result(first.data.result) if first else None
+    per_class = (shown_result or {}).get("per_class", [])
     cells = {r.pk: {c.measure.name: c for c in r.cells.select_related("measure")} for r in runs}
     measures = view.shown([m.name for m in entry.benchmark.measures.filter(status="active")])
     run_rows = [
@@ -526,7 +528,7 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         "runs": run_rows,
         "measures": measures,
         "per_class": per_class,
-        "criterion": "Strict" if entry.benchmark.task == "e2e" else "",
+        "criterion": task_of(entry.benchmark.task).criterion_label,
         "has_figure": first is not None,
         "version": __version__,
     }
@@ -565,14 +567,12 @@ def entry_figure(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
     if run is None:
         hidden = f"; test runs' detail is shown once the {view.phase} phase ends" if view.phase else ""
         return _page_error(request, ops.Refused(f"this entry has no scored run to show yet{hidden}", 404))
-    result = _named(ScoreResult.from_dict(_classes_result(run.data.result)), entry.name)
+    shown = task_of(entry.benchmark.task).per_class_result(run.data.result)
+    if shown is None:
+        return _page_error(request, ops.Refused(f"task {entry.benchmark.task!r} has no per-class figure", 404))
+    result = _named(ScoreResult.from_dict(shown), entry.name)
     _, fig = per_class_figure([result], dataset=entry.benchmark.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
-
-
-def _classes_result(result: dict[str, Any]) -> dict[str, Any]:
-    """The per-class result a run's page shows: the run's (classification) or its Strict criterion's (e2e)."""
-    return result["criteria"]["strict"] if "criteria" in result else result
 
 
 def _named(result: Any, name: str) -> Any:
@@ -591,17 +591,13 @@ def weights_figure(request: HttpRequest, slug: str) -> HttpResponse:
         bench = ops.get_benchmark(slug)
     except ops.Refused as exc:
         return _page_error(request, exc)
-    from releval.service.board_tasks import e2e_gold, rc_gold
-
-    averages = [
-        m.name.rpartition(":")[2] if bench.task == "e2e" else m.name for m in bench.measures.filter(status="active")
-    ]
+    task = task_of(bench.task)
+    labels_negative = task.class_labels(bench, ops.spec_of(bench))
+    if labels_negative is None:
+        return _page_error(request, ops.Refused(f"task {bench.task!r} has no class weights figure", 404))
+    labels, negative = labels_negative
+    averages = [task.average_of(m.name) for m in bench.measures.filter(status="active")]
     weightings = list(dict.fromkeys(a for a in averages if a != "micro"))
-    if bench.task == "e2e":  # the relation types of gold's relations, as Strict and Boundaries weight them
-        labels = [r[2] for doc in e2e_gold(bench).documents for r in doc.relations]
-        negative = None
-    else:
-        labels, negative = rc_gold(bench).labels, ops.spec_of(bench).config.negative
     _, fig = draw(labels, weightings, negative, dataset=bench.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
 
