@@ -416,6 +416,8 @@ CASES += [
     c("benchmark", "ok", KEY, "--title", " ", names="--title"),
     c("benchmark", "ok", KEY, "--task", "ner", names="--task"),
     c("benchmark", "ok", KEY, "--dev", "{missing}", names="{missing}"),
+    c("benchmark", "ok", KEY, "--setting", "view", names="--setting"),
+    c("benchmark", "ok", KEY, "--setting", "bogus=1", "--data-dir", "{dir}", names="bogus"),
     c("benchmark", "ok", CONLL, "--task", "e2e", "--negative", "Other", names="--negative"),
     c("benchmark", "ok", KEY, "--negative", "", names="--negative"),
     c("benchmark", "ok", KEY, "--no-negative=yes", names="--no-negative"),
