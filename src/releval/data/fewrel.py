@@ -114,6 +114,11 @@ class Episodes:
         return None if names is None else names[answer]
 
 
+def _shown(value: Any) -> str:
+    """A JSON value quoted for a message (a string as itself, anything else as its repr), cut short."""
+    return excerpt(value) if isinstance(value, str) else _shown(value)
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -152,7 +157,7 @@ def _answers(raw: Any, name: str, n: int, what: str = "answer") -> list[int]:
         raise InputError(f"expected a JSON list of integers, got {type(raw).__name__}", file=name)
     for i, value in enumerate(raw, 1):
         if not _is_int(value):
-            raise InputError(f"expected an integer index, got {excerpt(repr(value))}", file=name, record=i, field=what)
+            raise InputError(f"expected an integer index, got {_shown(value)}", file=name, record=i, field=what)
     if len(raw) != n:
         raise InputError(f"{len(raw)} {what}s for {n} queries (one per episode entry, in order)", file=name)
     return raw
@@ -212,9 +217,7 @@ def load_episodes(source: PathLike | Sequence[Any] | Mapping[str, Any], name: st
                 )
             value = entry["answer"]
             if not _is_int(value):
-                raise InputError(
-                    f"expected an integer, got {excerpt(repr(value))}", file=path, record=i, field="answer"
-                )
+                raise InputError(f"expected an integer, got {_shown(value)}", file=path, record=i, field="answer")
             answers.append(value)
     return _build(entries, entries_name, answers, answers_name, path)
 
@@ -279,9 +282,7 @@ def _build(entries: list[Any], name: str, answers: list[int], answers_name: str,
             relations.append(None)
         number = entry.get("episode")
         if number is not None and (not _is_int(number) or number < 0):
-            raise InputError(
-                f"expected an integer >= 0, got {excerpt(repr(number))}", file=name, record=i, field="episode"
-            )
+            raise InputError(f"expected an integer >= 0, got {_shown(number)}", file=name, record=i, field="episode")
         numbers.append(number)
     given = [x is not None for x in numbers]
     if any(given) and not all(given):
