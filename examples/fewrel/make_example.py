@@ -7,7 +7,8 @@ Writes `input-5-1.json.gz` (FewRel's test-input format: what a system reads), `g
 with their answers: releval's gold), `answers-5-1.json` (the official answer list) and the two systems'
 predictions, `pred-bow-5-1.json` and `pred-between-5-1.json` (the official submission format: one integer per
 entry); then 50 episodes with one none-of-the-above query each (`gold-5-1-nota.json.gz`, na_rate 1) and the same
-baselines answering none-of-the-above when their best overlap is below 0.1 (`pred-*-5-1-nota.json`). FewRel (Han et al. 2018) is MIT-licensed (thunlp/FewRel); see NOTICE.
+baselines answering none-of-the-above when their best overlap is below 0.1 (`pred-*-5-1-nota.json`).
+FewRel (Han et al. 2018) is MIT-licensed (thunlp/FewRel); see NOTICE.
 
 The baselines score each support relation by the best token-overlap (Jaccard) between the query and one of its
 support instances: `bow` over all tokens of the sentence, `between` over the tokens between the two entities (the
