@@ -115,8 +115,16 @@ class Episodes:
 
 
 def _shown(value: Any) -> str:
-    """A JSON value quoted for a message (a string as itself, anything else as its repr), cut short."""
-    return excerpt(value) if isinstance(value, str) else _shown(value)
+    """A JSON value for a message: a string quoted, anything else as JSON writes it; cut short."""
+    if isinstance(value, str):
+        return excerpt(value)
+    import orjson
+
+    try:
+        text = orjson.dumps(value).decode("utf-8")
+    except TypeError:
+        text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 def _is_int(value: Any) -> bool:

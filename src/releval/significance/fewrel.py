@@ -49,14 +49,16 @@ def _stats(gold: Any, systems: Mapping[str, Sequence[Any]]) -> tuple[Any, dict[s
 def compare_files(
     gold: Any,
     systems: Mapping[str, Sequence[Any]],
-    config: FewRelConfig,
-    test: SignificanceConfig,
+    config: FewRelConfig | None,
+    test: SignificanceConfig | None,
     *,
     baseline: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> PairedTable | SeedTable:
     """Systems given as prediction files ({name: [files]}) on one gold episodes file: one file each → paired tests
     over episodes; several each → Welch/Cohen over seed runs. The `compare` of the fewrel Task."""
+    config = config or FewRelConfig()
+    test = test or SignificanceConfig()
     if len(systems) < 2:
         raise InputError(f"comparison needs at least 2 systems, got {len(systems)}", field="system")
     run_counts = {name: len(paths) for name, paths in systems.items()}
