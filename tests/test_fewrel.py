@@ -448,3 +448,21 @@ def test_predictions_may_be_a_python_list() -> None:
     gold = load_episodes(GOLD)
     values = load_predictions(_json(BOW), gold)
     assert values.tolist() == _json(BOW)
+
+
+def test_plot_episodes_draws_the_scores_and_their_intervals(tmp_path: Path, capsys) -> None:
+    pytest.importorskip("matplotlib")
+    figure, data = tmp_path / "episodes.png", tmp_path / "episodes.json"
+    argv = ["plot", "episodes", str(GOLD_NOTA), f"bow={FEWREL / 'pred-bow-5-1-nota.json'}", "-o", str(figure)]
+    assert main([*argv, "--data-json", str(data)]) == 0
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    plotted = json.loads(data.read_text(encoding="utf-8"))["data"]
+    result = score(GOLD_NOTA, FEWREL / "pred-bow-5-1-nota.json")
+    assert plotted["accuracy"] == [[result.accuracy]]
+    assert plotted["low"] == [[result.settings[0].ci[0]]] and plotted["high"] == [[result.settings[0].ci[1]]]
+    assert plotted["relations"][-1] == NOTA
+    bad = tmp_path / "bad.json"
+    bad.write_text("[9]")
+    assert "1 predictions for 300 queries" in _fails(
+        ["plot", "episodes", str(GOLD_NOTA), str(bad), "-o", str(figure)], capsys
+    )
