@@ -11,9 +11,11 @@ no negative class (0 % NA); a relation named no_relation, Other or NA would coun
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from releval.core.errors import InputError
+from releval.core.table import Table
 from releval.data.decoding import parse_json, read_utf8
 from releval.data.fewrel import NOTA, load_episodes, load_relations
 from releval.dataset_stats.label_distribution import LabelStatistics, LabelStats, label_stats
@@ -43,7 +45,32 @@ def file_labels(path: Any) -> tuple[list[str], str | None, str]:
     return labels, NOTA, "queries"
 
 
-def statistics(paths: Sequence[Any], config: Any = None) -> LabelStatistics:
+#: What `stats --task fewrel` says its rows count.
+NOTES = (
+    "fewrel: a data file counts its instances by relation; gold episodes count their queries by the relation of "
+    "the answer, none-of-the-above queries as the negative class (%neg)",
+)
+
+
+@dataclass(frozen=True)
+class FewRelStatistics:
+    """The label statistics of FewRel files (releval.dataset_stats.label_distribution) with what their rows
+    count."""
+
+    labels: LabelStatistics
+
+    @property
+    def rows(self) -> list[tuple[str, LabelStats]]:
+        return self.labels.rows
+
+    def to_tables(self) -> list[Table]:
+        return [replace(t, notes=(*t.notes, *NOTES)) for t in self.labels.to_tables()]
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        return self.labels.to_dict()
+
+
+def statistics(paths: Sequence[Any], config: Any = None) -> FewRelStatistics:
     """Harbecke Table 1 columns for every FewRel file, and for all of them together when there are several."""
     rows: list[tuple[str, LabelStats]] = []
     every: list[str] = []
@@ -58,4 +85,4 @@ def statistics(paths: Sequence[Any], config: Any = None) -> LabelStatistics:
     if len(paths) > 1:
         negative = next((n for n in negatives if n is not None), None)
         rows.append(("+".join(sorted(units)), label_stats("total", every, negative)))
-    return LabelStatistics(rows)
+    return FewRelStatistics(LabelStatistics(rows))
