@@ -466,3 +466,20 @@ def test_plot_episodes_draws_the_scores_and_their_intervals(tmp_path: Path, caps
     assert "1 predictions for 300 queries" in _fails(
         ["plot", "episodes", str(GOLD_NOTA), str(bad), "-o", str(figure)], capsys
     )
+
+
+def test_fast_and_full_readers_agree() -> None:
+    """A well-formed file is read without parsing its tokens (msgspec, raw JSON); the full reader, which locates
+    problems, gives the same episodes and the same digest."""
+    from releval.data import fewrel
+
+    fast = load_episodes(GOLD_NOTA)
+    entries = _json(GOLD_NOTA)
+    full = fewrel._build(entries, "x", [e["answer"] for e in entries], "x", str(GOLD_NOTA))
+    assert fast.digest == full.digest
+    for field in ("n_way", "k_shot", "episode", "answers"):
+        assert getattr(fast, field).tolist() == getattr(full, field).tolist()
+    assert fast.relations == full.relations
+    # the same episodes with other white space: the same digest
+    spaced = json.dumps(entries, indent=1, ensure_ascii=False).encode()
+    assert fewrel._fast(spaced, None, "y").digest == fast.digest
