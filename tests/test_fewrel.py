@@ -282,7 +282,9 @@ def _perplexity(counts: list[int]) -> float:
 def test_stats_of_val_pubmed_and_of_gold_episodes(capsys: pytest.CaptureFixture[str]) -> None:
     pubmed = data_path("fewrel", "val_pubmed.json.gz")
     assert main(["stats", "--task", "fewrel", str(pubmed), str(GOLD_NOTA), "-f", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)
+    rows = data["files"]
+    assert data["n"] == 1300
     assert (rows[0]["relations"], rows[0]["samples"], rows[0]["negative_percent"]) == (10, 1000, 0.0)
     assert rows[0]["perplexity"] == pytest.approx(10.0) and rows[0]["ratio"] == 1.0
     entries = _json(GOLD_NOTA)
@@ -303,7 +305,7 @@ def test_stats_of_the_shared_validation_sets(name: str, capsys: pytest.CaptureFi
         pytest.skip(f"{path} not available")
     counts = [len(v) for v in _json(path).values()]
     assert main(["stats", "--task", "fewrel", str(path), "-f", "json"]) == 0
-    (row,) = json.loads(capsys.readouterr().out)
+    (row,) = json.loads(capsys.readouterr().out)["files"]
     assert (row["relations"], row["samples"], row["negative"]) == (len(counts), sum(counts), 0)
     assert row["perplexity"] == pytest.approx(_perplexity(counts)) == row["perplexity_without_negative"]
     assert row["ratio"] == pytest.approx(max(counts) / min(counts))

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from releval.core.errors import InputError
+from releval.core.schema import header
 from releval.core.table import Table
 from releval.data.decoding import parse_json, read_utf8
 from releval.data.fewrel import NOTA, load_episodes, load_relations
@@ -66,8 +67,11 @@ class FewRelStatistics:
     def to_tables(self) -> list[Table]:
         return [replace(t, notes=(*t.notes, *NOTES)) for t in self.labels.to_tables()]
 
-    def to_dict(self) -> list[dict[str, Any]]:
-        return self.labels.to_dict()
+    def to_dict(self) -> dict[str, Any]:
+        """{"files": one object per row (releval.dataset_stats.label_distribution), "n": the samples of the last
+        row (the total when there are several files)}: an object, as a board's statistics line is."""
+        rows = self.labels.to_dict()
+        return {**header("fewrel-stats"), "files": rows, "n": rows[-1]["samples"] if rows else 0}
 
 
 def statistics(paths: Sequence[Any], config: Any = None) -> FewRelStatistics:
