@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score
-from tests.conftest import EXAMPLES, SHARED, data_path
+from tests.conftest import EXAMPLES, SHARED
 
 from releval.cli import main
 from releval.core.errors import InputError, OptionError
@@ -280,7 +280,7 @@ def _perplexity(counts: list[int]) -> float:
 
 
 def test_stats_of_val_pubmed_and_of_gold_episodes(capsys: pytest.CaptureFixture[str]) -> None:
-    pubmed = data_path("fewrel", "val_pubmed.json.gz")
+    pubmed = FEWREL / "val_pubmed.json.gz"
     assert main(["stats", "--task", "fewrel", str(pubmed), str(GOLD_NOTA), "-f", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     rows = data["files"]

@@ -75,8 +75,9 @@ class Episodes:
     """Gold episodes, one entry per query: N and K of its episode, the episode's number, its relation names (or
     None), and the gold answer (0..N-1, or N for none-of-the-above).
 
-    `episode` numbers the episodes 0..E-1 in order of first appearance; `digest` identifies the file's episodes
-    and answers (the signature's gold field)."""
+    `episode` numbers the episodes 0..E-1 in order of first appearance; `digest` identifies the episodes and
+    answers (the signature's gold field): the same whichever of the two gold shapes holds them, and whatever white
+    space the files have."""
 
     path: str
     n_way: NDArray[np.int64]
