@@ -92,3 +92,31 @@ def chemprot_statistics(paths: Sequence[Any], config: Any, **options: Any) -> Ta
     whole = label_stats("all files", everything, config.negative)
     test = next(s for v, s in rows if s.name == files[test_split([f.path for f in files])].path)
     return Table1Statistics(config.task, rows, whole, test)
+
+
+def drugprot_statistics(paths: Sequence[Any], config: Any, **options: Any) -> Table1Statistics:
+    """Statistics of DrugProt gold standards (folders or relations files, releval.data.drugprot): one row per gold
+    standard over its candidate (chemical, gene) pairs — #rel the relation types used, #samples the candidate pairs
+    (plus the extra labels of pairs with several relations), %neg the pairs without a relation — and Harbecke et
+    al.'s Table 1 row over all of them (the test split: the one named 'test', else the last)."""
+    from releval.data.drugprot import load_gold
+
+    rows: list[tuple[str, LabelStats]] = []
+    labels_of: list[list[str]] = []
+    for path in paths:
+        gold = load_gold(path)
+        related: dict[tuple[str, str, str], int] = {}
+        labels: list[str] = []
+        for pmid, chemical, gene, kind in gold.gold.relations:
+            related[(pmid, chemical, gene)] = related.get((pmid, chemical, gene), 0) + 1
+            labels.append(kind)
+        labels += [NO_RELATION] * (gold.candidate_pairs() - len(related))
+        labels_of.append(labels)
+        rows.append(("pairs", label_stats(gold.relations_path, labels, NO_RELATION)))
+    whole = label_stats("all files", [x for labels in labels_of for x in labels], NO_RELATION)
+    test = rows[test_split([s.name for _, s in rows])][1]
+    return Table1Statistics("drugprot", rows, whole, test)
+
+
+#: The label of a candidate pair without a relation in DrugProt's statistics.
+NO_RELATION = "no_relation"

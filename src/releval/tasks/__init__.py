@@ -5,7 +5,7 @@ names it: adding a kind of evaluation is one module plus one line in `TASKS`. Ta
 for, so `releval --help` loads none of them.
 
 >>> sorted(TASKS)
-['chemprot-blue', 'chemprot-scibert', 'e2e', 'rc', 'semeval-official']
+['chemprot-blue', 'chemprot-scibert', 'drugprot', 'e2e', 'rc', 'semeval-official']
 >>> get_task("e2e").unit
 'document'
 """
@@ -27,6 +27,7 @@ TASKS: dict[str, str] = {
     "e2e": "releval.tasks.e2e:TASK",
     "chemprot-blue": "releval.tasks.chemprot:BLUE_TASK",
     "chemprot-scibert": "releval.tasks.chemprot:SCIBERT_TASK",
+    "drugprot": "releval.tasks.drugprot:TASK",
 }
 
 _LOADED: dict[str, Task] = {}
