@@ -91,7 +91,8 @@ def read_entities(path: str | os.PathLike[str]) -> dict[str, dict[str, str]]:
         parts = line.split("\t")
         if len(parts) != 6:
             raise InputError(
-                f"expected 6 tab-separated fields (PMID, id, type, start, end, text), got {len(parts)}: {excerpt(line)}",
+                f"expected 6 tab-separated fields (PMID, id, type, start, end, text), got {len(parts)}: "
+                f"{excerpt(line)}",
                 file=name,
                 line=n,
             )

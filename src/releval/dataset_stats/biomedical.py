@@ -70,7 +70,10 @@ class Table1Statistics:
             "Harbecke et al. (2022), Table 1: #rel, #samples and %neg over all files; ppl, ppl w/o neg and ratio of "
             f"the test split ({self.test.name})",
         )
-        return [*stats_tables(self.rows), Table("Table 1 row (Harbecke et al. 2022)", _TABLE1_COLUMNS, body, notes=notes)]
+        return [
+            *stats_tables(self.rows),
+            Table("Table 1 row (Harbecke et al. 2022)", _TABLE1_COLUMNS, body, notes=notes),
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         return {

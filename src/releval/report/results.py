@@ -37,6 +37,7 @@ def render_results(
             "ScoreResult": "score",
             "E2EResult": "score",
             "SemevalOfficialResult": "score",
+            "DrugProtResult": "score",
             "PairedTable": "paired",
             "SeedTable": "seeds",
         }

@@ -69,7 +69,9 @@ class _ChemProtConfig(rc.ClassificationConfig):
         # the preset fixes the negative class, so it cannot be a typo: a gold slice without it is no mistake
         object.__setattr__(self, "allow_absent_negative", True)
         if self.by_position is False:
-            raise OptionError(f"by_position: {self.task} rows have no ids, they are aligned by position", "by_position")
+            raise OptionError(
+                f"by_position: {self.task} rows have no ids, they are aligned by position", option="by_position"
+            )
         object.__setattr__(self, "by_position", True)
         if self.gold_format not in (None, rc.AUTO, self.format_name):
             raise OptionError(f"gold_format: {self.task} gold is read as {self.format_name}", option="gold_format")
@@ -154,9 +156,7 @@ def _note(config: _ChemProtConfig) -> str:
     return BLUE_NOTE if isinstance(config, BlueConfig) else SCIBERT_NOTE
 
 
-def score_files(
-    gold: Any, systems: Sequence[tuple[str | None, Any]], config: _ChemProtConfig
-) -> list[ScoreResult]:
+def score_files(gold: Any, systems: Sequence[tuple[str | None, Any]], config: _ChemProtConfig) -> list[ScoreResult]:
     """Score each prediction file against gold under the preset (one ScoreResult each, with the preset's note)."""
     named = {str(k): [pred] for k, (_, pred) in enumerate(systems)}
     gold_file, digest, runs = load_checked(gold, named, config)

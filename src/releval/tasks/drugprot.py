@@ -20,7 +20,7 @@ The counts are kept per abstract, so `compare` resamples abstracts (`unit` docum
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -30,11 +30,11 @@ from numpy.typing import NDArray
 
 from releval.core.notices import Notice
 from releval.core.signature import Signature, short_hash
+from releval.core.table import Table
 from releval.data.drugprot import RELATION_TYPES, GoldSet, Relations, load_gold, read_relations
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.counts import ClassCounts
-from releval.core.table import Table
 from releval.result import Average, ClassRow, ScoreResult, compact_tables, score_tables
 from releval.tasks.base import ScoringConfig, Task, build_signature
 
@@ -92,7 +92,7 @@ def gold_digest(gold: GoldSet) -> str:
     return short_hash(items)
 
 
-def signature(config: DrugProtConfig, gold: GoldSet, extra: dict[str, object] | None = None) -> Signature:
+def signature(config: DrugProtConfig, gold: GoldSet, extra: Mapping[str, object] | None = None) -> Signature:
     """THE DrugProt signature: the Config, the type set, the gold digest and the number of abstracts."""
     return build_signature(
         {

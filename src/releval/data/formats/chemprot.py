@@ -142,7 +142,9 @@ class SciBertJsonl(LabelFormat):
             except orjson.JSONDecodeError as exc:
                 raise InputError(jsonl_problem(exc), file=name, line=n) from None
             if not isinstance(record, dict) or "label" not in record:
-                raise InputError('expected an object with a "label" (SciBERT: text, label, metadata)', file=name, line=n)
+                raise InputError(
+                    'expected an object with a "label" (SciBERT: text, label, metadata)', file=name, line=n
+                )
             label = record["label"]
             if not isinstance(label, str) or label not in _SCIBERT_SET:
                 raise _label_error(str(label), list(SCIBERT_LABELS), "SciBERT ChemProt", name, n)
