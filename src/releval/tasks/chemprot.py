@@ -185,7 +185,23 @@ def compare(
     return replace(table, notes=[_note(config), *table.notes])
 
 
-BLUE_TASK = Task(
+@dataclass(frozen=True)
+class PresetTask(Task):
+    """A Task whose Config inherits settings the preset fixes: `fixed` names them, and they are not among the task's
+    `settings`, so the input stage refuses their options for this task ("--view: apply to --task rc only") instead
+    of accepting a setting that cannot change a number or would contradict the preset."""
+
+    fixed: tuple[str, ...] = ()
+
+    @property
+    def settings(self) -> frozenset[str]:
+        return super().settings - set(self.fixed)
+
+
+#: The classification settings a ChemProt preset fixes: no SemEval direction to drop, no ids for a patch to name.
+FIXED = ("view", "patch")
+
+BLUE_TASK = PresetTask(
     name="chemprot-blue",
     help="ChemProt as BLUE/BioBERT/BLURB score it: micro-F1 over CPR:3/4/5/6/9, 'false' the negative class",
     config=BlueConfig,
@@ -194,8 +210,9 @@ BLUE_TASK = Task(
     compare=compare,
     statistics="releval.dataset_stats.biomedical:chemprot_statistics",
     measures=(),
+    fixed=FIXED,
 )
-SCIBERT_TASK = Task(
+SCIBERT_TASK = PresetTask(
     name="chemprot-scibert",
     help="ChemProt as SciBERT distributes it: 13 labels, no negative class (micro-F1 = accuracy)",
     config=SciBertConfig,
@@ -204,4 +221,5 @@ SCIBERT_TASK = Task(
     compare=compare,
     statistics="releval.dataset_stats.biomedical:chemprot_statistics",
     measures=(),
+    fixed=FIXED,
 )
