@@ -69,6 +69,21 @@ def test_blue_micro_equals_sklearn_over_the_five_groups(tmp_path: Path, seed: in
     assert result.signature["task"] == "chemprot-blue" and result.signature["negative"] == "false"
 
 
+def test_blue_reads_its_evaluation_layout_too(tmp_path: Path) -> None:
+    """BLUE's eval_rel.py reads `id docid arg1 arg2 label` files (create_chemprot_test_gs.py writes them)."""
+    head = "id\tdocid\targ1\targ2\tlabel\n"
+    gold, pred = tmp_path / "gs.tsv", tmp_path / "pred.tsv"
+    gold.write_text(head + "1.R0\t1\tT1\tT2\tCPR:4\n1.R1\t1\tT1\tT3\tfalse\n1.R2\t1\tT4\tT3\tCPR:9\n", "utf-8")
+    pred.write_text(head + "1.R0\t1\tT1\tT2\tCPR:4\n1.R1\t1\tT1\tT3\tCPR:9\n1.R2\t1\tT4\tT3\tfalse\n", "utf-8")
+    (result,) = get_task("chemprot-blue").score_files(gold, [(None, pred)], BlueConfig())
+    micro = result.averages["micro"]
+    assert (micro.precision, micro.recall) == (0.5, 0.5)  # TP CPR:4; FP CPR:9 on a false pair; FN the CPR:9 pair
+    pred.write_text(head + "1.R0\t1\tT1\tT2\tCPR:4\n1.R2\t1\tT4\tT3\tfalse\n1.R1\t1\tT1\tT3\tCPR:9\n", "utf-8")
+    with pytest.raises(InputError, match="index '1.R2' where gold has '1.R1'") as info:
+        get_task("chemprot-blue").score_files(gold, [(None, pred)], BlueConfig())
+    assert (info.value.line, info.value.field) == (3, "index")
+
+
 def test_blue_line_counts_index_and_labels_are_refused_at_their_line(tmp_path: Path) -> None:
     gold = _blue_file(tmp_path / "gold.tsv", ["CPR:4", "false", "CPR:9", "false"])
     task, config = get_task("chemprot-blue"), BlueConfig()
@@ -198,6 +213,26 @@ def test_drugprot_refuses_bad_predictions_at_their_line(tmp_path: Path, line: st
     with pytest.raises(InputError, match=message) as info:
         get_task("drugprot").score_files(_drugprot_gold(tmp_path), [(None, pred)], DrugProtConfig())
     assert (Path(info.value.file).name, info.value.line, info.value.field) == ("pred.tsv", 2, field)
+
+
+def test_drugprot_keys_relations_by_abstract(tmp_path: Path) -> None:
+    """The official library's overlapping columns (`pos0 = pos0 + idx`) give micro P = R = F1 = 1.0 here (its
+    src/main.py run on these files outside the repository): the prediction names the wrong abstract, so by
+    definition TP = 0, FP = 1, FN = 1."""
+    gold = tmp_path / "gs"
+    gold.mkdir()
+    (gold / "gs_entities.tsv").write_text(
+        "100\tT1\tCHEMICAL\t0\t5\taspirin\n100\tT2\tGENE\t10\t15\tCOX-1\n"
+        "200\tT1\tCHEMICAL\t0\t5\tibuprofen\n200\tT2\tGENE\t10\t15\tCOX-2\n",
+        encoding="utf-8",
+    )
+    (gold / "gs_relations.tsv").write_text("100\tINHIBITOR\tArg1:T1\tArg2:T2\n", encoding="utf-8")
+    (gold / "pmids.txt").write_text("100\n200\n", encoding="utf-8")
+    pred = tmp_path / "pred.tsv"
+    pred.write_text("200\tINHIBITOR\tArg1:T1\tArg2:T2\n", encoding="utf-8")
+    (result,) = get_task("drugprot").score_files(gold, [(None, pred)], DrugProtConfig())
+    (row,) = result.per_class
+    assert (row.tp, row.fp, row.fn) == (0, 1, 1) and result.averages["micro"].f == 0.0
 
 
 def test_drugprot_gold_with_an_unknown_type_is_refused(tmp_path: Path) -> None:

@@ -11,7 +11,10 @@ sentence, its label one of the five evaluated groups CPR:3, CPR:4, CPR:5, CPR:6,
 The index (`PMID.chemical.gene`) repeats when a pair has several labels, so it is no id: the rows are aligned by
 position, and the index is kept in `fields["index"]` so that a prediction file in the same layout can be checked
 row by row against gold (releval.tasks.chemprot). Only the `index` and `label` columns are read (a prediction file
-may omit the sentence); fields are read with RFC 4180 quoting, as Python's csv module wrote them.
+may omit the sentence); fields are read with RFC 4180 quoting, as Python's csv module wrote them. The layout of
+BLUE's own evaluation files (`create_chemprot_test_gs.py`: `id  docid  arg1  arg2  label`) is read too when the
+format is named (`--task chemprot-blue` names it), its `id` column taking the index's place; it is not guessed,
+since `tsv` reads such a file by id.
 
 `chemprot-scibert` is SciBERT's JSON lines (allenai/scibert `data/text_classification/chemprot/`): one object per
 line, `{"text": ..., "label": ..., "metadata": [...]}`, with `<< >>` and `[[ ]]` marking the chemical and the gene,
@@ -85,13 +88,15 @@ class BlueTsv(LabelFormat):
         if not records:
             raise InputError("file is empty", file=name)
         first, _, header = records[0]
-        if "index" not in header or "label" not in header:
+        key = "index" if "index" in header else "id"
+        if key not in header or "label" not in header:
             raise InputError(
-                f"expected BLUE's header 'index<TAB>sentence<TAB>label', got {excerpt(chr(9).join(header))}",
+                "expected BLUE's header 'index<TAB>sentence<TAB>label' (or its evaluation files' "
+                f"'id<TAB>docid<TAB>arg1<TAB>arg2<TAB>label'), got {excerpt(chr(9).join(header))}",
                 file=name,
                 line=first,
             )
-        at_index, at_label = header.index("index"), header.index("label")
+        at_index, at_label = header.index(key), header.index("label")
         index: list[str] = []
         labels: list[str] = []
         numbers: list[int] = []
