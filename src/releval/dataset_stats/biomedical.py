@@ -19,14 +19,24 @@ from typing import Any
 from releval.core.table import Column, Table
 from releval.dataset_stats.label_distribution import LabelStats, file_statistics, label_stats, stats_tables
 
+def _short(value: float) -> str:
+    """One decimal, none when it is 0 (Harbecke et al.'s Table 1 prints 0 and 79.4)."""
+    return f"{value:.1f}".removesuffix(".0")
+
+
+def _ratio(value: float) -> str:
+    """Two decimals below 100, none from 100 on (as `releval stats` prints ratios)."""
+    return f"{value:.2f}" if value < 100 else f"{value:.0f}"
+
+
 _TABLE1_COLUMNS = (
     Column("dataset"),
     Column("#rel", "count", key="relations"),
     Column("#samples", "count", key="samples"),
-    Column("%neg", "number", key="negative_percent", spec=".0f"),
+    Column("%neg", "number", key="negative_percent", display=_short),
     Column("ppl", "number", key="perplexity", spec=".2f"),
     Column("ppl w/o neg", "number", key="perplexity_without_negative", spec=".2f"),
-    Column("ratio", "number", key="ratio", spec=".0f"),
+    Column("ratio", "number", key="ratio", display=_ratio),
 )
 
 
