@@ -215,6 +215,17 @@ def test_drugprot_refuses_bad_predictions_at_their_line(tmp_path: Path, line: st
     assert (Path(info.value.file).name, info.value.line, info.value.field) == ("pred.tsv", 2, field)
 
 
+def test_drugprot_gold_is_its_folder_or_its_relations_file(tmp_path: Path) -> None:
+    task, pred = get_task("drugprot"), DRUGPROT / "toy-data" / "pred_relations.tsv"
+    (by_folder,) = task.score_files(DRUGPROT / "gs-data", [(None, pred)], DrugProtConfig())
+    (by_file,) = task.score_files(DRUGPROT / "gs-data" / "gs_relations.tsv", [(None, pred)], DrugProtConfig())
+    assert by_folder.averages == by_file.averages and by_folder.signature == by_file.signature
+    gold = _drugprot_gold(tmp_path)
+    (gold / "pmids.txt").unlink()
+    code, _, err = _run("score", "--task", "drugprot", gold, pred)
+    assert code == 2 and "no PMID list file (pmids.txt or *pmids*.txt)" in err
+
+
 def test_drugprot_keys_relations_by_abstract(tmp_path: Path) -> None:
     """The official library's overlapping columns (`pos0 = pos0 + idx`) give micro P = R = F1 = 1.0 here (its
     src/main.py run on these files outside the repository): the prediction names the wrong abstract, so by
