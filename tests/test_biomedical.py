@@ -22,7 +22,6 @@ from releval.tasks.drugprot import DrugProtConfig
 ROOT = Path(__file__).resolve().parents[1]
 CHEMPROT = ROOT / "examples" / "chemprot"
 DRUGPROT = ROOT / "examples" / "drugprot"
-SHARED_CHEMPROT = ROOT.parent / "shared" / "data" / "chemprot"
 GROUPS = ["CPR:3", "CPR:4", "CPR:5", "CPR:6", "CPR:9"]
 
 # The official DrugProt evaluation library (tonifuc3m/drugprot-evaluation-library@6b93955, src/main.py run on its
@@ -147,9 +146,8 @@ def test_scibert_refuses_a_label_outside_the_13_at_its_line(tmp_path: Path) -> N
     assert code == 2 and "bad.txt:7: field 'label': 'CPR:4' is not a SciBERT ChemProt label" in err
 
 
-@pytest.mark.skipif(not SHARED_CHEMPROT.is_dir(), reason="../shared/data/chemprot is absent")
 def test_stats_reproduces_harbecke_table1_chemprot_row() -> None:
-    files = [SHARED_CHEMPROT / f"scibert_chemprot_{s}.txt.gz" for s in ("train", "dev", "test")]
+    files = [CHEMPROT / f"scibert_chemprot_{s}.txt.gz" for s in ("train", "dev", "test")]
     code, out, _ = _run("stats", "--task", "chemprot-scibert", *files, "-f", "json")
     assert code == 0
     row = json.loads(out)["table1"]
@@ -159,6 +157,13 @@ def test_stats_reproduces_harbecke_table1_chemprot_row() -> None:
     assert round(row["ratio"]) == 314 and row["ratio"] == 1255 / 4  # INHIBITOR 1,255 / AGONIST-ACTIVATOR 4 in test
     code, out, _ = _run("stats", "--task", "chemprot-scibert", *files)
     assert "chemprot-scibert    13    10,065     0  7.23         7.23    314" in out
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "data" / "chemprot").is_dir(), reason="../shared/data is absent")
+def test_the_bundled_chemprot_splits_are_scibert_s_files() -> None:
+    for split in ("train", "dev", "test"):
+        name = f"scibert_chemprot_{split}.txt.gz"
+        assert (CHEMPROT / name).read_bytes() == (ROOT.parent / "shared" / "data" / "chemprot" / name).read_bytes()
 
 
 def test_drugprot_reproduces_the_official_toy_numbers() -> None:

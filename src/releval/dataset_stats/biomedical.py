@@ -19,6 +19,7 @@ from typing import Any
 from releval.core.table import Column, Table
 from releval.dataset_stats.label_distribution import LabelStats, file_statistics, label_stats, stats_tables
 
+
 def _short(value: float) -> str:
     """One decimal, none when it is 0 (Harbecke et al.'s Table 1 prints 0 and 79.4)."""
     return f"{value:.1f}".removesuffix(".0")
