@@ -311,3 +311,25 @@ def test_audit_compare_refuses_the_two_chemprot_tasks(tmp_path: Path) -> None:
     )
     code, out, _ = _run("audit", "compare", sci, blue)
     assert code == 1 and "NOT COMPARABLE" in out and "chemprot-blue (BLUE/BioBERT/BLURB" in out
+
+
+def test_drugprot_seed_runs_are_compared_by_their_scores(tmp_path: Path) -> None:
+    """Several files per system: Welch over the runs' F, each run scored as `score` scores it."""
+    toy = (DRUGPROT / "toy-data" / "pred_relations.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
+    gold = (DRUGPROT / "gs-data" / "gs_relations.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
+    runs = {"a1": toy, "a2": toy[:20], "b1": gold[:15], "b2": gold[:22]}
+    for name, lines in runs.items():
+        (tmp_path / f"{name}.tsv").write_text("".join(lines), encoding="utf-8")
+    a, b = (f"{x}={tmp_path / (x + '1.tsv')},{tmp_path / (x + '2.tsv')}" for x in ("a", "b"))
+    code, out, err = _run("compare", "--task", "drugprot", DRUGPROT / "gs-data", "-s", a, "-s", b, "-f", "json")
+    assert code == 0, err
+    (table,) = json.loads(out)["results"]
+    assert table["kind"] == "seeds" and table["task"] == "drugprot"
+    task = get_task("drugprot")
+    for system in ("a", "b"):
+        scored = task.score_files(
+            DRUGPROT / "gs-data", [(None, tmp_path / f"{system}{k}.tsv") for k in (1, 2)], DrugProtConfig()
+        )
+        want = sum(r.averages["micro"].f for r in scored) / 2
+        assert table["runs"][system]["micro"] == pytest.approx([r.averages["micro"].f for r in scored])
+        assert sum(table["runs"][system]["micro"]) / 2 == pytest.approx(want)
