@@ -68,6 +68,17 @@ def test_blue_micro_equals_sklearn_over_the_five_groups(tmp_path: Path, seed: in
     assert result.signature["task"] == "chemprot-blue" and result.signature["negative"] == "false"
 
 
+def test_blue_example_gives_blue_s_own_evaluation_numbers() -> None:
+    """BLUE's eval_rel.py (ncbi-nlp/BLUE_Benchmark@c497c41, run outside this repository with NumPy's removed
+    np.float/np.int aliases replaced) on examples/chemprot/blue_{gold,sys_a}.tsv rewritten in its evaluation layout
+    printed, for the five groups: micro TP 36, FP 68, FN 15, P 0.346, R 0.706, F 0.465."""
+    task = get_task("chemprot-blue")
+    (result,) = task.score_files(CHEMPROT / "blue_gold.tsv", [(None, CHEMPROT / "blue_sys_a.tsv")], BlueConfig())
+    micro = result.averages["micro"]
+    assert (micro.precision, micro.recall, micro.f) == pytest.approx((36 / 104, 36 / 51, 72 / 155), abs=1e-12)
+    assert [round(x, 3) for x in (micro.precision, micro.recall, micro.f)] == [0.346, 0.706, 0.465]
+
+
 def test_blue_reads_its_evaluation_layout_too(tmp_path: Path) -> None:
     """BLUE's eval_rel.py reads `id docid arg1 arg2 label` files (create_chemprot_test_gs.py writes them)."""
     head = "id\tdocid\targ1\targ2\tlabel\n"
