@@ -52,12 +52,18 @@ EXAMPLES = {
     "id-tsv": ("preds.txt", b"a1\tper:title\na2\tno_relation\n"),
     "tacred-json": ("test.json", b'[{"id": "a1", "relation": "per:title"}, {"id": "a2", "relation": "no_relation"}]'),
     "id-label-json": ("test_id2label.json", b'{"a1": "per:title", "a2": "no_relation"}\n'),
+    "chemprot-scibert": (
+        "chemprot_test.txt",
+        b'{"text": "<< A >> binds [[ B ]].", "label": "INHIBITOR", "metadata": []}\n'
+        b'{"text": "<< C >> on [[ D ]].", "label": "SUBSTRATE", "metadata": []}\n',
+    ),
     "tacrev-jsonl": (
         "tacrev.jsonl",
         b'{"id": "a1", "label_true": "per:title", "label_pred": "per:title"}\n'
         b'{"id": "a2", "label_true": "no_relation", "label_pred": "per:title"}\n',
     ),
     "jsonl": ("preds.jsonl", b'{"id": "a1", "label": "per:title"}\n{"id": "a2", "label": "no_relation"}\n'),
+    "chemprot-blue": ("test.tsv", b"index\tsentence\tlabel\n1.T1.T2\t@CHEMICAL$ on @GENE$\tCPR:4\n1.T1.T3\tx\tfalse\n"),
     "csv": ("preds.csv", b"id,label\na1,per:title\na2,no_relation\n"),
     "wide-tsv": (
         "results.tsv",
@@ -76,8 +82,10 @@ MATRIX = {
     "id-tsv": {"id-tsv": Evidence.MAJORITY, "tsv": Evidence.HINT},
     "tacred-json": {"tacred-json": Evidence.OPENING},
     "id-label-json": {"id-label-json": Evidence.OPENING, "jsonl": Evidence.SYNTAX, "tacred-json": Evidence.NAME},
+    "chemprot-scibert": {"chemprot-scibert": Evidence.SYNTAX, "jsonl": Evidence.SYNTAX},
     "tacrev-jsonl": {"tacrev-jsonl": Evidence.SYNTAX, "jsonl": Evidence.SYNTAX},
     "jsonl": {"jsonl": Evidence.SYNTAX},
+    "chemprot-blue": {"chemprot-blue": Evidence.SIGNATURE, "id-tsv": Evidence.MAJORITY, "tsv": Evidence.SIGNATURE},
     "csv": {"csv": Evidence.NAME},
     "wide-tsv": {"wide-tsv": Evidence.SIGNATURE, "tsv": Evidence.SIGNATURE, "id-tsv": Evidence.MAJORITY},
     "tsv": {"tsv": Evidence.SIGNATURE, "id-tsv": Evidence.MAJORITY},
@@ -93,8 +101,10 @@ PARSED = {
     "id-tsv": (["a1", "a2"], ["per:title", "no_relation"], [1, 2]),
     "tacred-json": (["a1", "a2"], ["per:title", "no_relation"], [1, 2]),
     "id-label-json": (["a1", "a2"], ["per:title", "no_relation"], [1, 2]),
+    "chemprot-scibert": (None, ["INHIBITOR", "SUBSTRATE"], [1, 2]),
     "tacrev-jsonl": (["a1", "a2"], ["per:title", "no_relation"], [1, 2]),
     "jsonl": (["a1", "a2"], ["per:title", "no_relation"], [1, 2]),
+    "chemprot-blue": (None, ["CPR:4", "false"], [2, 3]),
     "csv": (["a1", "a2"], ["per:title", "no_relation"], [2, 3]),
     "wide-tsv": (["a1", "a2"], ["per:title", "no_relation"], [2, 3]),
     "tsv": (["a1", "a2"], ["per:title", "no_relation"], [2, 3]),
@@ -129,8 +139,10 @@ def test_formats_tuples_are_the_registry_names_in_order() -> None:
             "id-tsv",
             "tacred-json",
             "id-label-json",
+            "chemprot-scibert",
             "tacrev-jsonl",
             "jsonl",
+            "chemprot-blue",
             "csv",
             "wide-tsv",
             "tsv",
@@ -227,6 +239,7 @@ SPANS = {
         b'{\n "a1": "x",\n "a2": "y",\n "a1": "z"\n}\n',
         [("a1", 1, 1), ("a2", 2, 2), ("a1", 3, 3)],  # members, not lines; the parser would keep the last a1 only
     ),
+    "chemprot-scibert": ("f.txt", b'{"text": "x", "label": "AGONIST", "metadata": []}\n', []),  # no ids
     "tacrev-jsonl": (
         "f.jsonl",
         b'{"id": 7, "label_true": "x", "label_pred": "y"}\n{"id": "7", "label_true": "x", "label_pred": "y"}\n',
@@ -237,6 +250,7 @@ SPANS = {
         b'{"id": "a1", "label": "x"}\n{"id": "a2", "label": "y"}\n{"id": "a1", "label": "z"}\n',
         [("a1", 1, 1), ("a2", 2, 2), ("a1", 3, 3)],
     ),
+    "chemprot-blue": ("f.tsv", b"index\tsentence\tlabel\n1.T1.T2\tx\tCPR:3\n", []),  # positional
     "csv": (
         "f.csv",
         b'label,note,id\nx,"a note\nover two lines",a1\ny,short,a2\nz,"and\nagain\nhere",a1\n',

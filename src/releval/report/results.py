@@ -38,6 +38,7 @@ def render_results(
             "E2EResult": "score",
             "FewRelResult": "score",
             "SemevalOfficialResult": "score",
+            "DrugProtResult": "score",
             "PairedTable": "paired",
             "SeedTable": "seeds",
         }

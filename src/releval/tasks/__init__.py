@@ -9,7 +9,7 @@ it to the registry of every releval process that sees the variable — the comma
 workers (`releval serve`), which is how a board gets a benchmark of a task releval does not ship.
 
 >>> sorted(TASKS)
-['e2e', 'fewrel', 'rc', 'semeval-official']
+['chemprot-blue', 'chemprot-scibert', 'drugprot', 'e2e', 'fewrel', 'rc', 'semeval-official']
 >>> get_task("e2e").unit
 'document'
 """
@@ -30,6 +30,9 @@ TASKS: dict[str, str] = {
     "semeval-official": "releval.tasks.semeval_official:OFFICIAL_TASK",
     "e2e": "releval.tasks.e2e:TASK",
     "fewrel": "releval.tasks.fewrel:TASK",
+    "chemprot-blue": "releval.tasks.chemprot:BLUE_TASK",
+    "chemprot-scibert": "releval.tasks.chemprot:SCIBERT_TASK",
+    "drugprot": "releval.tasks.drugprot:TASK",
 }
 
 _LOADED: dict[str, Task] = {}
