@@ -33,7 +33,7 @@ def test_a_toy_task_from_the_environment_is_a_board_benchmark(backend: str, tmp_
         assert done.returncode == 0, done.stderr
         open_benchmark(board, "toy-words")
         info = board.json("/api/v1/benchmarks/toy-words")
-        assert info["task"] == "toy" and info["measures"] == ["micro"]
+        assert info["task"] == "toy" and info["measures"] == ["micro", "weighted", "dodrans", "entropy", "macro"]
         assert info["stats"] == {"lines": 10, "distinct": 10}  # what `releval stats --task toy` prints (below)
 
         bob = board.token("bob")
@@ -83,9 +83,13 @@ def test_a_toy_task_from_the_environment_is_a_board_benchmark(backend: str, tmp_
 #: Task protocol (every task with a comparison except rc and e2e, which keep the board's own storage). A task added
 #: to the registry without an entry here fails `test_every_library_task_has_a_board_example`.
 EXAMPLES_DIR = TESTS.parent / "examples"
-BOARD_EXAMPLES: dict[str, tuple[str, str, str]] = {
+BOARD_EXAMPLES: dict[str, tuple[str, ...]] = {
     "fewrel": ("fewrel/gold-5-1.json.gz", "fewrel/pred-bow-5-1.json", "fewrel/pred-between-5-1.json"),
+    "chemprot-blue": ("chemprot/blue_gold.tsv", "chemprot/blue_sys_a.tsv"),
+    "chemprot-scibert": ("chemprot/scibert_test_head.txt", "chemprot/scibert_sys_a.txt", "chemprot/scibert_sys_b.txt"),
 }
+#: Tasks whose gold is more than one file: a board takes one gold file, so they are refused with the reason.
+NOT_ON_A_BOARD = {"drugprot": ("drugprot/gs-data/gs_relations.tsv", "no entities file")}
 OWN_STORAGE = ("rc", "e2e")
 
 
@@ -93,7 +97,7 @@ def test_every_library_task_has_a_board_example() -> None:
     from releval.tasks import TASKS, get_task
 
     library = {name for name in TASKS if name not in OWN_STORAGE and get_task(name).compare is not None}
-    assert library == set(BOARD_EXAMPLES)
+    assert library == set(BOARD_EXAMPLES) | set(NOT_ON_A_BOARD)
 
 
 def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_path: Path) -> None:
@@ -110,7 +114,9 @@ def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_
             assert done.returncode == 0, (task, done.stderr)
             open_benchmark(board, slug)
             measures = board.json(f"/api/v1/benchmarks/{slug}")["measures"]
-            assert measures == list(get_task(task).measures or ("micro",)), task
+            weighted = "weightings" in get_task(task).settings
+            default = ["micro", "weighted", "dodrans", "entropy", "macro"] if weighted else ["micro"]
+            assert measures == list(get_task(task).measures or default), task
             for i, system in enumerate(systems):
                 path = EXAMPLES_DIR / system
                 status, out = board.submit(slug, f"s{i}", path.read_bytes(), path.name, token=bob)
@@ -123,6 +129,9 @@ def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_
                 table = json.loads(done.stdout)["results"][0]
                 rows = {r["metric"]: r for r in table["pairs"]}
                 expected[out["run"]] = {m: (table["scores"]["x"][m], rows[m]["ci_a"]) for m in measures}
+        for task, (gold, reason) in NOT_ON_A_BOARD.items():
+            done = releval("benchmark", f"lib-{task}", str(EXAMPLES_DIR / gold), "--task", task, env=board.env)
+            assert done.returncode == 2 and reason in done.stderr and "releval-board-" not in done.stderr, done.stderr
         board.wait_idle()
         for run, cells in expected.items():
             got = board.json(f"/api/v1/runs/{run}")

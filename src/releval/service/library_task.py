@@ -90,7 +90,7 @@ def _named(exc: RelevalError, folders: Sequence[Path]) -> InputError:
     """The library's error with the temporary folders taken out of its text, so it names the upload alone."""
     text = str(exc)
     for folder in folders:
-        text = text.replace(f"{folder}/", "")
+        text = text.replace(f"{folder}/", "").replace(str(folder), "the uploaded file's folder")
     return InputError(text)
 
 
@@ -102,7 +102,10 @@ class LibraryTask:
     def __init__(self, task: Task) -> None:
         self.task = task
         self.name = task.name
-        self.default_measures: tuple[str, ...] = task.measures or ("micro",)
+        # a task that names no measures: micro, and the default weightings when its Config has weightings
+        self.default_measures: tuple[str, ...] = task.measures or (
+            scoring.DEFAULT_MEASURES if self._weighting_field() else ("micro",)
+        )
 
     def average_of(self, measure: str) -> str:
         return measure
