@@ -117,7 +117,9 @@ def parse_gold(data: bytes, path: str) -> RankedGold:
     """Gold sentences from OpenNRE JSON lines (see the module's docstring); an empty file is refused."""
     lines, numbers = _split_lines(data)
     records = _records(lines, numbers, path)
-    heads, tails, relations = [], [], []
+    heads: list[str] = []
+    tails: list[str] = []
+    relations: list[str] = []
     for record, number in zip(records, numbers):
         if not isinstance(record, dict):
             raise InputError(
@@ -129,7 +131,7 @@ def parse_gold(data: bytes, path: str) -> RankedGold:
             entity = record.get(side)
             if not isinstance(entity, dict) or "id" not in entity:
                 raise InputError(
-                    "expected an entity object with an 'id' (OpenNRE: {\"id\": ..., \"name\": ..., \"pos\": ...})",
+                    'expected an entity object with an \'id\' (OpenNRE: {"id": ..., "name": ..., "pos": ...})',
                     file=path,
                     line=number,
                     field=f"{side}.id" if isinstance(entity, dict) else side,

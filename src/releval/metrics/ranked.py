@@ -29,6 +29,7 @@ not depend on the input order; the AUC is the area under that expected curve.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -38,7 +39,7 @@ TIE_POLICIES = ("input-order", "average")
 #: The reference's guard in max F1: 2pr / (p + r + 1e-20).
 F1_EPSILON = 1e-20
 
-_trapezoid = getattr(np, "trapezoid", None) or np.trapz  # NumPy >= 2.0 renamed trapz; the same arithmetic
+_trapezoid: Any = getattr(np, "trapezoid", None) or getattr(np, "trapz")  # noqa: B009  # NumPy 2 renamed trapz
 
 
 def ranking_order(scores: NDArray[np.float64]) -> NDArray[np.intp]:
@@ -64,9 +65,7 @@ def tie_groups(sorted_scores: NDArray[np.float64]) -> NDArray[np.intp]:
     return np.append(change, n).astype(np.intp)
 
 
-def expected_hits(
-    hits: NDArray[np.float64], ends: NDArray[np.intp]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def expected_hits(hits: NDArray[np.float64], ends: NDArray[np.intp]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """(c, k) under tie policy ``average``: c_k, the cumulative hits at each group end, interpolated linearly
     inside each group (the expectation over uniformly random orders of the group's predictions), and k = 1..n."""
     cum_w = np.arange(1, hits.shape[0] + 1, dtype=np.float64)

@@ -205,9 +205,7 @@ def encode_gold(gold: RankedGold, na: str | None) -> GoldFacts:
     facts_per_relation = np.bincount(codes & ((1 << SHIFT) - 1), minlength=len(relation_ids)).astype(np.int64)
     names = list(relation_ids)
     digest = short_hash(sorted(f"{h}\t{t}\t{names[c & ((1 << SHIFT) - 1)]}" for (h, t), c in _fact_keys(pairs, codes)))
-    return GoldFacts(
-        gold.path, pairs, relation_ids, codes, facts_per_bag, facts_per_relation, na, gold.n_rows, digest
-    )
+    return GoldFacts(gold.path, pairs, relation_ids, codes, facts_per_bag, facts_per_relation, na, gold.n_rows, digest)
 
 
 def _fact_keys(pairs: dict[tuple[str, str], int], codes: NDArray[np.int64]) -> list[tuple[tuple[str, str], int]]:
@@ -230,10 +228,14 @@ class Ranked:
     unknown_pairs: int
 
 
-def encode_predictions(pred: RankedPredictions, gold: GoldFacts, config: RankedConfig) -> Ranked:
+def encode_predictions(
+    pred: RankedPredictions, gold: GoldFacts, config: RankedConfig, pairs: dict[tuple[str, str], int] | None = None
+) -> Ranked:
     """Predictions as codes against gold's bags and relations; NA predictions dropped; duplicates refused,
-    counted or reduced to the best copy (`config.duplicates`)."""
-    pairs = dict(gold.pairs)
+    counted or reduced to the best copy (`config.duplicates`). `pairs`: gold's entity pairs extended with those
+    of other systems (a comparison shares one numbering, so a pair only predicted is one unit for every system);
+    the pairs this file adds are added to it."""
+    pairs = dict(gold.pairs) if pairs is None else pairs
     relation_ids = dict(gold.relation_ids)
     n = len(pred)
     bags = np.empty(n, dtype=np.int64)
@@ -422,14 +424,16 @@ class RankedResult:
         columns = [Column("system"), *(Column(n, "percent") for n in names), Column("#pred", "count")]
         rows = [(r.system, *(r.measures[n] for n in names), r.n_predictions) for r in results]
         signatures = {r.signature.format(short=True) for r in results}
-        signature: Any = next(iter(signatures)) if len(signatures) == 1 else [
-            (r.system, r.signature.format(short=True)) for r in results
-        ]
+        signature: Any = (
+            next(iter(signatures))
+            if len(signatures) == 1
+            else [(r.system, r.signature.format(short=True)) for r in results]
+        )
         notes = [
             f"{results[0].n_facts:,} gold facts (NA excluded) in {results[0].n_bags:,} bags; AUC = area under "
             "(recall, precision) over the whole ranking (OpenNRE, sklearn.metrics.auc); max_f1 = max over the "
             "ranking of 2PR/(P+R); *-auc = a class weighting's average of the per-relation AUC",
-            *dict.fromkeys(n for r in results for n in r.notes),
+            *dict.fromkeys(n if len(results) == 1 else f"{r.system}: {n}" for r in results for n in r.notes),
         ]
         warnings = [f"{r.system}: {w}" for r in results for w in r.warnings]
         out = [Table("Ranked relation facts (%)", columns, rows, notes=notes, warnings=warnings, signature=signature)]
@@ -545,12 +549,15 @@ def system_name(path: str) -> str:
 
 
 def load_ranked(
-    pred: RankedInput | RankedPredictions, gold: GoldFacts, config: RankedConfig
+    pred: RankedInput | RankedPredictions,
+    gold: GoldFacts,
+    config: RankedConfig,
+    pairs: dict[tuple[str, str], int] | None = None,
 ) -> tuple[RankedPredictions, Ranked]:
-    """A prediction file read and encoded against gold."""
+    """A prediction file read and encoded against gold (`pairs`: see `encode_predictions`)."""
     if not isinstance(pred, RankedPredictions):
         pred = load_predictions(pred, config.pred_format)
-    return pred, encode_predictions(pred, gold, config)
+    return pred, encode_predictions(pred, gold, config, pairs)
 
 
 def score(
