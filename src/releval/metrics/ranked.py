@@ -84,12 +84,13 @@ def expected_hits(hits: NDArray[np.float64], ends: NDArray[np.intp]) -> tuple[ND
 @dataclass(frozen=True)
 class RankedCurve:
     """The precision-recall curve of one ranking: precision[k-1] = p_k, recall[k-1] = r_k, the sorted scores,
-    and F, the number of gold facts. `predictions` is n (the curve's length)."""
+    F, the number of gold facts, and c_n, the hits of the whole ranking. `predictions` is n (the curve's length)."""
 
     precision: NDArray[np.float64]
     recall: NDArray[np.float64]
     scores: NDArray[np.float64]
     facts: int
+    hits: float = 0.0  # c_n: the hits of the whole ranking
 
     @property
     def predictions(self) -> int:
@@ -107,9 +108,7 @@ class RankedCurve:
         raises IndexError)."""
         if n <= self.predictions:
             return float(self.precision[n - 1])
-        if self.predictions == 0:
-            return 0.0
-        return float(self.precision[-1] * self.predictions / n)
+        return float(self.hits / n)
 
     def f1(self) -> NDArray[np.float64]:
         """2 p_k r_k / (p_k + r_k + 1e-20) at every k (the reference's formula)."""
@@ -149,7 +148,7 @@ def ranked_curve(
         k = np.arange(1, n + 1, dtype=np.float64)
     precision = c / k
     recall = c / float(facts) if facts else np.zeros_like(c)
-    return RankedCurve(precision, recall, s_sorted, int(facts))
+    return RankedCurve(precision, recall, s_sorted, int(facts), float(c[-1]) if n else 0.0)
 
 
 def curve_auc(precision: NDArray[np.float64], recall: NDArray[np.float64]) -> float:
