@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import msgspec
 import orjson
 from numpy.typing import NDArray
 
@@ -148,26 +149,39 @@ def load_gold(path: PathLike) -> RankedGold:
     return parse_gold(read_utf8(path), str(path))
 
 
+class _Prediction(msgspec.Struct):
+    """One JSON lines prediction, as the fast decoder checks it (other keys are ignored)."""
+
+    h: str
+    t: str
+    relation: str
+    score: float
+
+
+_DECODER = msgspec.json.Decoder(_Prediction)
+
+
 def _jsonl_predictions(data: bytes, path: str) -> RankedPredictions:
-    lines, numbers = _split_lines(data)
-    records = _records(lines, numbers, path)
+    """JSON lines predictions: one typed decode of the whole file (msgspec); on any problem, line by line, so the
+    error names its line and field."""
     try:
-        heads = [r["h"] for r in records]
-        tails = [r["t"] for r in records]
-        relations = [r["relation"] for r in records]
-        scores = [r["score"] for r in records]
-        ok = (
-            all(type(x) is str and x for x in heads)
-            and all(type(x) is str and x for x in tails)
-            and all(type(x) is str and x for x in relations)
-            and all(type(x) is float or type(x) is int for x in scores)
-        )
-    except (KeyError, TypeError):
+        records = _DECODER.decode_lines(data)
+        heads = [r.h for r in records]
+        tails = [r.t for r in records]
+        relations = [r.relation for r in records]
+        ok = "" not in heads and "" not in tails and "" not in relations
+    except (msgspec.DecodeError, msgspec.ValidationError):
         ok = False
     if not ok:
-        _locate_jsonl(records, numbers, path)
-    array = np.asarray(scores, dtype=np.float64)
-    return _checked(RankedPredictions(path, heads, tails, relations, array, np.asarray(numbers), "jsonl"))
+        lines, numbers = _split_lines(data)
+        _locate_jsonl(_records(lines, numbers, path), numbers, path)
+    scores = np.fromiter((r.score for r in records), np.float64, len(records))
+    separators = data.count(b"\n") - data.endswith(b"\n")
+    if separators == len(records) - 1:  # no blank line: record i is on line i
+        numbers = list(range(1, len(records) + 1))
+    else:
+        numbers = _split_lines(data)[1]
+    return _checked(RankedPredictions(path, heads, tails, relations, scores, np.asarray(numbers), "jsonl"))
 
 
 def _locate_jsonl(records: list[Any], numbers: list[int], path: str) -> None:
@@ -193,24 +207,52 @@ def _locate_jsonl(records: list[Any], numbers: list[int], path: str) -> None:
     raise AssertionError("a record was refused but none is bad")  # pragma: no cover
 
 
+def _line_shape(data: bytes) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """Per line of `data` (split at newlines): its number of tabs and whether it is empty (a CR alone is empty),
+    from the byte positions of tabs and newlines — vectorised, no loop over lines."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    newlines = np.flatnonzero(buf == 10)
+    n_lines = newlines.shape[0] + 1
+    tabs = np.bincount(np.searchsorted(newlines, np.flatnonzero(buf == 9)), minlength=n_lines)
+    starts = np.concatenate(([0], newlines + 1))
+    ends = np.concatenate((newlines, [buf.shape[0]]))
+    length = ends - starts
+    cr = np.zeros(n_lines, dtype=bool)
+    cr[length > 0] = buf[ends[length > 0] - 1] == 13
+    return tabs.astype(np.int64), (length - cr) == 0
+
+
 def _tsv_predictions(data: bytes, path: str) -> RankedPredictions:
-    text = decode_text(data, path)
+    """TSV predictions: the whole text split at once (every line must have four columns: checked on the byte
+    positions of tabs and newlines, vectorised), then each column sliced out; a bad line is located. Empty lines
+    are skipped."""
+    text = decode_text(data, path).replace("\r\n", "\n")
     raw = text.split("\n")
-    numbers = [i + 1 for i, line in enumerate(raw) if line.strip()]
-    rows = [raw[i - 1].rstrip("\r").split("\t") for i in numbers]
-    if rows and tuple(c.strip().lower() for c in rows[0]) == TSV_HEADER:
-        rows, numbers = rows[1:], numbers[1:]
-    for row, number in zip(rows, numbers):
-        if len(row) != 4:
-            raise InputError(
-                f"expected 4 tab-separated columns (h, t, relation, score), got {len(row)}", file=path, line=number
-            )
-    if not rows:
+    tabs, empty = _line_shape(data)
+    if empty.any():
+        keep = np.flatnonzero(~empty)
+        numbers = (keep + 1).tolist()
+        lines = [raw[i] for i in keep.tolist()]
+        tabs = tabs[keep]
+    else:
+        numbers, lines = list(range(1, len(raw) + 1)), raw
+    if lines and tuple(c.strip().lower() for c in lines[0].split("\t")) == TSV_HEADER:
+        lines, numbers, tabs = lines[1:], numbers[1:], tabs[1:]
+    if not lines:
         return _checked(RankedPredictions(path, [], [], [], np.zeros(0), np.zeros(0, dtype=np.int64), "tsv"))
-    heads, tails, relations, score_text = (list(column) for column in zip(*rows))
+    bad = np.flatnonzero(tabs != 3)
+    if bad.size:
+        k = int(bad[0])
+        raise InputError(
+            f"expected 4 tab-separated columns (h, t, relation, score), got {int(tabs[k]) + 1}",
+            file=path,
+            line=numbers[k],
+        )
+    cells = "\t".join(lines).split("\t")
+    heads, tails, relations, score_text = cells[0::4], cells[1::4], cells[2::4], cells[3::4]
     for column, field in ((heads, "h"), (tails, "t"), (relations, "relation")):
-        if not all(column):
-            i = next(k for k, x in enumerate(column) if not x)
+        if "" in column:
+            i = column.index("")
             raise InputError("expected a non-empty string, got ''", file=path, line=numbers[i], field=field)
     try:
         scores = np.asarray(score_text, dtype=np.float64)

@@ -116,12 +116,12 @@ class Prepared:
 def prepare(gold: Any, systems: Mapping[str, Any], config: rk.RankedConfig) -> Prepared:
     """Read gold once and every system against it, on one shared numbering of entity pairs."""
     facts = rk.load_facts(gold, config)
-    pairs = dict(facts.pairs)
+    numbering = rk.Numbering(facts)
     ranked: dict[str, rk.Ranked] = {}
     errors: list[InputError] = []
     for name, pred in systems.items():
         try:
-            ranked[name] = rk.load_ranked(pred, facts, config, pairs)[1]
+            ranked[name] = rk.load_ranked(pred, facts, config, numbering)[1]
         except InputError as exc:
             errors.append(exc)
     raise_all(errors)
@@ -132,7 +132,7 @@ def prepare(gold: Any, systems: Mapping[str, Any], config: rk.RankedConfig) -> P
         facts,
         ranked,
         results,
-        len(pairs),
+        numbering.n_units,
         n_rel,
         facts.fact_codes >> rk.SHIFT,
         facts.fact_codes & mask,

@@ -162,6 +162,10 @@ class GoldFacts:
     na: str | None
     n_sentences: int
     digest: str
+    head_ids: dict[str, int] = field(default_factory=dict, repr=False)
+    tail_ids: dict[str, int] = field(default_factory=dict, repr=False)
+    pair_codes: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64), repr=False)
+    pair_bags: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64), repr=False)
 
     @property
     def n_bags(self) -> int:
@@ -205,7 +209,63 @@ def encode_gold(gold: RankedGold, na: str | None) -> GoldFacts:
     facts_per_relation = np.bincount(codes & ((1 << SHIFT) - 1), minlength=len(relation_ids)).astype(np.int64)
     names = list(relation_ids)
     digest = short_hash(sorted(f"{h}\t{t}\t{names[c & ((1 << SHIFT) - 1)]}" for (h, t), c in _fact_keys(pairs, codes)))
-    return GoldFacts(gold.path, pairs, relation_ids, codes, facts_per_bag, facts_per_relation, na, gold.n_rows, digest)
+    head_ids = {h: i for i, h in enumerate(dict.fromkeys(gold.heads))}
+    tail_ids = {t: i for i, t in enumerate(dict.fromkeys(gold.tails))}
+    pair_codes = np.fromiter((head_ids[h] << 32 | tail_ids[t] for h, t in pairs), np.int64, len(pairs))
+    order = np.argsort(pair_codes)
+    return GoldFacts(
+        gold.path,
+        pairs,
+        relation_ids,
+        codes,
+        facts_per_bag,
+        facts_per_relation,
+        na,
+        gold.n_rows,
+        digest,
+        head_ids,
+        tail_ids,
+        pair_codes[order],
+        order.astype(np.int64),
+    )
+
+
+class Numbering:
+    """Ids of the heads, tails and entity pairs of predictions: gold's bags keep their ids (0..B-1, in order of
+    first appearance), pairs only predicted get the next ones. A comparison shares one Numbering between its
+    systems, so an entity pair is one resampled unit whichever system predicts it."""
+
+    def __init__(self, gold: GoldFacts) -> None:
+        self.heads = dict(gold.head_ids)
+        self.tails = dict(gold.tail_ids)
+        self.gold = gold
+        self.extra: dict[int, int] = {}
+
+    @property
+    def n_units(self) -> int:
+        return self.gold.n_bags + len(self.extra)
+
+    @staticmethod
+    def ids(names: list[str], table: dict[str, int]) -> NDArray[np.int64]:
+        """Each name's id in `table`, new names added (sorted, so the numbering does not depend on the order)."""
+        for name in sorted(set(names).difference(table)):
+            table[name] = len(table)
+        return np.fromiter(map(table.__getitem__, names), np.int64, len(names))
+
+    def bags(self, heads: list[str], tails: list[str]) -> NDArray[np.int64]:
+        """The bag (unit) id of each (head, tail)."""
+        codes = self.ids(heads, self.heads) << 32 | self.ids(tails, self.tails)
+        known = self.gold.pair_codes
+        out = np.empty(codes.shape[0], dtype=np.int64)
+        pos = np.minimum(np.searchsorted(known, codes), known.size - 1)
+        found = known[pos] == codes
+        out[found] = self.gold.pair_bags[pos[found]]
+        if not found.all():
+            missing = codes[~found]
+            for code in np.unique(missing).tolist():
+                self.extra.setdefault(code, self.gold.n_bags + len(self.extra))
+            out[~found] = np.fromiter(map(self.extra.__getitem__, missing.tolist()), np.int64, missing.shape[0])
+        return out
 
 
 def _fact_keys(pairs: dict[tuple[str, str], int], codes: NDArray[np.int64]) -> list[tuple[tuple[str, str], int]]:
@@ -229,32 +289,23 @@ class Ranked:
 
 
 def encode_predictions(
-    pred: RankedPredictions, gold: GoldFacts, config: RankedConfig, pairs: dict[tuple[str, str], int] | None = None
+    pred: RankedPredictions, gold: GoldFacts, config: RankedConfig, numbering: Numbering | None = None
 ) -> Ranked:
     """Predictions as codes against gold's bags and relations; NA predictions dropped; duplicates refused,
-    counted or reduced to the best copy (`config.duplicates`). `pairs`: gold's entity pairs extended with those
-    of other systems (a comparison shares one numbering, so a pair only predicted is one unit for every system);
-    the pairs this file adds are added to it."""
-    pairs = dict(gold.pairs) if pairs is None else pairs
+    counted or reduced to the best copy (`config.duplicates`). `numbering`: the entity pairs' ids, shared by the
+    systems of a comparison (see Numbering)."""
+    numbering = numbering or Numbering(gold)
     relation_ids = dict(gold.relation_ids)
     n = len(pred)
-    bags = np.empty(n, dtype=np.int64)
-    get = pairs.get
-    for i, key in enumerate(zip(pred.heads, pred.tails)):
-        b = get(key)
-        if b is None:
-            b = pairs[key] = len(pairs)
-        bags[i] = b
-    for r in dict.fromkeys(pred.relations):
-        if r not in relation_ids:
-            relation_ids[r] = len(relation_ids)
+    bags = numbering.bags(pred.heads, pred.tails)
+    rels = Numbering.ids(pred.relations, relation_ids)
     if len(relation_ids) >= 1 << SHIFT:
         raise InputError(f"more than {1 << SHIFT:,} distinct relations", file=pred.path, field="relation")
-    rels = np.fromiter((relation_ids[r] for r in pred.relations), np.int64, n)
     keep = np.ones(n, dtype=bool)
     if gold.na is not None and gold.na in relation_ids:
         keep = rels != relation_ids[gold.na]
     dropped_na = int(n - keep.sum())
+    rows = np.flatnonzero(keep)
     bags, rels, scores, lines = bags[keep], rels[keep], pred.scores[keep], pred.lines[keep]
     if bags.size == 0:
         raise InputError(f"every prediction is of the negative class {gold.na!r}: nothing to rank", file=pred.path)
@@ -268,10 +319,9 @@ def encode_predictions(
         seconds = order[repeated + 1]
         k = int(np.argmin(lines[seconds]))
         first, second = int(firsts[k]), int(seconds[k])
-        names = list(relation_ids)
-        head, tail = list(pairs)[int(bags[second])]
+        row = int(rows[second])
         raise InputError(
-            f"({head}, {tail}, {names[int(rels[second])]}) predicted again (first at line {int(lines[first])}); "
+            f"({pred.heads[row]}, {pred.tails[row]}, {pred.relations[row]}) predicted again (first at line {int(lines[first])}); "
             f"{n_dup:,} duplicate(s) in all: --duplicates count (OpenNRE: every copy ranked and counted) or max "
             "(the best-scoring copy kept)",
             file=pred.path,
@@ -327,18 +377,27 @@ class RelationRow:
     precision_at: dict[int, float]
 
 
-def relation_rows(ranked: Ranked, gold: GoldFacts, config: RankedConfig) -> list[RelationRow]:
-    """Per relation with gold facts: its predictions ranked against its facts."""
+def relation_rows(
+    ranked: Ranked, gold: GoldFacts, config: RankedConfig, order: NDArray[np.intp] | None = None
+) -> list[RelationRow]:
+    """Per relation with gold facts: its predictions ranked against its facts. The whole ranking is sorted once
+    (`order`) and cut by relation (a stable sort keeps each relation's predictions in ranking order)."""
+    order = ranking_order(ranked.scores) if order is None else order
+    rel_sorted = ranked.relations[order]
+    by_relation = np.argsort(rel_sorted, kind="stable")
+    grouped = rel_sorted[by_relation]
+    scores, hits = ranked.scores[order][by_relation], ranked.hits[order][by_relation]
     rows = []
     for rel in np.flatnonzero(gold.facts_per_relation):
-        mask = ranked.relations == rel
-        curve = ranked_curve(ranked.scores[mask], ranked.hits[mask], int(gold.facts_per_relation[rel]), config.ties)
+        lo, hi = np.searchsorted(grouped, rel, "left"), np.searchsorted(grouped, rel, "right")
+        identity = np.arange(hi - lo)
+        curve = ranked_curve(scores[lo:hi], hits[lo:hi], int(gold.facts_per_relation[rel]), config.ties, order=identity)
         rows.append(
             RelationRow(
                 ranked.relation_names[rel],
                 int(gold.facts_per_relation[rel]),
                 curve.predictions,
-                int(ranked.hits[mask].sum()),
+                int(hits[lo:hi].sum()),
                 curve.auc(),
                 {n: curve.precision_at(n) for n in config.at},
             )
@@ -475,9 +534,10 @@ def score_ranked(
     ranked: Ranked, gold: GoldFacts, config: RankedConfig, system: str, notes: Sequence[str] = ()
 ) -> RankedResult:
     """The result of encoded predictions."""
-    curve = ranked_curve(ranked.scores, ranked.hits, gold.n_facts, config.ties)
+    order = ranking_order(ranked.scores)
+    curve = ranked_curve(ranked.scores, ranked.hits, gold.n_facts, config.ties, order=order)
     measures = curve_measures(curve, config)
-    rows = relation_rows(ranked, gold, config)
+    rows = relation_rows(ranked, gold, config, order)
     measures.update(weighted_aucs(rows, config))
     p, r, _, m = threshold_scores(curve, config.threshold, config.beta, config.zero_division)
     out_notes = list(notes)
@@ -552,12 +612,12 @@ def load_ranked(
     pred: RankedInput | RankedPredictions,
     gold: GoldFacts,
     config: RankedConfig,
-    pairs: dict[tuple[str, str], int] | None = None,
+    numbering: Numbering | None = None,
 ) -> tuple[RankedPredictions, Ranked]:
-    """A prediction file read and encoded against gold (`pairs`: see `encode_predictions`)."""
+    """A prediction file read and encoded against gold (`numbering`: see `encode_predictions`)."""
     if not isinstance(pred, RankedPredictions):
         pred = load_predictions(pred, config.pred_format)
-    return pred, encode_predictions(pred, gold, config, pairs)
+    return pred, encode_predictions(pred, gold, config, numbering)
 
 
 def score(
