@@ -28,8 +28,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import msgspec
+import numpy as np
 import orjson
 from numpy.typing import NDArray
 

@@ -118,7 +118,7 @@ class RankedConfig(ScoringConfig):
 
     @property
     def threshold_name(self) -> str:
-        return f"f1@{self.threshold:g}"
+        return f"f1@{self.threshold!r}"
 
     @property
     def metric_names(self) -> list[str]:
@@ -321,7 +321,8 @@ def encode_predictions(
         first, second = int(firsts[k]), int(seconds[k])
         row = int(rows[second])
         raise InputError(
-            f"({pred.heads[row]}, {pred.tails[row]}, {pred.relations[row]}) predicted again (first at line {int(lines[first])}); "
+            f"({pred.heads[row]}, {pred.tails[row]}, {pred.relations[row]}) predicted again "
+            f"(first at line {int(lines[first])}); "
             f"{n_dup:,} duplicate(s) in all: --duplicates count (OpenNRE: every copy ranked and counted) or max "
             "(the best-scoring copy kept)",
             file=pred.path,
