@@ -415,3 +415,39 @@ def test_bootstrap_of_one_bag_per_draw_matches_a_direct_resample(tmp_path: Path)
     expected = sklearn_auc(c / w.sum(), c / np.arange(1, len(c) + 1))
     assert got["auc"] == pytest.approx(expected, abs=1e-12)
     assert not math.isnan(got["entropy-auc"])
+
+
+@pytest.mark.parametrize("ties", ["input-order", "average"])
+def test_resampling_measures_of_the_unresampled_data_are_the_scores(ties: str) -> None:
+    """weighted_measures (the vectorised per-relation AUCs of the resampling tests) with every weight 1 gives the
+    score's measures."""
+    from releval.significance.ranked import SortedSystem, prepare, weighted_measures
+
+    config = RankedConfig(duplicates="count", ties=ties)
+    prepared = prepare(GOLD, {"a": PCNN}, config)
+    system = SortedSystem.of(prepared.systems["a"])
+    per_relation = np.bincount(prepared.fact_relations, minlength=prepared.n_relations).astype(float)
+    got = weighted_measures(
+        system, np.ones(system.scores.size, dtype=np.int64), prepared.gold.n_facts, per_relation, config
+    )
+    expected = prepared.results["a"].measures
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, abs=1e-12), key
+
+
+def test_plot_pr_curve_draws_the_scored_curve(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out, data = tmp_path / "pr.png", tmp_path / "pr.json"
+    argv = ["plot", "pr-curve", "--duplicates", "count", str(GOLD), f"pcnn={PCNN}", f"cnn={CNN}"]
+    assert main([*argv, "-o", str(out), "--data-json", str(data)]) == 0
+    assert out.read_bytes().startswith(b"\x89PNG")
+    document = json.loads(data.read_text())["data"]
+    first = document["systems"][0]
+    assert first["system"] == "pcnn" and first["auc"] == REFERENCE["cases"][0]["auc"]
+    expected = score(GOLD, PCNN, COUNT)
+    rank = first["rank"].index(100)
+    assert first["precision"][rank] == expected.measures["p@100"]
+    assert first["rank"][-1] == expected.n_predictions
+    assert main([*argv, "-o", str(tmp_path / "pr.gif")]) == 2  # the suffix picks the format: refused
+    assert main(["plot", "pr-curve", str(GOLD), str(PCNN), "-o", str(out)]) == 2  # duplicates refused

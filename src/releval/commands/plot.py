@@ -39,12 +39,12 @@ DEFAULT_DPI = 150
 
 plot_app = Group(
     "plot",
-    help="""Draw a figure from label files: class weights, per-class F, the bootstrap Δ, a confusion matrix; the
-    precision-recall curves of ranked relation facts (pr-curve).
+    help="""Draw a figure from label files: class weights, per-class F, the bootstrap Δ, a confusion matrix.
 
     Each subcommand writes one PNG, SVG or PDF file, chosen by the suffix of -o/--output, and says on stderr what it
     wrote; --data-json also writes the plotted data as JSON. Figures need matplotlib: pip install 'releval[plot]'.
-    The k̂ histogram of the replicability simulation is `releval replicability simulate --figure FILE`.
+    The k̂ histogram of the replicability simulation is `releval replicability simulate --figure FILE`; the
+    precision-recall curves of ranked relation facts (--task ranked) are `pr-curve`.
     Prediction files may be given as NAME=PATH to name the system in the figure (default: the file's name).
     """,
     no_args_is_help=True,

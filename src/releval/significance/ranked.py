@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.notices import Notice
 from releval.core.options import RESAMPLING_TESTS
-from releval.metrics.ranked import ranked_curve, ranking_order
+from releval.metrics.ranked import ranked_curve, ranking_order, relation_aucs
 from releval.significance.compare import (
     PairedTable,
     SeedTable,
@@ -83,12 +83,8 @@ def weighted_measures(
     # a relation of the fixed class set without facts in this resample: its AUC is undefined (recall 0/0), so it
     # takes the zero_division value, as an F without gold items does (releval.metrics.averages.fix_class_set)
     aucs = np.full(relation_facts.shape[0], float(config.zero_division))
-    for rel in with_facts:
-        mask = relations == rel
-        sub = ranked_curve(
-            scores[mask], hits[mask], int(relation_facts[rel]), config.ties, order=identity[: mask.sum()]
-        )
-        aucs[rel] = sub.auc()
+    if config.weightings:
+        aucs[with_facts] = relation_aucs(scores, hits, relations, relation_facts, config.ties)[with_facts]
     support = relation_facts
     mask_r = support > 0 if class_mask is None else class_mask
     for weighting in config.weightings:

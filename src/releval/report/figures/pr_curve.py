@@ -61,7 +61,7 @@ class CurveData:
 def thin(n: int, keep: Sequence[int] = (), max_points: int = MAX_POINTS) -> NDArray[np.int64]:
     """At most about `max_points` indices of 0..n-1, evenly spread, with the first, the last and `keep`.
 
-    >>> thin(10, (4,), max_points=3).tolist()
+    >>> thin(10, (5,), max_points=3).tolist()
     [0, 4, 5, 9]
     """
     if n == 0:
