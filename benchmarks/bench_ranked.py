@@ -90,12 +90,19 @@ def reference_eval(facts: set, rel2id: dict[str, int], pred_result: list[dict[st
     return {"auc": auc, "p@100": p[99], "p@200": p[199], "p@300": p[299], "max_f1": (2 * p * r / (p + r + 1e-20)).max()}
 
 
-def median_time(fn: Any, repeat: int) -> tuple[float, Any]:
-    times, out = [], None
+CPU: dict[str, float] = {}
+
+
+def median_time(fn: Any, repeat: int, name: str = "") -> tuple[float, Any]:
+    """Median wall time over `repeat` runs (and, in CPU[name], the median CPU time of this process: on a loaded
+    machine the wall time counts the other processes' turns too)."""
+    times, cpu, out = [], [], None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         out = fn()
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    CPU[name] = statistics.median(cpu)
     return statistics.median(times), out
 
 
@@ -114,8 +121,8 @@ def main() -> None:
                 facts.add((g["h"]["id"], g["t"]["id"], g["relation"]))
         rel2id = {"NA": 0, **{f"/rel/r{i}": i + 1 for i in range(args.relations)}}
         config = RankedConfig()
-        t_tsv, r_tsv = median_time(lambda: score(gold, tsv, config), args.repeat)
-        t_jsonl, r_jsonl = median_time(lambda: score(gold, jsonl, config), args.repeat)
+        t_tsv, r_tsv = median_time(lambda: score(gold, tsv, config), args.repeat, "tsv")
+        t_jsonl, r_jsonl = median_time(lambda: score(gold, jsonl, config), args.repeat, "jsonl")
         scores = np.array([p["score"] for p in preds])
         hits = np.array([(p["entpair"][0], p["entpair"][1], p["relation"]) in facts for p in preds])
 
@@ -123,16 +130,21 @@ def main() -> None:
             curve = ranked_curve(scores, hits, len(facts))
             return curve.auc(), curve.precision_at(100)
 
-        t_kernel, _ = median_time(kernel, args.repeat)
-        t_ref, ref = median_time(lambda: reference_eval(facts, rel2id, preds), args.repeat)
+        t_kernel, _ = median_time(kernel, args.repeat, "kernel")
+        t_ref, ref = median_time(lambda: reference_eval(facts, rel2id, preds), args.repeat, "ref")
     for key in ("auc", "p@100", "p@200", "p@300", "max_f1"):
         assert r_tsv.measures[key] == r_jsonl.measures[key] == ref[key], (key, r_tsv.measures[key], ref[key])
     n = len(preds)
     print(f"{n:,} predictions, {len(facts):,} facts, {args.bags:,} bags; medians of {args.repeat} runs")
-    print(f"reference loop (in memory, reading not counted): {t_ref:8.3f} s")
-    print(f"releval score from TSV (whole):                  {t_tsv:8.3f} s   ratio {t_ref / t_tsv:6.1f}x")
-    print(f"releval score from JSON lines (whole):           {t_jsonl:8.3f} s   ratio {t_ref / t_jsonl:6.1f}x")
-    print(f"releval ranking only (arrays in memory):         {t_kernel:8.3f} s   ratio {t_ref / t_kernel:6.1f}x")
+    rows = (
+        ("reference loop (in memory, reading not counted)", t_ref, "ref"),
+        ("releval score from TSV (whole)", t_tsv, "tsv"),
+        ("releval score from JSON lines (whole)", t_jsonl, "jsonl"),
+        ("releval ranking only (arrays in memory)", t_kernel, "kernel"),
+    )
+    for label, wall, key in rows:
+        ratio = "" if key == "ref" else f"   ratio {t_ref / wall:5.1f}x wall, {CPU['ref'] / CPU[key]:5.1f}x CPU"
+        print(f"{label:<50} {wall:7.3f} s wall, {CPU[key]:7.3f} s CPU{ratio}")
     print(f"equal: auc={ref['auc']!r} p@100={ref['p@100']!r} p@300={ref['p@300']!r}")
 
 
