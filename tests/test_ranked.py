@@ -317,6 +317,8 @@ def test_command_line_errors_exit_2_with_one_located_line(tmp_path: Path, capsys
     assert "--at" in capsys.readouterr().err
     assert main(["score", str(GOLD), str(CNN), "--ties", "average"]) == 2  # an rc run: the option is refused
     assert "--ties" in capsys.readouterr().err
+    assert main(["score", "--task", "ranked", "--negative", "N/A", str(GOLD), str(CNN)]) == 2  # a typo of NA
+    assert "--negative: 'N/A' is not a relation of gold" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------------------------- commands

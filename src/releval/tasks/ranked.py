@@ -597,6 +597,12 @@ def load_facts(gold: RankedInput | RankedGold | GoldFacts, config: RankedConfig)
         return gold
     if not isinstance(gold, RankedGold):
         gold = load_gold(gold)
+    if config.negative not in ("auto", None) and config.negative not in set(gold.sentence_relations):
+        raise OptionError(
+            f"negative: {config.negative!r} is not a relation of gold {gold.path} (a typo would make NA a fact "
+            "relation); its relations include " + ", ".join(repr(r) for r in gold.relations[:5]),
+            option="negative",
+        )
     return encode_gold(gold, config.na)
 
 
