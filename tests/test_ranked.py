@@ -355,7 +355,8 @@ def test_score_json_carries_the_measures_and_the_signature(tmp_path: Path) -> No
 def test_stats_gives_harbecke_columns_over_sentences_and_facts(tmp_path: Path) -> None:
     out = tmp_path / "stats.json"
     assert main(["stats", "--task", "ranked", str(GOLD), "-f", "json", "-o", str(out)]) == 0
-    rows = {row["view"]: row for row in json.loads(out.read_text())}
+    document = json.loads(out.read_text())
+    rows = {row["view"]: row for row in document["rows"]}
     gold = _read(GOLD)
     sentences = [g["relation"] for g in gold]
     assert rows["sentences"]["samples"] == len(sentences)
@@ -370,6 +371,7 @@ def test_stats_gives_harbecke_columns_over_sentences_and_facts(tmp_path: Path) -
     facts = sum(len(r - {"NA"}) for r in bags.values())
     na_bags = sum(r == {"NA"} for r in bags.values())
     assert rows["facts"]["samples"] == facts + na_bags and rows["facts"]["negative"] == na_bags
+    assert document["n_items"] == len(bags)
 
 
 # --------------------------------------------------------------------------------------------- comparison
