@@ -53,6 +53,7 @@ def c(*argv: str, names: str, covers: str = "") -> Case:
 
 
 SCORE = ("score", KEY, RBERT)
+RANKED = (str(EXAMPLES / "ranked" / "gold.jsonl"), str(EXAMPLES / "ranked" / "cnn.tsv"))
 COMPARE = ("compare", KEY, "-s", f"a={RBERT}", "-s", f"b={CNN}", "-R", "10")
 COMPARE_E2E = ("compare", CONLL, "--task", "e2e", "-s", f"a={CONLL}", "-s", f"b={CONLL}", "-R", "10")
 STATS_CHECK = ("check-stats", "--a", "72.5±0.3", "--b", "71.5±0.4")
@@ -113,6 +114,36 @@ CASES: list[Case] = [
     c("score", CONLL, CONLL, "--task", "e2e", "--macro-classes", "union", names="--macro-classes"),
     c("score", CONLL, CONLL, "--task", "e2e", "--macro-classes", "declared", names="--macro-classes"),
     c(*SCORE, "--negative", "Othr", names="--negative"),
+    c("score", *RANKED, "--task", "ranked", "--at", "100,x", names="--at"),
+    c("score", *RANKED, "--task", "ranked", "--at", "-5", names="--at"),
+    c("score", *RANKED, "--task", "ranked", "--threshold", "nan", names="--threshold"),
+    c("score", *RANKED, "--task", "ranked", "--pred-format", "semeval", names="--pred-format"),
+    c("score", *RANKED, "--task", "ranked", "--gold-format", "jsonl", names="--gold-format"),
+    c(
+        "compare",
+        RANKED[0],
+        "--task",
+        "ranked",
+        "-s",
+        f"a={RANKED[1]}",
+        "-s",
+        f"b={RANKED[1]}",
+        "-t",
+        "mcnemar",
+        names="--test",
+    ),
+    c(
+        "compare",
+        RANKED[0],
+        "--task",
+        "ranked",
+        "-s",
+        f"a={RANKED[1]}",
+        "-s",
+        f"b={RANKED[1]}",
+        "--per-class",
+        names="--per-class",
+    ),
     c(*SCORE, "--allow-absent-negative=yes", names="--allow-absent-negative"),
     c("score", CONLL, CONLL, "--task", "e2e", "--allow-absent-negative", names="--allow-absent-negative"),
     c(*SCORE, "--per-class=yes", names="--per-class"),
@@ -322,6 +353,10 @@ INPUT_BAD_VALUES: dict[str, tuple[tuple[str, ...], str]] = {
     "--strict-labels": (("--strict-labels=yes",), "--strict-labels"),
     "--types": (("--types", TYPES), "--types"),
     "--macro-classes": (("--macro-classes", "union"), "--macro-classes"),
+    "--ties": (("--ties", "random"), "--ties"),
+    "--duplicates": (("--duplicates", "sum"), "--duplicates"),
+    "--at": (("--at", "0"), "--at"),
+    "--threshold": (("--threshold", "high"), "--threshold"),
 }
 cli.register_commands([])
 from releval.commands.inputs import READERS  # noqa: E402  (filled by the commands' registration above)

@@ -114,6 +114,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     write("pvalues.csv", "dataset,p,effect\n" + "".join(f"{d},{p},{e}\n" for d, p, e in MATE_REDSHIFT))
     # End-to-end RE: the CoNLL04 excerpt and three perturbed systems; Live_In declared symmetric in types_sym
     out["e2e_gold"] = str(CONLL04_30)
+    out["ranked_gold"] = str(EXAMPLES / "ranked" / "gold.jsonl")
+    out["ranked_a"] = str(EXAMPLES / "ranked" / "pcnn.jsonl")
+    out["ranked_b"] = str(EXAMPLES / "ranked" / "cnn.tsv")
     out["types"] = str(CONLL04_TYPES)
     types = json.loads(CONLL04_TYPES.read_text(encoding="utf-8"))
     types["relations"]["Live_In"]["symmetric"] = True
@@ -291,6 +294,11 @@ JSONL_FIELDS = (
     Values("formats", ((), ("--input-format", "jsonl")), changes=False),
 )
 SEED = Values("seed", ((), ("--seed", "7")))
+# ranked facts (--task ranked): the example predictions hold duplicates, so every run counts or reduces them
+RANKED_DUPLICATES = Values("duplicates", (("--duplicates", "count"), ("--duplicates", "max")))
+RANKED_TIES = Values("ties", ((), ("--ties", "average")))
+RANKED_AT = Values("at", ((), ("--at", "50"), ("--at", "100,1000")))
+RANKED_THRESHOLD = Values("threshold", ((), ("--threshold", "0.3"), ("--threshold", "0.3000001")))
 ALTERNATIVE = Values("alternative", ((), ("--alternative", "greater"), ("--alternative", "less")))
 CONFIDENCE = Values("confidence", ((), ("--confidence", "0.9"), ("--confidence", "0.9500001")))
 CLASS_SET = Values("class-set", ((), ("--class-set", "resample")))
@@ -353,6 +361,34 @@ VARIANTS = (
             BETA,
             ZERO_DIVISION,
             Values("by-position", ((), ("--by-position",)), changes=False),  # the systems keep the gold order
+        ),
+    ),
+    Variant(
+        "score-ranked",
+        ("score", "--task", "ranked"),
+        ("{ranked_gold}", "{ranked_a}", "{ranked_b}"),
+        (
+            RANKED_DUPLICATES,
+            RANKED_TIES,
+            RANKED_AT,
+            RANKED_THRESHOLD,
+            Values("negative", ((), ("--no-negative",), ("--negative", "/rel/r0"))),
+            WEIGHTING,
+            BETA,
+        ),
+    ),
+    Variant(
+        "compare-ranked",
+        ("compare", "--task", "ranked"),
+        ("{ranked_gold}", "-s", "a={ranked_a}", "-s", "b={ranked_b}", "-R", "30"),
+        (
+            RANKED_DUPLICATES,
+            RANKED_TIES,
+            RANKED_AT,
+            RANKED_THRESHOLD,
+            Values("test", ((), ("-t", "randomization"))),
+            SEED,
+            CLASS_SET,
         ),
     ),
     Variant(

@@ -39,7 +39,7 @@ from releval.data.claim_tables import load_check_table
 from releval.metrics.weightings import get_weightings, weighting_names
 
 #: The tasks `compare` can test (the SemEval official scorer has no per-item statistics to resample).
-COMPARE_TASKS = ("rc", "e2e")
+COMPARE_TASKS = ("rc", "e2e", "ranked")
 
 
 def parse_system(spec: str) -> tuple[str, list[Path]]:
@@ -232,6 +232,10 @@ def compare_command(
     if "criteria" in the_task.settings:  # e2e: the RE criteria and NER
         settings |= {"criteria": tuple(c.strip() for c in criterion.split(",") if c.strip()), "ner": ner}
     refuse_options({"--mcnemar": the_task.unit != "item" and mcnemar_variant != "exact"}, "applies to --task rc only")
+    refuse_options(
+        {"--per-class": per_class and the_task.name == "ranked"},
+        "not for --task ranked (score shows each relation's AUC and P@N)",
+    )
     config = inputs.config(the_task, **settings)
     if per_class:
         _per_class(gold, specs, config, test_config, tests, format, width, output)

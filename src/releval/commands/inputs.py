@@ -8,7 +8,8 @@ files the same way, so they take the same options with the same help, refused th
 * what gold means — `--patch` (a TACRev-style relabelling), `--view` (SemEval direction dropped), the negative class
   (`--negative`, `--no-negative`, `--allow-absent-negative`);
 * how predictions meet gold — `--by-position`, `--on-missing`, `--strict-labels`;
-* end-to-end files — `--types`, `--macro-classes`.
+* end-to-end files — `--types`, `--macro-classes`;
+* ranked relation facts — `--ties`, `--duplicates`, `--at`, `--threshold`.
 
 `input_options()` adds them to a command and hands the command one `Inputs` value; `Inputs.classification_config`
 turns them into the task's Config, where the library checks them (so the same mistake gets the same message from
@@ -174,11 +175,38 @@ INPUT_OPTIONS: tuple[InputOption, ...] = (
         "e2e: types macro-F averages over: with gold support, in gold or predictions (SpERT), declared (sincere).",
         settings=(("type", Choice(MACRO_CLASSES)), ("default", "gold")),
     ),
+    InputOption(
+        "--ties",
+        "ties",
+        "ranked: equal scores keep the file's order (input-order, OpenNRE's) or are averaged over their orders.",
+        settings=(("type", Choice(("input-order", "average"))), ("default", "input-order")),
+    ),
+    InputOption(
+        "--duplicates",
+        "duplicates",
+        "ranked: a (h, t, relation) predicted twice is refused, counted each time (count, OpenNRE's) or kept once "
+        "at its best score (max).",
+        settings=(("type", Choice(("refuse", "count", "max"))), ("default", "refuse")),
+    ),
+    InputOption(
+        "--at",
+        "at",
+        "ranked: the N of P@N, comma-separated.",
+        settings=(("default", "100,200,300"),),
+    ),
+    InputOption(
+        "--threshold",
+        "threshold",
+        "ranked: the score from which a prediction counts for F1 at a threshold (OpenNRE: 0.5).",
+        settings=(("type", float), ("default", 0.5)),
+    ),
 )
 
 _BY_NAME = {o.name: o for o in INPUT_OPTIONS}
 #: The options only end-to-end files have: a command that reads no e2e file does not offer them.
 _E2E = ("types", "macro_classes")
+#: The options only ranked relation facts have: a command that reads no ranked facts does not offer them.
+_RANKED = ("ties", "duplicates", "at", "threshold")
 
 
 @dataclass(frozen=True)
@@ -204,6 +232,10 @@ class Inputs:
     strict_labels: bool = False
     types: Path | None = None
     macro_classes: str = "gold"
+    ties: str = "input-order"
+    duplicates: str = "refuse"
+    at: str = "100,200,300"
+    threshold: float = 0.5
 
     def given_fields(self) -> dict[str, tuple[str, ...]]:
         """{flag: the Config settings it sets} of every option whose value is not the default."""
@@ -245,7 +277,7 @@ class Inputs:
         """The Config settings these options give for `task`: the relation-classification ones for a Config that
         has them, the e2e ones likewise; settings its Config lacks are left out (refuse_foreign refuses the
         options that were given)."""
-        offered = {**self.e2e_settings(), **self.classification_settings()}
+        offered = {**self.e2e_settings(), **self.classification_settings(), **self.ranked_settings()}
         return {k: v for k, v in offered.items() if k in task.settings}
 
     def config(self, task: Task | str = "rc", **settings: Any) -> Any:
@@ -255,6 +287,10 @@ class Inputs:
 
             task = get_task(task)
         return task.make_config(**{**self.settings_for(task), **settings})
+
+    def ranked_settings(self) -> dict[str, Any]:
+        """The RankedConfig settings these options give."""
+        return {"ties": self.ties, "duplicates": self.duplicates, "at": self.at, "threshold": self.threshold}
 
     def e2e_settings(self) -> dict[str, Any]:
         """The E2EConfig settings these options give."""
@@ -313,13 +349,17 @@ def input_options(
     `words`: how the command is invoked (`"replicability from-predictions"`), `example`: its arguments for one gold
     and one or two prediction files (registered in READERS for the mistake-matrix test); `sides`: "gold" for a
     command reading gold only (no prediction-side options); `tasks`: the tasks it reads (--types and
-    --macro-classes are added only when "e2e" is among them); `own`: options (by name) the command defines itself
+    --macro-classes are added only when "e2e" is among them, --ties, --duplicates, --at and --threshold only when
+    "ranked" is); `own`: options (by name) the command defines itself
     with a wider meaning (stats' `--view` adds `both`), left out here and not passed on in `inputs`.
     """
     chosen = [
         o
         for o in INPUT_OPTIONS
-        if (sides == "both" or o.side != "pred") and (o.name not in _E2E or "e2e" in tasks) and o.name not in own
+        if (sides == "both" or o.side != "pred")
+        and (o.name not in _E2E or "e2e" in tasks)
+        and (o.name not in _RANKED or "ranked" in tasks)
+        and o.name not in own
     ]
     READERS[words] = Reader(words, example, tasks, tuple(o.flag for o in chosen), sides)
 

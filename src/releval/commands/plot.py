@@ -43,7 +43,8 @@ plot_app = Group(
 
     Each subcommand writes one PNG, SVG or PDF file, chosen by the suffix of -o/--output, and says on stderr what it
     wrote; --data-json also writes the plotted data as JSON. Figures need matplotlib: pip install 'releval[plot]'.
-    The k̂ histogram of the replicability simulation is `releval replicability simulate --figure FILE`.
+    The k̂ histogram of the replicability simulation is `releval replicability simulate --figure FILE`; the
+    precision-recall curves of ranked relation facts (--task ranked) are `pr-curve`.
     Prediction files may be given as NAME=PATH to name the system in the figure (default: the file's name).
     """,
     no_args_is_help=True,
@@ -474,6 +475,78 @@ def episodes_command(
     data, fig = episodes_figure(results, dataset=dataset)
     what = f"{_plural(len(data.settings), 'setting')}, {_plural(len(data.systems), 'system')}"
     _save(fig, data, "episodes", output, data_json, dpi, paths, what)
+
+
+@plot_app.command("pr-curve")
+@click.argument("gold", cls=Argument, type=PATH, help="Gold bags: OpenNRE JSON lines (h, t, relation per sentence).")
+@click.argument(
+    "preds",
+    cls=Argument,
+    type=PATH,
+    nargs=-1,
+    required=True,
+    help="Scored predictions per system (JSON lines or TSV: h, t, relation, score), PATH or NAME=PATH.",
+)
+@click.option("--negative", "negative", default="auto", help="The NA relation ('auto': NA).")
+@click.option(
+    "--ties",
+    "ties",
+    type=Choice(("input-order", "average")),
+    default="input-order",
+    help="Equal scores: file order (OpenNRE's) or averaged over their orders.",
+)
+@click.option(
+    "--duplicates",
+    "duplicates",
+    type=Choice(("refuse", "count", "max")),
+    default="refuse",
+    help="A (h, t, relation) predicted twice: refused, counted each time (OpenNRE's) or kept at its best score.",
+)
+@click.option("--at", "at", default="100,200,300", help="The N of the P@N points marked, comma-separated.")
+@_figure_options
+def pr_curve_command(
+    gold: Path,
+    preds: tuple[Path, ...],
+    negative: str,
+    ties: str,
+    duplicates: str,
+    at: str,
+    output: Path,
+    data_json: Path | None,
+    dataset: str | None,
+    dpi: int,
+) -> None:
+    """Precision-recall curves of ranked relation facts (`--task ranked`, NYT10 held-out), AUC in the legend.
+
+    Each system is scored as `releval score --task ranked` scores it (same AUC, same P@N); the curve runs over the
+    whole ranking, thinned for drawing.
+    """
+    from releval.report.figures.pr_curve import pr_curve_figure
+    from releval.tasks.ranked import RankedConfig, load_facts, score
+
+    check_nonempty(negative, "--negative")
+    config = RankedConfig(negative=negative, ties=ties, duplicates=duplicates, at=at)
+    systems = [_system(p) for p in preds]
+    paths = [gold, *(p for _, p in systems)]
+    _before_reading(output, data_json, dataset, paths)
+    facts = load_facts(gold, config)
+    results = []
+    errors: list[InputError] = []
+    for name, path in systems:
+        try:
+            results.append(score(facts, path, config, name))
+        except InputError as exc:
+            errors.append(exc)
+    raise_all(errors)
+    names = [r.system for r in results]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise OptionError(f"system name(s) used twice: {', '.join(twice)}; name the files NAME=PATH")
+    for line in result_warnings(results):
+        click.echo(line, err=True)
+    data, fig = pr_curve_figure(results, dataset=dataset)
+    what = f"{_plural(len(data.systems), 'system')}, {data.facts:,} gold facts"
+    _save(fig, data, "pr-curve", output, data_json, dpi, paths, what)
 
 
 def register(app: click.Group) -> None:

@@ -47,9 +47,9 @@ SETTING_OPTIONS: dict[str, tuple[str, ...]] = {
 @task_option(
     "rc",
     f"The kind of evaluation: {', '.join(TASKS)} (rc: classification; semeval-official: the perl v1.2 scorer; "
-    "e2e: entities and relations).",
+    "e2e: entities and relations; ranked: scored relation facts, NYT10/OpenNRE).",
 )
-@input_options("score", ("{gold}", "{pred}"), tasks=("rc", "semeval-official", "e2e"))
+@input_options("score", ("{gold}", "{pred}"), tasks=("rc", "semeval-official", "e2e", "ranked"))
 @click.option(
     "--weighting",
     "-w",

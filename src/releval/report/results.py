@@ -42,7 +42,7 @@ def render_results(
             "PairedTable": "paired",
             "SeedTable": "seeds",
         }
-        return dumps_strict(envelope(results, kinds[kind]), indent=2, ensure_ascii=False) + "\n"
+        return dumps_strict(envelope(results, kinds.get(kind, "score")), indent=2, ensure_ascii=False) + "\n"
     tables_of = getattr(type(results[0]), "tables_of", None)
     if tables_of is not None:
         return render(tables_of(results, per_class=per_class), format, width)

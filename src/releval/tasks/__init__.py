@@ -9,7 +9,7 @@ it to the registry of every releval process that sees the variable — the comma
 workers (`releval serve`), which is how a board gets a benchmark of a task releval does not ship.
 
 >>> sorted(TASKS)
-['chemprot-blue', 'chemprot-scibert', 'drugprot', 'e2e', 'fewrel', 'rc', 'semeval-official']
+['chemprot-blue', 'chemprot-scibert', 'drugprot', 'e2e', 'fewrel', 'ranked', 'rc', 'semeval-official']
 >>> get_task("e2e").unit
 'document'
 """
@@ -33,6 +33,7 @@ TASKS: dict[str, str] = {
     "chemprot-blue": "releval.tasks.chemprot:BLUE_TASK",
     "chemprot-scibert": "releval.tasks.chemprot:SCIBERT_TASK",
     "drugprot": "releval.tasks.drugprot:TASK",
+    "ranked": "releval.tasks.ranked:TASK",
 }
 
 _LOADED: dict[str, Task] = {}

@@ -1,0 +1,308 @@
+"""Readers of ranked relation facts: OpenNRE bag-level gold (JSON lines) and scored (entity pair, relation)
+predictions (JSON lines or TSV). Reading only: the ranking is scored in releval.metrics.ranked.
+
+Gold — one sentence per line, as OpenNRE's NYT10 files (`nyt10_test.txt`)::
+
+    {"text": "...", "h": {"id": "m.0ccvx", "name": "queens", "pos": [0, 6]}, "t": {...}, "relation": "/location/..."}
+
+Only `h.id`, `t.id` and `relation` are read (`text`/`token`, `name`, `pos` may be there or not). A bag is the
+sentences of one entity pair (h.id, t.id); a fact is a distinct (h.id, t.id, relation) whose relation is not the
+negative class (NA), as OpenNRE's `BagREDataset` collects `self.facts`.
+
+Predictions — one scored (entity pair, relation) per line, either JSON lines
+``{"h": "m.0ccvx", "t": "m.05gf08", "relation": "/location/location/contains", "score": 0.93}`` or TSV with four
+columns ``h<TAB>t<TAB>relation<TAB>score`` (an optional first line ``h	t	relation	score`` names them). Blank lines
+are skipped; gzip is read transparently.
+
+>>> gold = parse_gold(b'{"h": {"id": "a"}, "t": {"id": "b"}, "relation": "born_in"}\\n', "<gold>")
+>>> gold.relations, gold.n_rows
+(['born_in'], 1)
+>>> pred = parse_predictions(b"h\\tt\\trelation\\tscore\\na\\tb\\tborn_in\\t0.9\\n", "<pred>")
+>>> pred.heads, pred.scores.tolist(), pred.lines.tolist()
+(['a'], [0.9], [2])
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+import numpy as np
+import orjson
+from numpy.typing import NDArray
+
+from releval.core.errors import InputError
+from releval.data.decoding import check_utf8, decode_text, excerpt, jsonl_problem, read_utf8
+from releval.data.io import PathLike
+
+#: The TSV header line predictions may open with.
+TSV_HEADER = ("h", "t", "relation", "score")
+#: The prediction formats, by name.
+PREDICTION_FORMATS = ("jsonl", "tsv")
+
+
+@dataclass(frozen=True)
+class RankedGold:
+    """A gold file: per sentence (line) its head id, tail id and relation, and each record's line number."""
+
+    path: str
+    heads: list[str]
+    tails: list[str]
+    sentence_relations: list[str]
+    lines: NDArray[np.int64]
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.heads)
+
+    @property
+    def relations(self) -> list[str]:
+        """The distinct relations (the negative class included), in order of first appearance."""
+        return list(dict.fromkeys(self.sentence_relations))
+
+
+@dataclass(frozen=True)
+class RankedPredictions:
+    """A prediction file: per line the head id, tail id, relation and score (float64), and the line numbers."""
+
+    path: str
+    heads: list[str]
+    tails: list[str]
+    relations: list[str]
+    scores: NDArray[np.float64]
+    lines: NDArray[np.int64]
+    format: str
+
+    def __len__(self) -> int:
+        return len(self.heads)
+
+
+def _split_lines(data: bytes) -> tuple[list[bytes], list[int]]:
+    """The non-blank lines (a trailing CR dropped) and their 1-based numbers."""
+    raw = data.split(b"\n")
+    keep = [i for i, line in enumerate(raw) if line.strip()]
+    return [raw[i].rstrip(b"\r") for i in keep], [i + 1 for i in keep]
+
+
+def _records(lines: list[bytes], numbers: list[int], path: str) -> list[Any]:
+    """The JSON value of each line: one parse of all lines as an array (fast), else line by line (located)."""
+    if not lines:
+        return []
+    try:
+        values = orjson.loads(b"[" + b",".join(lines) + b"]")
+        if isinstance(values, list) and len(values) == len(lines):
+            return values
+    except orjson.JSONDecodeError:
+        pass
+    out = []
+    for line, number in zip(lines, numbers):
+        try:
+            out.append(orjson.loads(line))
+        except orjson.JSONDecodeError as exc:
+            if "utf-8" in exc.msg.lower() or "utf8" in exc.msg.lower():
+                check_utf8(line, path)
+            raise InputError(jsonl_problem(exc), file=path, line=number) from None
+    return out
+
+
+def _string(value: Any, path: str, line: int, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        shown = excerpt(value) if isinstance(value, str) else type(value).__name__
+        raise InputError(f"expected a non-empty string, got {shown}", file=path, line=line, field=field)
+    return value
+
+
+def parse_gold(data: bytes, path: str) -> RankedGold:
+    """Gold sentences from OpenNRE JSON lines (see the module's docstring); an empty file is refused."""
+    lines, numbers = _split_lines(data)
+    records = _records(lines, numbers, path)
+    heads: list[str] = []
+    tails: list[str] = []
+    relations: list[str] = []
+    for record, number in zip(records, numbers):
+        if not isinstance(record, dict):
+            raise InputError(
+                f"expected a JSON object per line (OpenNRE format), got {type(record).__name__}",
+                file=path,
+                line=number,
+            )
+        for side, out in (("h", heads), ("t", tails)):
+            entity = record.get(side)
+            if not isinstance(entity, dict) or "id" not in entity:
+                raise InputError(
+                    'expected an entity object with an \'id\' (OpenNRE: {"id": ..., "name": ..., "pos": ...})',
+                    file=path,
+                    line=number,
+                    field=f"{side}.id" if isinstance(entity, dict) else side,
+                )
+            out.append(_string(entity["id"], path, number, f"{side}.id"))
+        relations.append(_string(record.get("relation"), path, number, "relation"))
+    if not heads:
+        raise InputError("no gold sentences (the file is empty)", file=path)
+    return RankedGold(path, heads, tails, relations, np.asarray(numbers, dtype=np.int64))
+
+
+def load_gold(path: PathLike) -> RankedGold:
+    """`parse_gold` of a file (gzip read transparently; its size bounded as every input's)."""
+    return parse_gold(read_utf8(path), str(path))
+
+
+class _Prediction(msgspec.Struct):
+    """One JSON lines prediction, as the fast decoder checks it (other keys are ignored)."""
+
+    h: str
+    t: str
+    relation: str
+    score: float
+
+
+_DECODER = msgspec.json.Decoder(_Prediction)
+
+
+def _jsonl_predictions(data: bytes, path: str) -> RankedPredictions:
+    """JSON lines predictions: one typed decode of the whole file (msgspec); on any problem, line by line, so the
+    error names its line and field."""
+    try:
+        records = _DECODER.decode_lines(data)
+        heads = [r.h for r in records]
+        tails = [r.t for r in records]
+        relations = [r.relation for r in records]
+        ok = "" not in heads and "" not in tails and "" not in relations
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        ok = False
+    if not ok:
+        lines, numbers = _split_lines(data)
+        _locate_jsonl(_records(lines, numbers, path), numbers, path)
+    scores = np.fromiter((r.score for r in records), np.float64, len(records))
+    separators = data.count(b"\n") - data.endswith(b"\n")
+    if separators == len(records) - 1:  # no blank line: record i is on line i
+        numbers = list(range(1, len(records) + 1))
+    else:
+        numbers = _split_lines(data)[1]
+    return _checked(RankedPredictions(path, heads, tails, relations, scores, np.asarray(numbers), "jsonl"))
+
+
+def _locate_jsonl(records: list[Any], numbers: list[int], path: str) -> None:
+    """The first bad record of a JSON lines prediction file, as an InputError at its line and field."""
+    for record, number in zip(records, numbers):
+        if not isinstance(record, dict):
+            raise InputError(
+                'expected a JSON object {"h": ..., "t": ..., "relation": ..., "score": ...}, got '
+                f"{type(record).__name__}",
+                file=path,
+                line=number,
+            )
+        for key in ("h", "t", "relation"):
+            if key not in record:
+                raise InputError("missing", file=path, line=number, field=key)
+            _string(record[key], path, number, key)
+        if "score" not in record:
+            raise InputError("missing", file=path, line=number, field="score")
+        score = record["score"]
+        if type(score) is not float and type(score) is not int:
+            shown = excerpt(score) if isinstance(score, str) else type(score).__name__
+            raise InputError(f"expected a number, got {shown}", file=path, line=number, field="score")
+    raise AssertionError("a record was refused but none is bad")  # pragma: no cover
+
+
+def _line_shape(data: bytes) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """Per line of `data` (split at newlines): its number of tabs and whether it is empty (a CR alone is empty),
+    from the byte positions of tabs and newlines — vectorised, no loop over lines."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    newlines = np.flatnonzero(buf == 10)
+    n_lines = newlines.shape[0] + 1
+    tabs = np.bincount(np.searchsorted(newlines, np.flatnonzero(buf == 9)), minlength=n_lines)
+    starts = np.concatenate(([0], newlines + 1))
+    ends = np.concatenate((newlines, [buf.shape[0]]))
+    length = ends - starts
+    cr = np.zeros(n_lines, dtype=bool)
+    cr[length > 0] = buf[ends[length > 0] - 1] == 13
+    return tabs.astype(np.int64), (length - cr) == 0
+
+
+def _tsv_predictions(data: bytes, path: str) -> RankedPredictions:
+    """TSV predictions: the whole text split at once (every line must have four columns: checked on the byte
+    positions of tabs and newlines, vectorised), then each column sliced out; a bad line is located. Empty lines
+    are skipped."""
+    text = decode_text(data, path).replace("\r\n", "\n")
+    raw = text.split("\n")
+    tabs, empty = _line_shape(data)
+    if empty.any():
+        keep = np.flatnonzero(~empty)
+        numbers = (keep + 1).tolist()
+        lines = [raw[i] for i in keep.tolist()]
+        tabs = tabs[keep]
+    else:
+        numbers, lines = list(range(1, len(raw) + 1)), raw
+    if lines and tuple(c.strip().lower() for c in lines[0].split("\t")) == TSV_HEADER:
+        lines, numbers, tabs = lines[1:], numbers[1:], tabs[1:]
+    if not lines:
+        return _checked(RankedPredictions(path, [], [], [], np.zeros(0), np.zeros(0, dtype=np.int64), "tsv"))
+    bad = np.flatnonzero(tabs != 3)
+    if bad.size:
+        k = int(bad[0])
+        raise InputError(
+            f"expected 4 tab-separated columns (h, t, relation, score), got {int(tabs[k]) + 1}",
+            file=path,
+            line=numbers[k],
+        )
+    cells = "\t".join(lines).split("\t")
+    heads, tails, relations, score_text = cells[0::4], cells[1::4], cells[2::4], cells[3::4]
+    for column, field in ((heads, "h"), (tails, "t"), (relations, "relation")):
+        if "" in column:
+            i = column.index("")
+            raise InputError("expected a non-empty string, got ''", file=path, line=numbers[i], field=field)
+    try:
+        scores = np.asarray(score_text, dtype=np.float64)
+    except ValueError:
+        for value, number in zip(score_text, numbers):
+            try:
+                float(value)
+            except ValueError:
+                raise InputError(
+                    f"expected a number, got {excerpt(value)}", file=path, line=number, field="score"
+                ) from None
+        raise  # pragma: no cover
+    return _checked(RankedPredictions(path, heads, tails, relations, scores, np.asarray(numbers), "tsv"))
+
+
+def _checked(pred: RankedPredictions) -> RankedPredictions:
+    """Scores must be numbers a ranking can order: NaN is refused at its line."""
+    bad = np.flatnonzero(np.isnan(pred.scores))
+    if bad.size:
+        raise InputError(
+            "score is NaN: a ranking cannot place it", file=pred.path, line=int(pred.lines[bad[0]]), field="score"
+        )
+    if not len(pred):
+        raise InputError("no predictions (the file is empty)", file=pred.path)
+    return pred
+
+
+def detect_format(data: bytes, path: str) -> str:
+    """jsonl when the first non-blank character is '{', else tsv.
+
+    >>> detect_format(b'  {"h": "a"}', "x"), detect_format(b"a\\tb\\tr\\t1", "x")
+    ('jsonl', 'tsv')
+    """
+    head = data.lstrip()[:1]
+    return "jsonl" if head == b"{" else "tsv"
+
+
+def parse_predictions(data: bytes, path: str, format: str | None = None) -> RankedPredictions:
+    """Scored predictions from JSON lines or TSV (`format`; None detects it from the first character)."""
+    chosen = format or detect_format(data, path)
+    if chosen == "jsonl":
+        return _jsonl_predictions(data, path)
+    return _tsv_predictions(data, path)
+
+
+def load_predictions(path: PathLike, format: str | None = None) -> RankedPredictions:
+    """`parse_predictions` of a file (gzip read transparently)."""
+    return parse_predictions(read_utf8(path), str(path), format)
+
+
+def finite_or_none(value: float) -> float | None:
+    """JSON-ready: None for NaN."""
+    return None if math.isnan(value) else value
