@@ -86,8 +86,12 @@ EXAMPLES_DIR = TESTS.parent / "examples"
 BOARD_EXAMPLES: dict[str, tuple[str, ...]] = {
     "fewrel": ("fewrel/gold-5-1.json.gz", "fewrel/pred-bow-5-1.json", "fewrel/pred-between-5-1.json"),
     "chemprot-blue": ("chemprot/blue_gold.tsv", "chemprot/blue_sys_a.tsv"),
+    "ranked": ("ranked/gold.jsonl", "ranked/pcnn.jsonl", "ranked/cnn.tsv"),
     "chemprot-scibert": ("chemprot/scibert_test_head.txt", "chemprot/scibert_sys_a.txt", "chemprot/scibert_sys_b.txt"),
 }
+#: Settings of a task's benchmark (`--setting KEY=VALUE`), given to `releval compare` as `--KEY VALUE`: the ranked
+#: example has duplicated predictions, which OpenNRE counts each time (releval refuses them by default).
+BOARD_SETTINGS: dict[str, dict[str, str]] = {"ranked": {"duplicates": "count"}}
 #: Tasks whose gold is more than one file: a board takes one gold file, so they are refused with the reason.
 NOT_ON_A_BOARD = {"drugprot": ("drugprot/gs-data/gs_relations.tsv", "no entities file")}
 OWN_STORAGE = ("rc", "e2e")
@@ -108,8 +112,11 @@ def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_
         expected = {}
         for task, (gold, *systems) in BOARD_EXAMPLES.items():
             slug = f"lib-{task}"
+            settings = BOARD_SETTINGS.get(task, {})
+            given = [arg for key, value in settings.items() for arg in ("--setting", f"{key}={value}")]
+            options = [arg for key, value in settings.items() for arg in (f"--{key.replace('_', '-')}", value)]
             done = releval(
-                "benchmark", slug, str(EXAMPLES_DIR / gold), "--task", task, "--resamples", "200", env=board.env
+                "benchmark", slug, str(EXAMPLES_DIR / gold), "--task", task, "--resamples", "200", *given, env=board.env
             )
             assert done.returncode == 0, (task, done.stderr)
             open_benchmark(board, slug)
@@ -123,7 +130,7 @@ def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_
                 assert status == 201, (task, out)
                 done = releval(
                     "compare", str(EXAMPLES_DIR / gold), "-s", f"x={path}", "-s", f"y={path}", "--task", task,
-                    "-R", "200", "--seed", "12345", "--test", "bootstrap", "-f", "json", env=board.env,
+                    "-R", "200", "--seed", "12345", "--test", "bootstrap", "-f", "json", *options, env=board.env,
                 )  # fmt: skip
                 assert done.returncode == 0, (task, done.stderr)
                 table = json.loads(done.stdout)["results"][0]
