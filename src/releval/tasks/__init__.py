@@ -5,7 +5,7 @@ names it: adding a kind of evaluation is one module plus one line in `TASKS`. Ta
 for, so `releval --help` loads none of them.
 
 >>> sorted(TASKS)
-['e2e', 'rc', 'semeval-official']
+['docred', 'e2e', 'rc', 'semeval-official']
 >>> get_task("e2e").unit
 'document'
 """
@@ -25,6 +25,7 @@ TASKS: dict[str, str] = {
     "rc": "releval.tasks.classification:TASK",
     "semeval-official": "releval.tasks.semeval_official:OFFICIAL_TASK",
     "e2e": "releval.tasks.e2e:TASK",
+    "docred": "releval.tasks.docred:TASK",
 }
 
 _LOADED: dict[str, Task] = {}
