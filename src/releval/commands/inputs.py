@@ -8,7 +8,8 @@ files the same way, so they take the same options with the same help, refused th
 * what gold means — `--patch` (a TACRev-style relabelling), `--view` (SemEval direction dropped), the negative class
   (`--negative`, `--no-negative`, `--allow-absent-negative`);
 * how predictions meet gold — `--by-position`, `--on-missing`, `--strict-labels`;
-* end-to-end files — `--types`, `--macro-classes`.
+* end-to-end files — `--types`, `--macro-classes`;
+* DocRED files — `--train-facts`, `--distant-facts`, `--scorer`, `--no-evidence`.
 
 `input_options()` adds them to a command and hands the command one `Inputs` value; `Inputs.classification_config`
 turns them into the task's Config, where the library checks them (so the same mistake gets the same message from
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from releval.commands.base import PATH, Choice
-from releval.core.options import MACRO_CLASSES, MISSING_POLICIES, VIEWS
+from releval.core.options import DOCRED_SCORERS, MACRO_CLASSES, MISSING_POLICIES, VIEWS
 from releval.core.validation import check_nonempty, refuse_options
 from releval.data.formats import LABEL_FORMATS
 
@@ -174,11 +175,39 @@ INPUT_OPTIONS: tuple[InputOption, ...] = (
         "e2e: types macro-F averages over: with gold support, in gold or predictions (SpERT), declared (sincere).",
         settings=(("type", Choice(MACRO_CLASSES)), ("default", "gold")),
     ),
+    InputOption(
+        "--train-facts",
+        "train_facts",
+        "docred: train facts for Ign F1 — a DocRED training file or a .fact list of [head, tail, r] names "
+        "(repeatable: the union).",
+        settings=(("type", PATH), ("multiple", True), ("default", ())),
+    ),
+    InputOption(
+        "--distant-facts",
+        "distant_facts",
+        "docred: distantly supervised train facts for Ign-distant F1 (repeatable).",
+        settings=(("type", PATH), ("multiple", True), ("default", ())),
+    ),
+    InputOption(
+        "--scorer",
+        "scorer",
+        "docred: whose quirks the official numbers reproduce: codalab (thunlp/DocRED), atlop, redocred.",
+        settings=(("type", Choice(DOCRED_SCORERS)), ("default", "codalab")),
+    ),
+    InputOption(
+        "--no-evidence",
+        "no_evidence",
+        "docred: do not score evidence (gold labels may lack `evidence`).",
+        settings=_FLAG,
+        sets=("evidence",),
+    ),
 )
 
 _BY_NAME = {o.name: o for o in INPUT_OPTIONS}
 #: The options only end-to-end files have: a command that reads no e2e file does not offer them.
 _E2E = ("types", "macro_classes")
+#: The options only document-level RE (DocRED) has.
+_DOCRED = ("train_facts", "distant_facts", "scorer", "no_evidence")
 
 
 @dataclass(frozen=True)
@@ -204,6 +233,10 @@ class Inputs:
     strict_labels: bool = False
     types: Path | None = None
     macro_classes: str = "gold"
+    train_facts: tuple[Path, ...] = ()
+    distant_facts: tuple[Path, ...] = ()
+    scorer: str = "codalab"
+    no_evidence: bool = False
 
     def given_fields(self) -> dict[str, tuple[str, ...]]:
         """{flag: the Config settings it sets} of every option whose value is not the default."""
@@ -245,7 +278,7 @@ class Inputs:
         """The Config settings these options give for `task`: the relation-classification ones for a Config that
         has them, the e2e ones likewise; settings its Config lacks are left out (refuse_foreign refuses the
         options that were given)."""
-        offered = {**self.e2e_settings(), **self.classification_settings()}
+        offered = {**self.e2e_settings(), **self.classification_settings(), **self.docred_settings()}
         return {k: v for k, v in offered.items() if k in task.settings}
 
     def config(self, task: Task | str = "rc", **settings: Any) -> Any:
@@ -255,6 +288,15 @@ class Inputs:
 
             task = get_task(task)
         return task.make_config(**{**self.settings_for(task), **settings})
+
+    def docred_settings(self) -> dict[str, Any]:
+        """The DocredConfig settings these options give."""
+        return {
+            "train_facts": tuple(str(p) for p in self.train_facts),
+            "distant_facts": tuple(str(p) for p in self.distant_facts),
+            "scorer": self.scorer,
+            "evidence": not self.no_evidence,
+        }
 
     def e2e_settings(self) -> dict[str, Any]:
         """The E2EConfig settings these options give."""
@@ -319,7 +361,10 @@ def input_options(
     chosen = [
         o
         for o in INPUT_OPTIONS
-        if (sides == "both" or o.side != "pred") and (o.name not in _E2E or "e2e" in tasks) and o.name not in own
+        if (sides == "both" or o.side != "pred")
+        and (o.name not in _E2E or "e2e" in tasks)
+        and (o.name not in _DOCRED or "docred" in tasks)
+        and o.name not in own
     ]
     READERS[words] = Reader(words, example, tasks, tuple(o.flag for o in chosen), sides)
 

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     "files) or a registered task's name.",
     needs="statistics",
 )
-@input_options("stats", ("{gold}",), sides="gold", own=("view",))
+@input_options("stats", ("{gold}",), sides="gold", own=("view",), tasks=("rc", "docred"))
 @click.option(
     "--compare",
     "compare",

@@ -112,12 +112,20 @@ def _where(i: int, title: Any) -> str:
 
 def _check_evidence(value: Any, n_sents: int | None, file: str, record: int, field: str, where: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(_int(x) and x >= 0 for x in value):
-        raise InputError(f"{where}: evidence must be a list of sentence indices (integers >= 0)", file=file,
-                         record=record, field=field)
+        raise InputError(
+            f"{where}: evidence must be a list of sentence indices (integers >= 0)",
+            file=file,
+            record=record,
+            field=field,
+        )
     if n_sents is not None and any(x >= n_sents for x in value):
         bad = next(x for x in value if x >= n_sents)
-        raise InputError(f"{where}: evidence sentence {bad} but the document has {n_sents} sentences", file=file,
-                         record=record, field=field)
+        raise InputError(
+            f"{where}: evidence sentence {bad} but the document has {n_sents} sentences",
+            file=file,
+            record=record,
+            field=field,
+        )
     return tuple(value)
 
 
@@ -153,13 +161,18 @@ def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
         for e, entity in enumerate(vertex):
             field = f"vertexSet[{e}]"
             if not isinstance(entity, list) or not entity:
-                raise InputError(f"{where}: entity {e} must be a non-empty list of mentions", file=name, record=rec,
-                                 field=field)
+                raise InputError(
+                    f"{where}: entity {e} must be a non-empty list of mentions", file=name, record=rec, field=field
+                )
             for m, mention in enumerate(entity):
                 ok = isinstance(mention, dict) and isinstance(mention.get("name"), str) and _int(mention.get("sent_id"))
                 if not ok:
-                    raise InputError(f"{where}: mention {m} of entity {e} needs a string name and an integer sent_id",
-                                     file=name, record=rec, field=f"{field}[{m}]")
+                    raise InputError(
+                        f"{where}: mention {m} of entity {e} needs a string name and an integer sent_id",
+                        file=name,
+                        record=rec,
+                        field=f"{field}[{m}]",
+                    )
             names.append(tuple(m["name"] for m in entity))
             sent_ids.append(tuple(m["sent_id"] for m in entity))
         labels_raw = doc["labels"]
@@ -173,18 +186,27 @@ def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
                 raise InputError(f"{lw}: expected an object {{h, t, r, evidence}}", file=name, record=rec, field=field)
             for key in ("h", "t"):
                 v = label.get(key)
-                if not _int(v) or not 0 <= v < len(vertex):
-                    raise InputError(f"{lw}: {key} must be an entity index in 0..{len(vertex) - 1}, got {v!r}",
-                                     file=name, record=rec, field=f"{field}.{key}")
+                if type(v) is not int or not 0 <= v < len(vertex):
+                    raise InputError(
+                        f"{lw}: {key} must be an entity index in 0..{len(vertex) - 1}, got {v!r}",
+                        file=name,
+                        record=rec,
+                        field=f"{field}.{key}",
+                    )
             if not isinstance(label.get("r"), str) or not label["r"]:
-                raise InputError(f"{lw}: r must be a relation id such as 'P17'", file=name, record=rec,
-                                 field=f"{field}.r")
+                raise InputError(
+                    f"{lw}: r must be a relation id such as 'P17'", file=name, record=rec, field=f"{field}.r"
+                )
             ev: tuple[int, ...] | None = None
             if "evidence" in label:
                 ev = _check_evidence(label["evidence"], len(sents), name, rec, f"{field}.evidence", lw)
             elif evidence:
-                raise InputError(f"{lw}: no evidence key (score without evidence: --no-evidence)", file=name,
-                                 record=rec, field=f"{field}.evidence")
+                raise InputError(
+                    f"{lw}: no evidence key (score without evidence: --no-evidence)",
+                    file=name,
+                    record=rec,
+                    field=f"{field}.evidence",
+                )
             labels.append((label["h"], label["t"], label["r"], ev))
         docs.append(DocredDocument(title, len(sents), tuple(names), tuple(sent_ids), tuple(labels)))
     digest = hashlib.sha256(repr([(d.title, d.labels) for d in docs]).encode("utf-8")).hexdigest()[:12]
@@ -216,8 +238,12 @@ def load_submission(path: PathLike, gold: DocredGold | None = None) -> Submissio
             v = x[key]
             if not _int(v) or v < 0 or (doc is not None and v >= len(doc.names)):
                 top = f"0..{len(doc.names) - 1}" if doc is not None else "an integer >= 0"
-                raise InputError(f"{where} ({title!r}): {key} must be an entity index in {top}, got {v!r}",
-                                 file=name, record=rec, field=key)
+                raise InputError(
+                    f"{where} ({title!r}): {key} must be an entity index in {top}, got {v!r}",
+                    file=name,
+                    record=rec,
+                    field=key,
+                )
         if not isinstance(x["r"], str) or not x["r"]:
             raise InputError(f"{where}: r must be a relation id such as 'P17'", file=name, record=rec, field="r")
         ev = None
@@ -263,8 +289,9 @@ def load_train_facts(paths: Sequence[PathLike]) -> TrainFacts:
             continue
         for i, triple in enumerate(data):
             if not (isinstance(triple, list) and len(triple) == 3 and all(isinstance(s, str) for s in triple)):
-                raise InputError("a .fact list holds [head name, tail name, relation] triples of strings",
-                                 file=name, record=i + 1)
+                raise InputError(
+                    "a .fact list holds [head name, tail name, relation] triples of strings", file=name, record=i + 1
+                )
             facts.add((triple[0], triple[1], triple[2]))
         kinds.append("fact")
     return TrainFacts(frozenset(facts), tuple(str(p) for p in paths), tuple(kinds), n_docs, n_labels)

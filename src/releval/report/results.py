@@ -37,6 +37,7 @@ def render_results(
             "ScoreResult": "score",
             "E2EResult": "score",
             "SemevalOfficialResult": "score",
+            "DocredResult": "score",
             "PairedTable": "paired",
             "SeedTable": "seeds",
         }

@@ -34,8 +34,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.core.errors import OptionError
 from releval.core.notices import Notice
+from releval.core.options import DOCRED_SCORERS
 from releval.core.schema import header
 from releval.core.signature import Signature, short_hash
 from releval.core.table import Column, Table
@@ -54,7 +54,7 @@ from releval.result import Average, ClassRow, ScoreResult, score_tables
 from releval.tasks.base import ScoringConfig, Task, build_signature
 
 #: The scorers whose quirks `scorer` reproduces.
-SCORERS = ("codalab", "atlop", "redocred")
+SCORERS = DOCRED_SCORERS
 #: Re-DocRED's ten frequent relation types (`official_evaluate_benchmark`); every other type is long-tail.
 FREQUENT_10 = ("P17", "P131", "P27", "P150", "P175", "P577", "P463", "P527", "P495", "P361")
 #: Columns after the 3K per-relation TP|FP|FN of a unit's statistics row.
@@ -169,14 +169,14 @@ def count(gold: DocredGold, sub: Submission, facts: Facts, config: DocredConfig)
         kept.setdefault((p.title, p.h, p.t, p.r), p)
     duplicates = len(sub.predictions) - len(kept)
     std: dict[tuple[str, str, int, int], frozenset[int]] = {}
-    gold_rows: list[tuple[int, str, int, bool]] = []  # unit, r, evidence count (list length), intra
+    gold_rows: list[tuple[int, str, int, int]] = []  # unit, r, h, t of each distinct gold fact
     evi_gold_per_unit = np.zeros(len(units))
-    for u, doc in enumerate(gold.documents):
-        for h, t, r, ev in doc.labels:
-            key = (doc.title, r, h, t)
-            evi_gold_per_unit[u] += len(ev or ())
+    for gu, gdoc in enumerate(gold.documents):
+        for h, t, r, ev in gdoc.labels:
+            key = (gdoc.title, r, h, t)
+            evi_gold_per_unit[gu] += len(ev or ())
             if key not in std:
-                gold_rows.append((u, r, h, t))  # type: ignore[arg-type]
+                gold_rows.append((gu, r, h, t))
             std[key] = frozenset(ev or ())  # the last of equal gold keys gives the evidence, as in the scorer
     labels = sorted({r for (_, r, _, _) in std} | {k[3] for k in kept})
     li = {x: i for i, x in enumerate(labels)}
@@ -207,31 +207,39 @@ def count(gold: DocredGold, sub: Submission, facts: Facts, config: DocredConfig)
             pairs = [(n1, n2, r) for n1 in doc.names[h] for n2 in doc.names[t]]
             in_train = int(any(x in train for x in pairs))
             in_distant = int(any(x in distant for x in pairs))
-        pred_rows.append((unit_of[title], li[r], int(ok), in_train, in_distant, ec, len(evi), int(intra), int(not intra)))
+        pred_rows.append(
+            (unit_of[title], li[r], int(ok), in_train, in_distant, ec, len(evi), int(intra), int(not intra))
+        )
         scores.append(np.nan if p.score is None else p.score)
         correct_flags.append(ok)
     stats = np.zeros((len(units), 3 * k + len(EXTRA)))
     x0 = 3 * k
     if pred_rows:
         pr = np.array(pred_rows, dtype=np.int64)
-        u, c, ok_ = pr[:, 0], pr[:, 1], pr[:, 2]
-        np.add.at(stats, (u, c), ok_)  # TP
-        np.add.at(stats, (u, k + c), 1 - ok_)  # FP
-        np.add.at(stats, (u, x0 + _X["predictions"]), 1)
+        pu, c, ok_ = pr[:, 0], pr[:, 1], pr[:, 2]
+        n_units, width = stats.shape
+        flat = stats.reshape(-1)
+        np.add.at(flat, pu * width + c, ok_)  # TP
+        np.add.at(flat, pu * width + k + c, 1 - ok_)  # FP
+
+        def add(name: str, values: NDArray[np.int64] | None = None) -> None:
+            stats[:, x0 + _X[name]] += np.bincount(pu, weights=values, minlength=n_units)
+
+        add("predictions")
         for j, name in enumerate(("correct", "correct_in_train", "correct_in_distant", "evidence_correct")):
-            np.add.at(stats, (u, x0 + _X[name]), pr[:, 2 + j])
-        np.add.at(stats, (u, x0 + _X["evidence_predicted"]), pr[:, 6])
-        np.add.at(stats, (u, x0 + _X["pred_intra"]), pr[:, 7])
-        np.add.at(stats, (u, x0 + _X["correct_intra"]), pr[:, 7] * ok_)
-        np.add.at(stats, (u, x0 + _X["pred_inter"]), pr[:, 8])
-        np.add.at(stats, (u, x0 + _X["correct_inter"]), pr[:, 8] * ok_)
-    for u_, r, h, t in gold_rows:  # type: ignore[misc]
+            add(name, pr[:, 2 + j])
+        add("evidence_predicted", pr[:, 6])
+        add("pred_intra", pr[:, 7])
+        add("correct_intra", pr[:, 7] * ok_)
+        add("pred_inter", pr[:, 8])
+        add("correct_inter", pr[:, 8] * ok_)
+    for u_, r, h, t in gold_rows:
         title = gold.documents[u_].title
-        intra = _intra(gold.documents[u_].sentences, h, t)  # type: ignore[arg-type]
+        intra = _intra(gold.documents[u_].sentences, h, t)
         stats[u_, x0 + _X["gold"]] += 1
         stats[u_, x0 + (_X["gold_intra"] if intra else _X["gold_inter"])] += 1
         if (title, r, h, t) not in matched:
-            stats[u_, 2 * k + li[r]] += 1  # FN  # type: ignore[index]
+            stats[u_, 2 * k + li[r]] += 1  # FN
     stats[: len(gold.documents), x0 + _X["evidence_gold"]] = evi_gold_per_unit
     return DocredCounts(
         tuple(labels),
@@ -303,7 +311,13 @@ def averaging_spec(config: DocredConfig, k: int) -> AveragingSpec:
     return AveragingSpec(np.ones(k, dtype=bool), config.weightings, config.beta, config.zero_division, "all", "gold")
 
 
-def measures_of(tot: NDArray[np.float64], labels: Sequence[str], config: DocredConfig, distant: bool) -> dict:
+def measures_of(
+    tot: NDArray[np.float64],
+    labels: Sequence[str],
+    config: DocredConfig,
+    distant: bool,
+    spec: AveragingSpec | None = None,
+) -> dict[str, NDArray[np.float64]]:
     """Every measure a comparison resamples, vectorised: f1, ign_f1, [ign_distant_f1], evi_f1 (if evidence),
     the class weightings over the relation types, and the frequent / long-tail / intra / inter F1."""
     k = len(labels)
@@ -314,7 +328,7 @@ def measures_of(tot: NDArray[np.float64], labels: Sequence[str], config: DocredC
     if config.evidence:
         out["evi_f1"] = off["evi_f1"]
     if k:
-        weighted = f_averages(counts_of(tot[..., : 3 * k], k), averaging_spec(config, k))
+        weighted = f_averages(counts_of(tot[..., : 3 * k], k), spec or averaging_spec(config, k))
     else:
         weighted = {w.name: np.zeros(tot.shape[:-1]) for w in config.weightings}
     out.update({w.name: weighted[w.name] for w in config.weightings})
@@ -499,7 +513,13 @@ OFFICIAL_COLUMNS = {
 }
 
 
-def signature(config: DocredConfig, gold: DocredGold, counts: DocredCounts, facts: Facts) -> Signature:
+def signature(
+    config: DocredConfig,
+    gold: DocredGold,
+    counts: DocredCounts,
+    facts: Facts,
+    extra: dict[str, object] | None = None,
+) -> Signature:
     """The Config's settings, the train facts' digests and the gold's facts (digest, types with gold support, n)."""
     k = len(counts.labels)
     support = counts.stats[:, :k].sum(0) + counts.stats[:, 2 * k : 3 * k].sum(0)
@@ -513,6 +533,7 @@ def signature(config: DocredConfig, gold: DocredGold, counts: DocredCounts, fact
             "labels": short_hash(gold_types),
             "gold": gold.digest,
             "n": len(gold.documents),
+            **(extra or {}),
         }
     )
 
