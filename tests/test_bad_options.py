@@ -320,6 +320,10 @@ INPUT_BAD_VALUES: dict[str, tuple[tuple[str, ...], str]] = {
     "--strict-labels": (("--strict-labels=yes",), "--strict-labels"),
     "--types": (("--types", TYPES), "--types"),
     "--macro-classes": (("--macro-classes", "union"), "--macro-classes"),
+    "--train-facts": (("--train-facts", "{missing}"), "--train-facts"),
+    "--distant-facts": (("--distant-facts", "{missing}"), "--distant-facts"),
+    "--scorer": (("--scorer", "perl"), "--scorer"),
+    "--no-evidence": (("--no-evidence=yes",), "--no-evidence"),
 }
 cli.register_commands([])
 from releval.commands.inputs import READERS  # noqa: E402  (filled by the commands' registration above)

@@ -80,6 +80,8 @@ def stats_command(
         emit(render_as(format, result.to_tables, result.to_dict), output)
         return
     rc = get_task("rc")
+    docred_flags = ("--train-facts", "--distant-facts", "--scorer", "--no-evidence")
+    refuse_foreign(rc, {flag: sets for flag, sets in inputs.given_fields().items() if flag in docred_flags})
     config = inputs.config(rc)
     fields = config.side_fields("gold")
     loaded: list[LabelFile] = []

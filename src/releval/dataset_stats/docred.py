@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from releval.core.schema import header
+from releval.core.validation import refuse_options
 from releval.core.table import Column, Table
 from releval.data.docred import DocredGold, TrainFacts, load_gold, load_train_facts
 from releval.dataset_stats.label_distribution import perplexity
@@ -187,6 +188,15 @@ def statistics(paths: Sequence[Any], config: Any = None, **options: Any) -> Docr
     """Statistics of each gold file; with `config.train_facts`, the leak check; with several files over the same
     titles, how many of each other file's facts the first holds."""
     evidence = False  # statistics never need evidence
+    if config is not None:
+        refuse_options(
+            {
+                "--scorer": config.scorer != "codalab",
+                "--distant-facts": bool(config.distant_facts),
+                "--no-evidence": not config.evidence,
+            },
+            "not used by stats --task docred (only --train-facts is: the leak check)",
+        )
     train = load_train_facts(config.train_facts) if config is not None and config.train_facts else None
     golds = [load_gold(p, evidence=evidence) for p in paths]
     names = [str(p) for p in paths]
