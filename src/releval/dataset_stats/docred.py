@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from releval.core.schema import header
-from releval.core.validation import refuse_options
 from releval.core.table import Column, Table
+from releval.core.validation import refuse_options
 from releval.data.docred import DocredGold, TrainFacts, load_gold, load_train_facts
 from releval.dataset_stats.label_distribution import perplexity
 
