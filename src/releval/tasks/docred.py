@@ -462,7 +462,7 @@ class DocredResult:
         out.append(
             Table(
                 "Re-DocRED subsets: frequent-10 vs long-tail types, intra- vs inter-sentence pairs",
-                [Column("system", align="left"), *(Column(k.replace("_", " "), "percent", key=k) for k in sub_keys)],
+                [Column("system", align="left"), *(Column(_short(k), "percent", key=k) for k in sub_keys)],
                 [(r.system, *(r.subsets[k] for k in sub_keys)) for r in results],
                 notes=[
                     f"frequent-10: {', '.join(FREQUENT_10)} (Re-DocRED's official_evaluate_benchmark); long-tail: "
@@ -496,6 +496,13 @@ class DocredResult:
                 accuracy=False,
             )
         return out
+
+
+def _short(key: str) -> str:
+    """A subset column's header: frequent_precision → freq P, long_tail_f1 → tail F1."""
+    name, _, what = key.rpartition("_")
+    head = {"frequent": "freq", "long_tail": "tail", "intra": "intra", "inter": "inter"}[name]
+    return f"{head} {dict(precision='P', recall='R', f1='F1')[what]}"
 
 
 #: The official numbers' columns, in order, with their headers.
