@@ -28,7 +28,7 @@ import msgspec
 
 from releval.core.errors import InputError
 from releval.data.decoding import parse_json
-from releval.data.io import read_text
+from releval.data.io import read_bytes, utf8_error
 
 PathLike = str | os.PathLike[str]
 
@@ -98,11 +98,6 @@ def fact_digest(facts: Iterable[tuple[str, str, str]]) -> str:
     return hashlib.sha256(("\n".join(lines) + ("\n" if lines else "")).encode("utf-8")).hexdigest()[:12]
 
 
-def _load(path: PathLike) -> tuple[str, Any]:
-    name = str(path)
-    return name, parse_json(read_text(path), name)
-
-
 def _int(value: Any) -> bool:
     return type(value) is int
 
@@ -130,10 +125,94 @@ def _check_evidence(value: Any, n_sents: int | None, file: str, record: int, fie
     return tuple(value)
 
 
+class _Mention(msgspec.Struct):
+    name: str
+    sent_id: int
+
+
+class _Label(msgspec.Struct):
+    h: int
+    t: int
+    r: str
+    evidence: list[int] | msgspec.UnsetType = msgspec.UNSET
+
+
+class _Document(msgspec.Struct):
+    title: str
+    sents: list[Any]
+    vertexSet: list[list[_Mention]]  # noqa: N815 (DocRED's key)
+    labels: list[_Label]
+
+
+class _Prediction(msgspec.Struct):
+    title: str
+    h_idx: int
+    t_idx: int
+    r: str
+    evidence: list[int] | msgspec.UnsetType = msgspec.UNSET
+    score: float | None = None
+
+
+def _typed(raw: bytes, kind: Any) -> Any:
+    """The document decoded and type-checked by msgspec in C (the fast path), or None when anything is off: then
+    the checking reader runs on it and reports the first problem with its location."""
+    try:
+        return msgspec.json.decode(raw, type=list[kind])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
+def _parsed(raw: bytes, name: str) -> Any:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise utf8_error(raw, exc, name) from None
+    return parse_json(text, name)
+
+
+def _fast_gold(name: str, docs: list[_Document], evidence: bool) -> DocredGold | None:
+    """The DocredGold of typed documents, or None when a check fails (the checking reader then locates it)."""
+    out = []
+    titles: set[str] = set()
+    for d in docs:
+        nv, ns = len(d.vertexSet), len(d.sents)
+        if d.title in titles or not all(d.vertexSet):
+            return None
+        titles.add(d.title)
+        labels: list[tuple[int, int, str, tuple[int, ...] | None]] = []
+        for lab in d.labels:
+            ev = lab.evidence
+            if not (0 <= lab.h < nv and 0 <= lab.t < nv and lab.r):
+                return None
+            if ev is msgspec.UNSET:
+                if evidence:
+                    return None
+                labels.append((lab.h, lab.t, lab.r, None))
+                continue
+            if ev and (min(ev) < 0 or max(ev) >= ns):
+                return None
+            labels.append((lab.h, lab.t, lab.r, tuple(ev)))
+        names = tuple(tuple(m.name for m in e) for e in d.vertexSet)
+        sents = tuple(tuple(m.sent_id for m in e) for e in d.vertexSet)
+        out.append(DocredDocument(d.title, ns, names, sents, tuple(labels)))
+    return _gold(name, out)
+
+
+def _gold(name: str, docs: list[DocredDocument]) -> DocredGold:
+    digest = hashlib.sha256(repr([(d.title, d.labels) for d in docs]).encode("utf-8")).hexdigest()[:12]
+    return DocredGold(name, tuple(docs), digest)
+
+
 def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
     """A DocRED-format gold file. A label without `evidence` is an error naming its document unless `evidence` is
     False (evidence not scored); a repeated title is an error (the official scorer would merge the documents)."""
-    name, data = _load(path)
+    name, raw = str(path), read_bytes(path)
+    typed = _typed(raw, _Document)
+    if typed is not None:
+        fast = _fast_gold(name, typed, evidence)
+        if fast is not None:
+            return fast
+    data = _parsed(raw, name)
     if not isinstance(data, list):
         raise InputError("a DocRED gold file is a JSON list of documents {title, sents, vertexSet, labels}", file=name)
     docs: list[DocredDocument] = []
@@ -210,15 +289,41 @@ def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
                 )
             labels.append((label["h"], label["t"], label["r"], ev))
         docs.append(DocredDocument(title, len(sents), tuple(names), tuple(sent_ids), tuple(labels)))
-    digest = hashlib.sha256(repr([(d.title, d.labels) for d in docs]).encode("utf-8")).hexdigest()[:12]
-    return DocredGold(name, tuple(docs), digest)
+    return _gold(name, docs)
+
+
+def _fast_submission(name: str, preds: list[_Prediction], gold: DocredGold | None) -> Submission | None:
+    """The Submission of typed predictions, or None when a check fails (the checking reader then locates it)."""
+    docs = gold.by_title() if gold is not None else {}
+    out = []
+    for p in preds:
+        doc = docs.get(p.title)
+        nv = len(doc.names) if doc is not None else None
+        if p.h_idx < 0 or p.t_idx < 0 or not p.r or (nv is not None and (p.h_idx >= nv or p.t_idx >= nv)):
+            return None
+        if p.score is not None and p.score != p.score:
+            return None
+        ev = p.evidence
+        if ev is msgspec.UNSET:
+            out.append(DocredPrediction(p.title, p.h_idx, p.t_idx, p.r, None, p.score))
+            continue
+        if ev and (min(ev) < 0 or (doc is not None and max(ev) >= doc.n_sentences)):
+            return None
+        out.append(DocredPrediction(p.title, p.h_idx, p.t_idx, p.r, tuple(ev), p.score))
+    return Submission(name, tuple(out))
 
 
 def load_submission(path: PathLike, gold: DocredGold | None = None) -> Submission:
     """A CodaLab `result.json`. Entity indices of a prediction for a gold title must exist in that document, and
     its evidence sentences too; a title absent from gold is kept (the official scorer counts it as a false
     positive)."""
-    name, data = _load(path)
+    name, raw = str(path), read_bytes(path)
+    typed = _typed(raw, _Prediction)
+    if typed is not None:
+        fast = _fast_submission(name, typed, gold)
+        if fast is not None:
+            return fast
+    data = _parsed(raw, name)
     if not isinstance(data, list):
         raise InputError("a DocRED submission is a JSON list of {title, h_idx, t_idx, r, evidence}", file=name)
     docs = gold.by_title() if gold is not None else {}
@@ -276,7 +381,13 @@ def load_train_facts(paths: Sequence[PathLike]) -> TrainFacts:
     facts: set[tuple[str, str, str]] = set()
     kinds, n_docs, n_labels = [], 0, 0
     for path in paths:
-        name, data = _load(path)
+        name, raw = str(path), read_bytes(path)
+        try:  # a .fact list, checked by msgspec in C; anything else is read and checked below
+            facts.update(msgspec.json.decode(raw, type=list[tuple[str, str, str]]))
+            kinds.append("fact")
+            continue
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            data = _parsed(raw, name)
         if not isinstance(data, list):
             raise InputError("train facts: expected a DocRED training file or a .fact list of triples", file=name)
         if data and isinstance(data[0], dict):

@@ -205,8 +205,8 @@ def count(gold: DocredGold, sub: Submission, facts: Facts, config: DocredConfig)
             matched.add(key)
             ec = len(std[key] & evi)
             pairs = [(n1, n2, r) for n1 in doc.names[h] for n2 in doc.names[t]]
-            in_train = int(any(x in train for x in pairs))
-            in_distant = int(any(x in distant for x in pairs))
+            in_train = int(not train.isdisjoint(pairs))
+            in_distant = int(bool(distant) and not distant.isdisjoint(pairs))
         pred_rows.append(
             (unit_of[title], li[r], int(ok), in_train, in_distant, ec, len(evi), int(intra), int(not intra))
         )
