@@ -118,7 +118,7 @@ def compare_files(
     >>> compare_files("g.json", {"a": ["a.json"]}, docred.DocredConfig(), SignificanceConfig())
     Traceback (most recent call last):
     ...
-    releval.core.errors.InputError: comparison needs at least 2 systems, got 1
+    releval.core.errors.InputError: field 'system': comparison needs at least 2 systems, got 1
     """
     if len(systems) < 2:
         raise InputError(f"comparison needs at least 2 systems, got {len(systems)}", field="system")
