@@ -371,6 +371,10 @@ CASES += [
     for argv, names in ((("--entropy-n", "bogus"), "--entropy-n"),)
 ]
 CASES += [
+    c(*PLOTS["per-class"], "--task", "bogus", names="--task"),
+    c(*PLOTS["per-class"], "--task", "e2e", names="--task"),
+]
+CASES += [
     c("plot", "weights", "{missing}", "-o", "{png}", names="{missing}", covers="gold"),
     c("plot", "weights", KEY, "-o", "{dir}", names="--output"),
     c("plot", "weights", KEY, "-o", "{file}/sub/w.png", names="--output"),

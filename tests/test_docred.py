@@ -251,3 +251,18 @@ def test_stats_shows_revisit_agreement(capsys: pytest.CaptureFixture[str]) -> No
         return
     res = runner.invoke(main, ["stats", "--task", "docred", str(GOLD_DEV), "--train-facts", str(FACTS)])
     assert res.exit_code == 0 and "Re-DocRED" in res.output  # the mismatch of gold and train facts is named
+
+
+def test_plot_per_relation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = _write(tmp_path, CASES["mixed"])
+    png, data = tmp_path / "f.png", tmp_path / "f.json"
+    argv = ["plot", "per-class", "--task", "docred", files["truth"], f"a={files['submission']}", "-o", str(png),
+            "--data-json", str(data), "--train-facts", files["train_annotated"]]  # fmt: skip
+    assert main(argv) == 0, capsys.readouterr()
+    drawn = json.loads(data.read_text())["data"]
+    assert drawn["classes"][0] == "P17"  # most gold facts first: P17 has 2 of the 6
+    assert drawn["averages"]["micro"] == [VECTORS["mixed"]["codalab"]["RE_F1"]]
+    assert png.stat().st_size > 0
+    assert main(["plot", "per-class", files["truth"], files["submission"], "-o", str(png),
+                 "--train-facts", files["train_annotated"]]) == 2  # fmt: skip
+    assert "--task docred" in capsys.readouterr().err

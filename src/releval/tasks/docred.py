@@ -608,7 +608,7 @@ def result_of(
     avgs = {"micro": Average("micro", off["precision"], off["recall"], off["f1"])}  # the official, bit for bit
     avgs.update({name: Average(name, float(a.precision), float(a.recall), float(a.f)) for name, a in averages.items()
                  if name != "micro"})  # fmt: skip
-    per_relation = ScoreResult(system, rows, avgs, float("nan"), int(x["predictions"]), None, sig, notes, warnings)
+    per_relation = ScoreResult(system, rows, avgs, float("nan"), int(x["gold"]), None, sig, notes, warnings)
     curve = pr_curve(counts, float(x["gold"]))
     if curve is not None:
         warnings.append(Notice(THRESHOLD_WARNING))
