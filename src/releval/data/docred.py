@@ -10,9 +10,9 @@
 Every file may be gzipped; bounded reading and UTF-8 errors come from releval.data.io. Every malformed record is
 an InputError naming the file, the document (its position and title), the label or prediction and the field.
 
->>> facts_of_documents([{"vertexSet": [[{"name": "A"}], [{"name": "B"}, {"name": "Bee"}]],
-...                      "labels": [{"h": 0, "t": 1, "r": "P1"}]}])
-frozenset({('A', 'B', 'P1'), ('A', 'Bee', 'P1')})
+>>> sorted(facts_of_documents([{"vertexSet": [[{"name": "A"}], [{"name": "B"}, {"name": "Bee"}]],
+...                             "labels": [{"h": 0, "t": 1, "r": "P1"}]}]))
+[('A', 'B', 'P1'), ('A', 'Bee', 'P1')]
 """
 
 from __future__ import annotations
