@@ -357,6 +357,10 @@ INPUT_BAD_VALUES: dict[str, tuple[tuple[str, ...], str]] = {
     "--duplicates": (("--duplicates", "sum"), "--duplicates"),
     "--at": (("--at", "0"), "--at"),
     "--threshold": (("--threshold", "high"), "--threshold"),
+    "--train-facts": (("--train-facts", "{missing}"), "--train-facts"),
+    "--distant-facts": (("--distant-facts", "{missing}"), "--distant-facts"),
+    "--scorer": (("--scorer", "perl"), "--scorer"),
+    "--no-evidence": (("--no-evidence=yes",), "--no-evidence"),
 }
 cli.register_commands([])
 from releval.commands.inputs import READERS  # noqa: E402  (filled by the commands' registration above)
@@ -402,6 +406,10 @@ CASES += [
     c(*PLOTS[name], *argv, names=names)
     for name in ("weights", "per-class", "bootstrap")
     for argv, names in ((("--entropy-n", "bogus"), "--entropy-n"),)
+]
+CASES += [
+    c(*PLOTS["per-class"], "--task", "bogus", names="--task"),
+    c(*PLOTS["per-class"], "--task", "e2e", names="--task"),
 ]
 CASES += [
     c("plot", "weights", "{missing}", "-o", "{png}", names="{missing}", covers="gold"),

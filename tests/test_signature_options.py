@@ -124,6 +124,15 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     write("e2e_a.json", json.dumps(_e2e_system({0, 3}, {5}, {1, 7, 11, 14, 20})))
     write("e2e_b.json", json.dumps(_e2e_system({2, 9, 12}, set(), set(), never="Work_For")))
     write("e2e_c.json", json.dumps(_e2e_system({1}, {8, 10}, {17, 21})))
+    # DocRED: the made-up case of tests/docred_cases.py, a second system with fewer predictions, its train facts
+    from docred_cases import CASES as DOCRED_CASES
+
+    mixed = DOCRED_CASES["mixed"]
+    write("docred_gold.json", json.dumps(mixed["truth"]))
+    write("docred_a.json", json.dumps(mixed["submission"]))
+    write("docred_b.json", json.dumps(mixed["submission"][:5]))
+    write("docred_train.json", json.dumps(mixed["train_annotated"]))
+    write("docred_distant.json", json.dumps(mixed["train_distant"]))
     # Saved results for `audit compare`: Strict and Boundaries of the same system
     for criterion in ("strict", "boundaries"):
         assert main(["score", "--task", "e2e", out["e2e_gold"], out["e2e_a"], "--criterion", criterion,
@@ -299,6 +308,13 @@ RANKED_DUPLICATES = Values("duplicates", (("--duplicates", "count"), ("--duplica
 RANKED_TIES = Values("ties", ((), ("--ties", "average")))
 RANKED_AT = Values("at", ((), ("--at", "50"), ("--at", "100,1000")))
 RANKED_THRESHOLD = Values("threshold", ((), ("--threshold", "0.3"), ("--threshold", "0.3000001")))
+DOCRED = (
+    Values("scorer", ((), ("--scorer", "atlop"), ("--scorer", "redocred"))),
+    Values("train-facts", ((), ("--train-facts", "{docred_train}"))),
+    Values("distant-facts", ((), ("--distant-facts", "{docred_distant}"))),
+    Values("no-evidence", ((), ("--no-evidence",))),
+    WEIGHTING,
+)
 ALTERNATIVE = Values("alternative", ((), ("--alternative", "greater"), ("--alternative", "less")))
 CONFIDENCE = Values("confidence", ((), ("--confidence", "0.9"), ("--confidence", "0.9500001")))
 CLASS_SET = Values("class-set", ((), ("--class-set", "resample")))
@@ -519,6 +535,13 @@ VARIANTS = (
         ),
     ),
     Variant("stats-e2e", ("stats",), ("{e2e_gold}", "{e2e_a}"), (Values("compare", ((), ("--compare",))),)),
+    Variant("score-docred", ("score", "--task", "docred"), ("{docred_gold}", "{docred_a}", "{docred_b}"), DOCRED),
+    Variant(
+        "compare-docred",
+        ("compare", "--task", "docred"),
+        ("{docred_gold}", "-s", "a={docred_a}", "-s", "b={docred_b}", "-R", "50"),
+        (*DOCRED, SEED),
+    ),
     Variant(
         "replicability analyze",
         ("replicability", "analyze"),
@@ -651,6 +674,10 @@ NOT_VARIED = {
     # compare-e2e); the signature's task field names it
     "compare --task": "rc or e2e: run as the variants compare and compare-e2e",
     "stats --task": "auto picks rc or e2e by the file, as the variants stats and stats-e2e run them",
+    "stats --train-facts": "docred: adds the leak-check column (tests/test_docred.py); stats have no signature",
+    "stats --distant-facts": "refused by stats (no statistic uses them)",
+    "stats --scorer": "refused by stats (no statistic uses the scorer's quirks)",
+    "stats --no-evidence": "refused by stats (statistics never read evidence)",
 }
 
 #: Known bugs: (variant, values) that break the promise, with the file to fix. Each is a strict xfail, so a fix

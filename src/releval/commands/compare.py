@@ -39,7 +39,7 @@ from releval.data.claim_tables import load_check_table
 from releval.metrics.weightings import get_weightings, weighting_names
 
 #: The tasks `compare` can test (the SemEval official scorer has no per-item statistics to resample).
-COMPARE_TASKS = ("rc", "e2e", "ranked")
+COMPARE_TASKS = ("rc", "e2e", "ranked", "docred")
 
 
 def parse_system(spec: str) -> tuple[str, list[Path]]:

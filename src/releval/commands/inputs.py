@@ -10,6 +10,7 @@ files the same way, so they take the same options with the same help, refused th
 * how predictions meet gold — `--by-position`, `--on-missing`, `--strict-labels`;
 * end-to-end files — `--types`, `--macro-classes`;
 * ranked relation facts — `--ties`, `--duplicates`, `--at`, `--threshold`.
+* DocRED files — `--train-facts`, `--distant-facts`, `--scorer`, `--no-evidence`.
 
 `input_options()` adds them to a command and hands the command one `Inputs` value; `Inputs.classification_config`
 turns them into the task's Config, where the library checks them (so the same mistake gets the same message from
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from releval.commands.base import PATH, Choice
-from releval.core.options import MACRO_CLASSES, MISSING_POLICIES, VIEWS
+from releval.core.options import DOCRED_SCORERS, MACRO_CLASSES, MISSING_POLICIES, VIEWS
 from releval.core.validation import check_nonempty, refuse_options
 from releval.data.formats import LABEL_FORMATS
 
@@ -200,6 +201,32 @@ INPUT_OPTIONS: tuple[InputOption, ...] = (
         "ranked: the score from which a prediction counts for F1 at a threshold (OpenNRE: 0.5).",
         settings=(("type", float), ("default", 0.5)),
     ),
+    InputOption(
+        "--train-facts",
+        "train_facts",
+        "docred: train facts for Ign F1 — a DocRED training file or a .fact list of [head, tail, r] names "
+        "(repeatable: the union).",
+        settings=(("type", PATH), ("multiple", True), ("default", ())),
+    ),
+    InputOption(
+        "--distant-facts",
+        "distant_facts",
+        "docred: distantly supervised train facts for Ign-distant F1 (repeatable).",
+        settings=(("type", PATH), ("multiple", True), ("default", ())),
+    ),
+    InputOption(
+        "--scorer",
+        "scorer",
+        "docred: whose quirks the official numbers reproduce: codalab (thunlp/DocRED), atlop, redocred.",
+        settings=(("type", Choice(DOCRED_SCORERS)), ("default", "codalab")),
+    ),
+    InputOption(
+        "--no-evidence",
+        "no_evidence",
+        "docred: do not score evidence (gold labels may lack `evidence`).",
+        settings=_FLAG,
+        sets=("evidence",),
+    ),
 )
 
 _BY_NAME = {o.name: o for o in INPUT_OPTIONS}
@@ -207,6 +234,8 @@ _BY_NAME = {o.name: o for o in INPUT_OPTIONS}
 _E2E = ("types", "macro_classes")
 #: The options only ranked relation facts have: a command that reads no ranked facts does not offer them.
 _RANKED = ("ties", "duplicates", "at", "threshold")
+#: The options only document-level RE (DocRED) has.
+_DOCRED = ("train_facts", "distant_facts", "scorer", "no_evidence")
 
 
 @dataclass(frozen=True)
@@ -236,6 +265,10 @@ class Inputs:
     duplicates: str = "refuse"
     at: str = "100,200,300"
     threshold: float = 0.5
+    train_facts: tuple[Path, ...] = ()
+    distant_facts: tuple[Path, ...] = ()
+    scorer: str = "codalab"
+    no_evidence: bool = False
 
     def given_fields(self) -> dict[str, tuple[str, ...]]:
         """{flag: the Config settings it sets} of every option whose value is not the default."""
@@ -278,6 +311,7 @@ class Inputs:
         has them, the e2e ones likewise; settings its Config lacks are left out (refuse_foreign refuses the
         options that were given)."""
         offered = {**self.e2e_settings(), **self.classification_settings(), **self.ranked_settings()}
+        offered = {**self.e2e_settings(), **self.classification_settings(), **self.docred_settings()}
         return {k: v for k, v in offered.items() if k in task.settings}
 
     def config(self, task: Task | str = "rc", **settings: Any) -> Any:
@@ -291,6 +325,15 @@ class Inputs:
     def ranked_settings(self) -> dict[str, Any]:
         """The RankedConfig settings these options give."""
         return {"ties": self.ties, "duplicates": self.duplicates, "at": self.at, "threshold": self.threshold}
+
+    def docred_settings(self) -> dict[str, Any]:
+        """The DocredConfig settings these options give."""
+        return {
+            "train_facts": tuple(str(p) for p in self.train_facts),
+            "distant_facts": tuple(str(p) for p in self.distant_facts),
+            "scorer": self.scorer,
+            "evidence": not self.no_evidence,
+        }
 
     def e2e_settings(self) -> dict[str, Any]:
         """The E2EConfig settings these options give."""
@@ -359,6 +402,7 @@ def input_options(
         if (sides == "both" or o.side != "pred")
         and (o.name not in _E2E or "e2e" in tasks)
         and (o.name not in _RANKED or "ranked" in tasks)
+        and (o.name not in _DOCRED or "docred" in tasks)
         and o.name not in own
     ]
     READERS[words] = Reader(words, example, tasks, tuple(o.flag for o in chosen), sides)

@@ -19,7 +19,7 @@ import click
 
 from releval.commands.base import PATH, Argument, Choice, Group
 from releval.commands.common import check_output_target, result_warnings
-from releval.commands.inputs import Inputs, input_options
+from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
 from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.options import (
     ALTERNATIVES,
@@ -28,7 +28,7 @@ from releval.core.options import (
     DEFAULT_WEIGHTING_NAMES,
     ENTROPY_N,
 )
-from releval.core.validation import check_confidence, check_nonempty, check_resamples, check_seed
+from releval.core.validation import check_confidence, check_nonempty, check_resamples, check_seed, refuse_options
 from releval.metrics.weightings import weighting_names
 
 if TYPE_CHECKING:
@@ -280,7 +280,8 @@ def weights_command(
 )
 @_weighting_option(f"Averages besides micro: {', '.join(weighting_names())} (repeatable).")
 @_ENTROPY_N_OPTION
-@input_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"))
+@task_option("rc", "rc (labels per item) or docred (per relation type of DocRED submissions).")
+@input_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"), tasks=("rc", "docred"))
 @_figure_options
 def per_class_command(
     gold: Path,
@@ -288,6 +289,7 @@ def per_class_command(
     metric: str,
     weighting: tuple[str, ...],
     entropy_n: str,
+    task: str,
     output: Path,
     data_json: Path | None,
     dataset: str | None,
@@ -300,13 +302,25 @@ def per_class_command(
     by support, and the averages are micro and each --weighting.
     """
     from releval.report.figures import per_class_figure
+    from releval.tasks import get_task
     from releval.tasks.classification import score_prepared
 
-    config = _config(inputs, weightings=tuple(weighting), entropy_n=entropy_n)
+    if task not in ("rc", "docred"):
+        raise OptionError(f"--task {task!r}: plot per-class draws --task rc or docred", option="--task")
+    the_task = get_task(task)
+    refuse_foreign(the_task, inputs.given_fields(), ("rc", "docred"))
     systems = [_system(p) for p in preds]
-    _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
-    _, prepared = _aligned(gold, systems, config)
-    results = [score_prepared(one, config, name) for name, one in prepared]
+    results: list[Any]
+    if task == "docred":  # one point per relation type; the official F1 is the micro average
+        refuse_options({"--entropy-n": entropy_n != "all"}, "applies to --task rc only")
+        docred_config = inputs.config(the_task, weightings=tuple(weighting))
+        _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
+        results = [r.per_relation for r in the_task.score_files(gold, systems, docred_config)]
+    else:
+        config = _config(inputs, weightings=tuple(weighting), entropy_n=entropy_n)
+        _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
+        _, prepared = _aligned(gold, systems, config)
+        results = [score_prepared(one, config, name) for name, one in prepared]
     for line in result_warnings(results):
         click.echo(line, err=True)
     data, fig = per_class_figure(results, metric=metric, dataset=dataset)

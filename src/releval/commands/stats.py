@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     "files) or a registered task's name.",
     needs="statistics",
 )
-@input_options("stats", ("{gold}",), sides="gold", own=("view",))
+@input_options("stats", ("{gold}",), sides="gold", own=("view",), tasks=("rc", "docred"))
 @click.option(
     "--compare",
     "compare",
@@ -80,6 +80,8 @@ def stats_command(
         emit(render_as(format, result.to_tables, result.to_dict), output)
         return
     rc = get_task("rc")
+    docred_flags = ("--train-facts", "--distant-facts", "--scorer", "--no-evidence")
+    refuse_foreign(rc, {flag: sets for flag, sets in inputs.given_fields().items() if flag in docred_flags})
     config = inputs.config(rc)
     fields = config.side_fields("gold")
     loaded: list[LabelFile] = []

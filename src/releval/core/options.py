@@ -59,6 +59,8 @@ OUTPUT_FORMATS = ("text", "json", "markdown", "latex", "csv")
 
 #: The weightings computed besides micro when none are named (Harbecke et al. 2022, Table 2).
 DEFAULT_WEIGHTING_NAMES = ("weighted", "dodrans", "entropy", "macro")
+#: The DocRED reference scorers whose quirks `--scorer` reproduces (releval.tasks.docred).
+DOCRED_SCORERS = ("codalab", "atlop", "redocred")
 
 DEFAULT_RESAMPLES = 10_000
 DEFAULT_SEED = 12345

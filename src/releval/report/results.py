@@ -39,6 +39,7 @@ def render_results(
             "FewRelResult": "score",
             "SemevalOfficialResult": "score",
             "DrugProtResult": "score",
+            "DocredResult": "score",
             "PairedTable": "paired",
             "SeedTable": "seeds",
         }

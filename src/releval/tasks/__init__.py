@@ -9,7 +9,7 @@ it to the registry of every releval process that sees the variable — the comma
 workers (`releval serve`), which is how a board gets a benchmark of a task releval does not ship.
 
 >>> sorted(TASKS)
-['chemprot-blue', 'chemprot-scibert', 'drugprot', 'e2e', 'fewrel', 'ranked', 'rc', 'semeval-official']
+['chemprot-blue', 'chemprot-scibert', 'docred', 'drugprot', 'e2e', 'fewrel', 'ranked', 'rc', 'semeval-official']
 >>> get_task("e2e").unit
 'document'
 """
@@ -34,6 +34,7 @@ TASKS: dict[str, str] = {
     "chemprot-scibert": "releval.tasks.chemprot:SCIBERT_TASK",
     "drugprot": "releval.tasks.drugprot:TASK",
     "ranked": "releval.tasks.ranked:TASK",
+    "docred": "releval.tasks.docred:TASK",
 }
 
 _LOADED: dict[str, Task] = {}

@@ -1,0 +1,415 @@
+"""Readers of document-level RE files in DocRED's JSON (Yao et al. 2019; Re-DocRED, Revisit-DocRED alike).
+
+* gold: a JSON list of documents `{title, sents, vertexSet, labels}`; `vertexSet[i]` is entity i's mentions
+  `{name, sent_id, pos, type}`, `labels` its facts `{h, t, r, evidence}` (h, t entity indices, r a relation id such
+  as P17, evidence sentence indices);
+* predictions: CodaLab's `result.json`, a JSON list of `{title, h_idx, t_idx, r, evidence?, score?}`;
+* train facts: the `(head mention name, tail mention name, relation)` triples the official scorer builds for Ign F1,
+  from a DocRED training file (every mention pair of every label) or from a `.fact` list of such triples.
+
+Every file may be gzipped; bounded reading and UTF-8 errors come from releval.data.io. Every malformed record is
+an InputError naming the file, the document (its position and title), the label or prediction and the field.
+
+>>> sorted(facts_of_documents([{"vertexSet": [[{"name": "A"}], [{"name": "B"}, {"name": "Bee"}]],
+...                             "labels": [{"h": 0, "t": 1, "r": "P1"}]}]))
+[('A', 'B', 'P1'), ('A', 'Bee', 'P1')]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import msgspec
+
+from releval.core.errors import InputError
+from releval.data.decoding import parse_json
+from releval.data.io import read_bytes, utf8_error
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class DocredDocument:
+    """One gold document: its title, sentence count, each entity's mention names and sentence ids, and its labels
+    as (h, t, r, evidence) with evidence a tuple of sentence indices as written (None when the key is absent)."""
+
+    title: str
+    n_sentences: int
+    names: tuple[tuple[str, ...], ...]
+    sentences: tuple[tuple[int, ...], ...]
+    labels: tuple[tuple[int, int, str, tuple[int, ...] | None], ...]
+
+
+@dataclass(frozen=True)
+class DocredGold:
+    """A gold file: its documents in order, its path and a digest of its content."""
+
+    path: str
+    documents: tuple[DocredDocument, ...]
+    digest: str
+
+    def by_title(self) -> dict[str, DocredDocument]:
+        return {d.title: d for d in self.documents}
+
+
+@dataclass(frozen=True)
+class DocredPrediction:
+    """One predicted fact of a submission, in file order (evidence None: no `evidence` key; score None: none)."""
+
+    title: str
+    h: int
+    t: int
+    r: str
+    evidence: tuple[int, ...] | None
+    score: float | None
+
+
+@dataclass(frozen=True)
+class Submission:
+    path: str
+    predictions: tuple[DocredPrediction, ...]
+
+
+@dataclass(frozen=True)
+class TrainFacts:
+    """Name triples seen in training: the union over `paths`, with a digest of the sorted set and what each file was
+    (`docred` training documents or a `fact` list) and how many documents the `docred` files held."""
+
+    facts: frozenset[tuple[str, str, str]]
+    paths: tuple[str, ...]
+    kinds: tuple[str, ...]
+    n_documents: int
+    n_labels: int
+
+    @cached_property
+    def digest(self) -> str:
+        return fact_digest(self.facts)
+
+
+def fact_digest(facts: Iterable[tuple[str, str, str]]) -> str:
+    """12 hex digits of SHA-256 over the sorted triples (tab-separated, one per line): the same set, the same digest
+    whatever file it came from."""
+    lines = sorted(map("\t".join, facts))  # names hold no tab: the order of the lines is that of the triples
+    return hashlib.sha256(("\n".join(lines) + ("\n" if lines else "")).encode("utf-8")).hexdigest()[:12]
+
+
+def _int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _where(i: int, title: Any) -> str:
+    return f"document {i + 1}" + (f" ({title!r})" if isinstance(title, str) else "")
+
+
+def _check_evidence(value: Any, n_sents: int | None, file: str, record: int, field: str, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(_int(x) and x >= 0 for x in value):
+        raise InputError(
+            f"{where}: evidence must be a list of sentence indices (integers >= 0)",
+            file=file,
+            record=record,
+            field=field,
+        )
+    if n_sents is not None and any(x >= n_sents for x in value):
+        bad = next(x for x in value if x >= n_sents)
+        raise InputError(
+            f"{where}: evidence sentence {bad} but the document has {n_sents} sentences",
+            file=file,
+            record=record,
+            field=field,
+        )
+    return tuple(value)
+
+
+class _Mention(msgspec.Struct):
+    name: str
+    sent_id: int
+
+
+class _Label(msgspec.Struct):
+    h: int
+    t: int
+    r: str
+    evidence: list[int] | msgspec.UnsetType = msgspec.UNSET
+
+
+class _Document(msgspec.Struct):
+    title: str
+    sents: list[Any]
+    vertexSet: list[list[_Mention]]  # noqa: N815 (DocRED's key)
+    labels: list[_Label]
+
+
+class _Prediction(msgspec.Struct):
+    title: str
+    h_idx: int
+    t_idx: int
+    r: str
+    evidence: list[int] | msgspec.UnsetType = msgspec.UNSET
+    score: float | None = None
+
+
+def _typed(raw: bytes, kind: Any) -> Any:
+    """The document decoded and type-checked by msgspec in C (the fast path), or None when anything is off: then
+    the checking reader runs on it and reports the first problem with its location."""
+    try:
+        return msgspec.json.decode(raw, type=list[kind])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
+def _parsed(raw: bytes, name: str) -> Any:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise utf8_error(raw, exc, name) from None
+    return parse_json(text, name)
+
+
+def _fast_gold(name: str, docs: list[_Document], evidence: bool) -> DocredGold | None:
+    """The DocredGold of typed documents, or None when a check fails (the checking reader then locates it)."""
+    out = []
+    titles: set[str] = set()
+    for d in docs:
+        nv, ns = len(d.vertexSet), len(d.sents)
+        if d.title in titles or not all(d.vertexSet):
+            return None
+        titles.add(d.title)
+        labels: list[tuple[int, int, str, tuple[int, ...] | None]] = []
+        for lab in d.labels:
+            ev = lab.evidence
+            if not (0 <= lab.h < nv and 0 <= lab.t < nv and lab.r):
+                return None
+            if ev is msgspec.UNSET:
+                if evidence:
+                    return None
+                labels.append((lab.h, lab.t, lab.r, None))
+                continue
+            if ev and (min(ev) < 0 or max(ev) >= ns):
+                return None
+            labels.append((lab.h, lab.t, lab.r, tuple(ev)))
+        names = tuple(tuple(m.name for m in e) for e in d.vertexSet)
+        sents = tuple(tuple(m.sent_id for m in e) for e in d.vertexSet)
+        out.append(DocredDocument(d.title, ns, names, sents, tuple(labels)))
+    return _gold(name, out)
+
+
+def _gold(name: str, docs: list[DocredDocument]) -> DocredGold:
+    digest = hashlib.sha256(repr([(d.title, d.labels) for d in docs]).encode("utf-8")).hexdigest()[:12]
+    return DocredGold(name, tuple(docs), digest)
+
+
+def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
+    """A DocRED-format gold file. A label without `evidence` is an error naming its document unless `evidence` is
+    False (evidence not scored); a repeated title is an error (the official scorer would merge the documents)."""
+    name, raw = str(path), read_bytes(path)
+    typed = _typed(raw, _Document)
+    if typed is not None:
+        fast = _fast_gold(name, typed, evidence)
+        if fast is not None:
+            return fast
+    data = _parsed(raw, name)
+    if not isinstance(data, list):
+        raise InputError("a DocRED gold file is a JSON list of documents {title, sents, vertexSet, labels}", file=name)
+    docs: list[DocredDocument] = []
+    seen: dict[str, int] = {}
+    for i, doc in enumerate(data):
+        rec = i + 1
+        where = _where(i, doc.get("title") if isinstance(doc, dict) else None)
+        if not isinstance(doc, dict):
+            raise InputError(f"{where}: expected an object {{title, sents, vertexSet, labels}}", file=name, record=rec)
+        for key in ("title", "sents", "vertexSet", "labels"):
+            if key not in doc:
+                raise InputError(f"{where}: missing key", file=name, record=rec, field=key)
+        title = doc["title"]
+        if not isinstance(title, str):
+            raise InputError(f"{where}: title must be a string", file=name, record=rec, field="title")
+        if title in seen:
+            raise InputError(f"{where}: title repeats document {seen[title]}", file=name, record=rec, field="title")
+        seen[title] = rec
+        sents = doc["sents"]
+        if not isinstance(sents, list):
+            raise InputError(f"{where}: sents must be a list of sentences", file=name, record=rec, field="sents")
+        vertex = doc["vertexSet"]
+        if not isinstance(vertex, list):
+            raise InputError(f"{where}: vertexSet must be a list of entities", file=name, record=rec, field="vertexSet")
+        names, sent_ids = [], []
+        for e, entity in enumerate(vertex):
+            field = f"vertexSet[{e}]"
+            if not isinstance(entity, list) or not entity:
+                raise InputError(
+                    f"{where}: entity {e} must be a non-empty list of mentions", file=name, record=rec, field=field
+                )
+            for m, mention in enumerate(entity):
+                ok = isinstance(mention, dict) and isinstance(mention.get("name"), str) and _int(mention.get("sent_id"))
+                if not ok:
+                    raise InputError(
+                        f"{where}: mention {m} of entity {e} needs a string name and an integer sent_id",
+                        file=name,
+                        record=rec,
+                        field=f"{field}[{m}]",
+                    )
+            names.append(tuple(m["name"] for m in entity))
+            sent_ids.append(tuple(m["sent_id"] for m in entity))
+        labels_raw = doc["labels"]
+        if not isinstance(labels_raw, list):
+            raise InputError(f"{where}: labels must be a list", file=name, record=rec, field="labels")
+        labels = []
+        for j, label in enumerate(labels_raw):
+            field = f"labels[{j}]"
+            lw = f"{where}: label {j}"
+            if not isinstance(label, dict):
+                raise InputError(f"{lw}: expected an object {{h, t, r, evidence}}", file=name, record=rec, field=field)
+            for key in ("h", "t"):
+                v = label.get(key)
+                if type(v) is not int or not 0 <= v < len(vertex):
+                    raise InputError(
+                        f"{lw}: {key} must be an entity index in 0..{len(vertex) - 1}, got {v!r}",
+                        file=name,
+                        record=rec,
+                        field=f"{field}.{key}",
+                    )
+            if not isinstance(label.get("r"), str) or not label["r"]:
+                raise InputError(
+                    f"{lw}: r must be a relation id such as 'P17'", file=name, record=rec, field=f"{field}.r"
+                )
+            ev: tuple[int, ...] | None = None
+            if "evidence" in label:
+                ev = _check_evidence(label["evidence"], len(sents), name, rec, f"{field}.evidence", lw)
+            elif evidence:
+                raise InputError(
+                    f"{lw}: no evidence key (score without evidence: --no-evidence)",
+                    file=name,
+                    record=rec,
+                    field=f"{field}.evidence",
+                )
+            labels.append((label["h"], label["t"], label["r"], ev))
+        docs.append(DocredDocument(title, len(sents), tuple(names), tuple(sent_ids), tuple(labels)))
+    return _gold(name, docs)
+
+
+def _fast_submission(name: str, preds: list[_Prediction], gold: DocredGold | None) -> Submission | None:
+    """The Submission of typed predictions, or None when a check fails (the checking reader then locates it)."""
+    docs = gold.by_title() if gold is not None else {}
+    out = []
+    for p in preds:
+        doc = docs.get(p.title)
+        nv = len(doc.names) if doc is not None else None
+        if p.h_idx < 0 or p.t_idx < 0 or not p.r or (nv is not None and (p.h_idx >= nv or p.t_idx >= nv)):
+            return None
+        if p.score is not None and p.score != p.score:
+            return None
+        ev = p.evidence
+        if ev is msgspec.UNSET:
+            out.append(DocredPrediction(p.title, p.h_idx, p.t_idx, p.r, None, p.score))
+            continue
+        if ev and (min(ev) < 0 or (doc is not None and max(ev) >= doc.n_sentences)):
+            return None
+        out.append(DocredPrediction(p.title, p.h_idx, p.t_idx, p.r, tuple(ev), p.score))
+    return Submission(name, tuple(out))
+
+
+def load_submission(path: PathLike, gold: DocredGold | None = None) -> Submission:
+    """A CodaLab `result.json`. Entity indices of a prediction for a gold title must exist in that document, and
+    its evidence sentences too; a title absent from gold is kept (the official scorer counts it as a false
+    positive)."""
+    name, raw = str(path), read_bytes(path)
+    typed = _typed(raw, _Prediction)
+    if typed is not None:
+        fast = _fast_submission(name, typed, gold)
+        if fast is not None:
+            return fast
+    data = _parsed(raw, name)
+    if not isinstance(data, list):
+        raise InputError("a DocRED submission is a JSON list of {title, h_idx, t_idx, r, evidence}", file=name)
+    docs = gold.by_title() if gold is not None else {}
+    out = []
+    for i, x in enumerate(data):
+        rec = i + 1
+        where = f"prediction {rec}"
+        if not isinstance(x, dict):
+            raise InputError(f"{where}: expected an object {{title, h_idx, t_idx, r, evidence}}", file=name, record=rec)
+        for key in ("title", "h_idx", "t_idx", "r"):
+            if key not in x:
+                raise InputError(f"{where}: missing key", file=name, record=rec, field=key)
+        title = x["title"]
+        if not isinstance(title, str):
+            raise InputError(f"{where}: title must be a string", file=name, record=rec, field="title")
+        doc = docs.get(title)
+        for key in ("h_idx", "t_idx"):
+            v = x[key]
+            if not _int(v) or v < 0 or (doc is not None and v >= len(doc.names)):
+                top = f"0..{len(doc.names) - 1}" if doc is not None else "an integer >= 0"
+                raise InputError(
+                    f"{where} ({title!r}): {key} must be an entity index in {top}, got {v!r}",
+                    file=name,
+                    record=rec,
+                    field=key,
+                )
+        if not isinstance(x["r"], str) or not x["r"]:
+            raise InputError(f"{where}: r must be a relation id such as 'P17'", file=name, record=rec, field="r")
+        ev = None
+        if "evidence" in x:
+            ev = _check_evidence(x["evidence"], doc.n_sentences if doc else None, name, rec, "evidence", where)
+        score = x.get("score")
+        if score is not None and (type(score) not in (int, float) or score != score):
+            raise InputError(f"{where}: score must be a number", file=name, record=rec, field="score")
+        out.append(DocredPrediction(title, x["h_idx"], x["t_idx"], x["r"], ev, None if score is None else float(score)))
+    return Submission(name, tuple(out))
+
+
+def facts_of_documents(docs: Sequence[Any]) -> frozenset[tuple[str, str, str]]:
+    """(head mention name, tail mention name, r) for every mention pair of every label: the official scorer's
+    `gen_train_facts` set of a training file."""
+    out = set()
+    for doc in docs:
+        vertex = doc["vertexSet"]
+        for label in doc["labels"]:
+            for n1 in vertex[label["h"]]:
+                for n2 in vertex[label["t"]]:
+                    out.add((n1["name"], n2["name"], label["r"]))
+    return frozenset(out)
+
+
+def load_train_facts(paths: Sequence[PathLike]) -> TrainFacts:
+    """The union of the train facts of `paths`: each a DocRED training file or a `.fact` JSON list of
+    [head name, tail name, relation] triples (recognised by its first element)."""
+    facts: set[tuple[str, str, str]] = set()
+    kinds, n_docs, n_labels = [], 0, 0
+    for path in paths:
+        name, raw = str(path), read_bytes(path)
+        try:  # a .fact list, checked by msgspec in C; anything else is read and checked below
+            facts.update(msgspec.json.decode(raw, type=list[tuple[str, str, str]]))
+            kinds.append("fact")
+            continue
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            data = _parsed(raw, name)
+        if not isinstance(data, list):
+            raise InputError("train facts: expected a DocRED training file or a .fact list of triples", file=name)
+        if data and isinstance(data[0], dict):
+            gold = load_gold(path, evidence=False)
+            for doc in gold.documents:
+                for h, t, r, _ in doc.labels:
+                    facts.update((n1, n2, r) for n1 in doc.names[h] for n2 in doc.names[t])
+            kinds.append("docred")
+            n_docs += len(gold.documents)
+            n_labels += sum(len(d.labels) for d in gold.documents)
+            continue
+        try:  # msgspec checks every triple in C; the slow loop below only runs to locate a bad one
+            facts.update(msgspec.convert(data, list[tuple[str, str, str]]))
+            kinds.append("fact")
+            continue
+        except msgspec.ValidationError:
+            pass
+        for i, triple in enumerate(data):
+            if not (isinstance(triple, list) and len(triple) == 3 and all(isinstance(s, str) for s in triple)):
+                raise InputError(
+                    "a .fact list holds [head name, tail name, relation] triples of strings", file=name, record=i + 1
+                )
+            facts.add((triple[0], triple[1], triple[2]))
+        kinds.append("fact")
+    return TrainFacts(frozenset(facts), tuple(str(p) for p in paths), tuple(kinds), n_docs, n_labels)

@@ -1,0 +1,204 @@
+"""Paired tests and seed comparisons of DocRED submissions, documents resampled (releval.tasks.docred).
+
+Each document is a unit: its row holds, per relation type, TP|FP|FN and the counts the official numbers are made
+of (predictions, correct, gold facts, correct facts seen in train, evidence counts, intra/inter counts). A paired
+bootstrap resamples documents (the same documents for both systems) and a randomization swaps whole documents'
+rows between the systems — releval.metrics.cells' samplers — and every measure (F1, Ign F1, Evi F1, every class
+weighting, frequent / long-tail / intra / inter F1) is computed from the same resampled totals. Predictions for
+titles absent from gold form units of their own (false positives that belong to no gold document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from releval.core.errors import InputError, OptionError, raise_all
+from releval.core.notices import Notice
+from releval.core.options import RESAMPLING_TESTS
+from releval.data.docred import load_gold, load_submission
+from releval.metrics.averages import fix_class_set
+from releval.metrics.cells import (
+    PairedCells,
+    bootstrap_cell_counts,
+    bootstrap_plan,
+    cells_from_rows,
+    randomization_totals,
+)
+from releval.significance.compare import PairedTable, SeedTable, pair_rows, seed_table, system_pairs
+from releval.significance.config import SignificanceConfig
+from releval.significance.paired import comparison_rows
+from releval.tasks import docred
+
+
+def _scored(
+    gold: Any, systems: Mapping[str, Sequence[Any]], config: docred.DocredConfig
+) -> tuple[Any, docred.Facts, dict[str, list[docred.DocredResult]]]:
+    g = load_gold(gold, evidence=config.evidence)
+    facts = docred.Facts.of(config)
+    if len(systems) < 2:
+        raise InputError(f"comparison needs at least 2 systems, got {len(systems)}", field="system")
+    out: dict[str, list[docred.DocredResult]] = {}
+    errors: list[InputError] = []
+    for name, runs in systems.items():
+        for run in runs:
+            try:
+                counts = docred.count(g, load_submission(run, g), facts, config)
+                out.setdefault(name, []).append(docred.result_of(name, g, counts, facts, config, []))
+            except InputError as exc:
+                errors.append(exc)
+    raise_all(errors)
+    return g, facts, out
+
+
+def _dense_bootstrap_totals(
+    cells: PairedCells, resamples: int, rng: np.random.Generator
+) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
+    """`releval.metrics.cells.bootstrap_totals` with the same draws, its totals taken by one dense product: a
+    document's row has hundreds of columns (TP|FP|FN per relation type), where BLAS beats the sparse product."""
+    plan = bootstrap_plan(cells.counts)
+    both = np.hstack([cells.stats_a, cells.stats_b])
+    d = cells.stats_a.shape[1]
+    for start in range(0, resamples, BLOCK):
+        tot = bootstrap_cell_counts(cells, min(BLOCK, resamples - start), rng, plan) @ both  # exact integers
+        yield tot[:, :d], tot[:, d:]
+
+
+#: Resamples per block of the dense bootstrap: 2,000 × 500 documents of counts is 8 MB.
+BLOCK = 2000
+
+
+def paired_rows(
+    rows_a: np.ndarray,
+    rows_b: np.ndarray,
+    labels: Sequence[str],
+    config: docred.DocredConfig,
+    distant: bool,
+    spec: Any,
+    method: str,
+    test: SignificanceConfig,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """One resampling test (bootstrap or randomization) of two systems' per-document rows: every measure's
+    MetricComparison (releval.significance.paired.comparison_rows), all measures from the same draws."""
+    cells = cells_from_rows(rows_a, rows_b)
+    rng = np.random.default_rng(test.seed)
+    draw = _dense_bootstrap_totals if method == "bootstrap" else randomization_totals
+    parts_a: dict[str, list[Any]] = {}
+    parts_b: dict[str, list[Any]] = {}
+    for tot_a, tot_b in draw(cells, test.resamples, rng):
+        for parts, tot in ((parts_a, tot_a), (parts_b, tot_b)):
+            for m, v in docred.measures_of(np.asarray(tot), labels, config, distant, spec).items():
+                parts.setdefault(m, []).append(v)
+        if progress is not None:
+            progress(int(tot_a.shape[0]))
+    draws = {m: (np.concatenate(parts_a[m]), np.concatenate(parts_b[m])) for m in parts_a}
+    obs_a = {m: float(v) for m, v in docred.measures_of(rows_a.sum(0), labels, config, distant, spec).items()}
+    obs_b = {m: float(v) for m, v in docred.measures_of(rows_b.sum(0), labels, config, distant, spec).items()}
+    return comparison_rows(obs_a, obs_b, draws, method, test)
+
+
+def compare_files(
+    gold: Any,
+    systems: Mapping[str, Sequence[Any]],
+    config: docred.DocredConfig,
+    test: SignificanceConfig,
+    *,
+    baseline: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> PairedTable | SeedTable:
+    """DocRED submissions compared: one file per system → paired bootstrap / randomization over documents, every
+    measure at once (metrics: `releval.tasks.docred.measure_names`); several files per system → runs over seeds
+    (Welch's t, Cohen's d per measure).
+
+    >>> from releval.significance.config import SignificanceConfig
+    >>> compare_files("g.json", {"a": ["a.json"]}, docred.DocredConfig(), SignificanceConfig())
+    Traceback (most recent call last):
+    ...
+    releval.core.errors.InputError: field 'system': comparison needs at least 2 systems, got 1
+    """
+    if len(systems) < 2:
+        raise InputError(f"comparison needs at least 2 systems, got {len(systems)}", field="system")
+    if baseline is not None and baseline not in systems:
+        raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
+    runs = {len(paths) for paths in systems.values()}
+    if len(runs) > 1 and 1 in runs:
+        raise InputError("give every system one file (paired tests) or several runs (seed comparison)", field="system")
+    bad = [t for t in test.tests if t not in RESAMPLING_TESTS]
+    if bad:
+        raise OptionError(
+            f"tests: {', '.join(bad)} not available for DocRED: they need per-item correctness (use bootstrap or "
+            "randomization, which resample documents)",
+            option="tests",
+        )
+    g, facts, scored = _scored(gold, systems, config)
+    distant = facts.distant is not None
+    metrics = docred.measure_names(config, distant)
+    first = next(iter(scored.values()))[0]
+    notes = [
+        "DocRED: documents are resampled (per-document counts of every measure); class weightings over the "
+        "relation types with gold support"
+    ]
+    warnings = [Notice(f"{name}: {w}", w.code) for name, rs in scored.items() for r in rs for w in r.warnings]
+    if runs != {1}:
+        values = {
+            name: {m: [r.measures(config, distant)[m] for r in rs] for m in metrics} for name, rs in scored.items()
+        }
+        extra = {"test": f"welch:{test.alternative},cohen-d:harbecke-eq4", "methods": test.signature_fields(
+            baseline=baseline)["methods"]}  # fmt: skip
+        sig = docred.signature(config, g, first.counts, facts, extra)
+        return seed_table(values, metrics, sig, first.n_documents, baseline, test, "documents", warnings)
+    results = {name: rs[0] for name, rs in scored.items()}
+    labels = sorted({x for r in results.values() for x in r.counts.labels})
+    units = list(dict.fromkeys(u for r in results.values() for u in r.counts.units))
+    wide = {name: r.counts.widen(labels, units) for name, r in results.items()}
+    k = len(labels)
+    any_rows = next(iter(wide.values()))
+    gold_support = (any_rows[:, :k] + any_rows[:, 2 * k : 3 * k]).sum(0)  # TP + FN: the same for every system
+    spec = fix_class_set(docred.averaging_spec(config, k), gold_support, test.class_set) if k else None
+    observed = {
+        name: {m: float(v) for m, v in docred.measures_of(w.sum(0), labels, config, distant, spec).items()}
+        for name, w in wide.items()
+    }
+    raw: list[dict[str, Any]] = []
+    for a, b in system_pairs(list(results), baseline):
+        for method in test.tests:
+            rows = paired_rows(wide[a], wide[b], labels, config, distant, spec, method, test, progress)
+            for m in metrics:
+                r = rows[m]
+                raw.append(
+                    {
+                        "a": a,
+                        "b": b,
+                        "test": method,
+                        "metric": m,
+                        "score_a": r.score_a,
+                        "score_b": r.score_b,
+                        "effect": r.effect,
+                        "p_value": r.p_value,
+                        "ci_effect": r.ci_effect,
+                        "ci_a": r.ci_a,
+                        "ci_b": r.ci_b,
+                    }
+                )
+    sig = docred.signature(config, g, first.counts, facts, test.signature_fields(unit="documents", baseline=baseline))
+    if len(units) > first.n_documents:
+        notes.append(f"{len(units) - first.n_documents} title(s) absent from gold resampled as units of their own")
+    return PairedTable(
+        observed,
+        pair_rows(raw, test.correction),
+        baseline,
+        test.tests,
+        metrics,
+        test.alternative,
+        test.correction,
+        len(units),
+        sig,
+        test.interval_confidence,
+        notes,
+        unit="documents",
+        warnings=warnings,
+    )

@@ -1,0 +1,268 @@
+"""DocRED task: the official numbers equal the reference scorers' (run outside the repository, stored in
+tests/data/docred_reference_vectors.json), the per-relation table equals scikit-learn's, the edge cases give
+defined values with notes or located errors, and the commands run it."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from docred_cases import CASES, perturb
+from releval.cli import main
+from releval.core.errors import InputError
+from releval.tasks.docred import DocredConfig, score_files
+
+HERE = Path(__file__).parent
+VECTORS = json.loads((HERE / "data" / "docred_reference_vectors.json").read_text())["cases"]
+SHARED = HERE.parent.parent / "shared" / "data" / "docred"
+GOLD_DEV = SHARED / "redocred_dev_revised.json.gz"
+FACTS = SHARED / "docred_train_annotated.fact.gz"
+needs_shared = pytest.mark.skipif(not GOLD_DEV.exists(), reason="../shared/data/docred is absent")
+
+OFFICIAL = {"RE_F1": "f1", "Evi_F1": "evi_f1", "RE_ignore_annotated_F1": "ign_f1",
+            "RE_ignore_distant_F1": "ign_distant_f1", "RE_P": "precision", "RE_R": "recall"}  # fmt: skip
+SUBSETS = {"freq_F1": "frequent_f1", "long_tail_F1": "long_tail_f1", "intra_F1": "intra_f1", "inter_F1": "inter_f1",
+           "freq_P": "frequent_precision", "freq_R": "frequent_recall", "long_tail_P": "long_tail_precision",
+           "long_tail_R": "long_tail_recall"}  # fmt: skip
+
+
+def _write(tmp: Path, case: dict[str, Any]) -> dict[str, str]:
+    out = {}
+    for key in ("truth", "train_annotated", "train_distant", "submission"):
+        out[key] = str(tmp / f"{key}.json")
+        Path(out[key]).write_text(json.dumps(case[key]))
+    return out
+
+
+def _score(tmp: Path, case: dict[str, Any], scorer: str, **kw: Any):  # noqa: ANN202
+    files = _write(tmp, case)
+    config = DocredConfig(
+        scorer=scorer, train_facts=(files["train_annotated"],), distant_facts=(files["train_distant"],), **kw
+    )
+    return score_files(files["truth"], [("s", files["submission"])], config)[0]
+
+
+def _check(result: Any, expected: dict[str, Any], subsets: bool = False) -> None:
+    for key, value in expected.items():
+        got = result.subsets[SUBSETS[key]] if key in SUBSETS else result.official[OFFICIAL[key]]
+        if subsets or key in OFFICIAL:
+            assert got == value, key  # bit for bit
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("scorer", ["codalab", "atlop", "redocred"])
+def test_made_up_cases_equal_each_reference_bit_for_bit(tmp_path: Path, name: str, scorer: str) -> None:
+    expected = VECTORS[name][scorer]
+    result = _score(tmp_path, CASES[name], scorer)
+    if "error" in expected:  # the reference crashes: releval gives 0 and a note saying so
+        assert any("ZeroDivisionError" in n or "IndexError" in n for n in result.notes), result.notes
+        return
+    _check(result, expected)
+
+
+@pytest.mark.parametrize("name", ["mixed", "duplicate_gold_labels", "all_correct_in_train", "gold_without_evidence"])
+def test_redocred_subsets_equal_its_benchmark_function(tmp_path: Path, name: str) -> None:
+    expected = VECTORS[name]["redocred_benchmark"]
+    if "error" in expected:
+        pytest.skip("the reference raised: " + expected["error"])
+    _check(_score(tmp_path, CASES[name], "redocred"), expected, subsets=True)
+
+
+def test_edge_case_notes(tmp_path: Path) -> None:
+    empty = _score(tmp_path, CASES["empty_submission"], "codalab")
+    assert empty.official["f1"] == 0.0 and any("IndexError" in n for n in empty.notes)
+    ign = _score(tmp_path, CASES["all_correct_in_train"], "codalab")
+    assert ign.official["ign_f1"] == 0.0 and any("ZeroDivisionError" in n for n in ign.notes)
+    unknown = _score(tmp_path, CASES["only_unknown_titles"], "codalab")
+    assert unknown.official["precision"] == 0.0 and any("absent from gold" in w for w in unknown.warnings)
+    dup = _score(tmp_path, CASES["mixed"], "codalab")
+    assert any("first keeps its evidence" in w for w in dup.warnings)
+
+
+def test_shared_vector_case_equals_codalab_output(tmp_path: Path) -> None:
+    path = HERE.parent.parent / "shared" / "testvectors" / "docred_vectors.json"
+    if not path.exists():
+        pytest.skip("../shared/testvectors is absent")
+    v = json.loads(path.read_text())
+    docs = v["train_annotated"]
+    annotated = [[a["name"], b["name"], lab["r"]] for d in docs for lab in d["labels"]
+                 for a in d["vertexSet"][lab["h"]] for b in d["vertexSet"][lab["t"]]]  # fmt: skip
+    case = {"truth": v["truth"], "train_annotated": annotated, "train_distant": [], "submission": v["submission"]}
+    files = _write(tmp_path, case)
+    Path(files["train_distant"]).write_text(json.dumps(v["train_distant"]))  # a DocRED training file works too
+    config = DocredConfig(train_facts=(files["train_annotated"],), distant_facts=(files["train_distant"],))
+    r = score_files(files["truth"], [(None, files["submission"])], config)[0]
+    expected = v["expected_official"]["scores_txt"]
+    assert round(r.official["f1"], 6) == expected["RE_F1"]
+    assert round(r.official["evi_f1"], 6) == expected["Evi_F1"]
+    assert round(r.official["ign_f1"], 6) == expected["RE_ignore_annotated_F1"]
+    assert round(r.official["ign_distant_f1"], 6) == expected["RE_ignore_distant_F1"]
+
+
+def _dev_case(seed: int, unknown: bool, distant: list[list[str]]) -> dict[str, Any]:
+    gold = json.loads(gzip.decompress(GOLD_DEV.read_bytes()))
+    facts = json.loads(gzip.decompress(FACTS.read_bytes()))
+    return {"truth": gold, "train_annotated": facts, "train_distant": distant,
+            "submission": perturb(gold, seed, unknown_title=unknown)}  # fmt: skip
+
+
+@needs_shared
+@pytest.mark.parametrize("scorer", ["codalab", "atlop", "redocred"])
+def test_redocred_dev_perturbed_equals_each_reference(tmp_path: Path, scorer: str) -> None:
+    _check(_score(tmp_path, _dev_case(0, True, []), scorer), VECTORS["redocred_dev_perturbed_seed0"][scorer])
+    case = _dev_case(1, False, CASES["mixed"]["train_distant"])
+    result = _score(tmp_path, case, scorer)
+    _check(result, VECTORS["redocred_dev_perturbed_seed1_known_titles"][scorer])
+    if scorer == "redocred":
+        _check(result, VECTORS["redocred_dev_perturbed_seed1_known_titles"]["redocred_benchmark"], subsets=True)
+
+
+@needs_shared
+def test_per_relation_table_equals_sklearn_and_micro_equals_official(tmp_path: Path) -> None:
+    from sklearn.metrics import precision_recall_fscore_support
+    from sklearn.preprocessing import MultiLabelBinarizer
+
+    case = _dev_case(0, True, [])
+    result = _score(tmp_path, case, "codalab", weightings=("macro", "weighted"))
+    table = result.per_relation
+    assert table.averages["micro"].f == result.official["f1"]  # exactly
+    keys: dict[tuple[str, int, int], tuple[set[str], set[str]]] = {}
+    for d in case["truth"]:
+        for lab in d["labels"]:
+            keys.setdefault((d["title"], lab["h"], lab["t"]), (set(), set()))[0].add(lab["r"])
+    for p in case["submission"]:
+        keys.setdefault((p["title"], p["h_idx"], p["t_idx"]), (set(), set()))[1].add(p["r"])
+    labels = [row.label for row in table.per_class]
+    mlb = MultiLabelBinarizer(classes=labels)
+    y_true = mlb.fit_transform([g for g, _ in keys.values()])
+    y_pred = mlb.transform([p for _, p in keys.values()])
+    p, r, f, s = precision_recall_fscore_support(y_true, y_pred, zero_division=0)
+    np.testing.assert_allclose([row.f for row in table.per_class], f, atol=1e-12)
+    np.testing.assert_allclose([row.precision for row in table.per_class], p, atol=1e-12)
+    gold_types = [i for i, n in enumerate(s) if n]  # multilabel: column indices
+    for average in ("macro", "weighted"):
+        *_, f_avg, _ = precision_recall_fscore_support(y_true, y_pred, labels=gold_types, average=average,
+                                                       zero_division=0)  # fmt: skip
+        assert table.averages[average].f == pytest.approx(f_avg, abs=1e-12)
+
+
+def test_pr_curve_by_hand(tmp_path: Path) -> None:
+    case = dict(CASES["mixed"])
+    scores = [0.9, 0.8, 0.1, 0.7, 0.6, 0.5, 0.4, 0.3]
+    case["submission"] = [{**p, "score": s} for p, s in zip(CASES["mixed"]["submission"], scores)]
+    r = _score(tmp_path, case, "codalab")
+    # deduplicated in order: D1 0-1 P108 (.9, ok), D1 1-2 P159 (.8, ok), D1 2-3 P17 (.7, ok), D1 3-2 P17 (.6),
+    # D2 0-1 P19 (.5, ok), D2 0-2 P27 (.4), D9 (.3); 6 gold facts
+    assert r.curve is not None
+    assert r.curve.recall == pytest.approx([1 / 6, 2 / 6, 3 / 6, 3 / 6, 4 / 6, 4 / 6, 4 / 6])
+    assert r.curve.best_f1 == pytest.approx(max(2 * p * q / (p + q) for p, q in [(1, 1 / 6), (1, 2 / 6), (1, 3 / 6),
+                                                                             (4 / 5, 4 / 6)]))  # fmt: skip
+    assert any("not a test result" in w for w in r.warnings)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "field"),
+    [
+        (lambda d: d[0]["labels"][1].pop("evidence"), "labels[1].evidence"),
+        (lambda d: d[0]["labels"][0].update(h=9), "labels[0].h"),
+        (lambda d: d[1].update(title="D1"), "title"),
+        (lambda d: d[0]["vertexSet"][0][0].pop("sent_id"), "vertexSet[0][0]"),
+    ],
+)
+def test_malformed_gold_is_a_located_error(tmp_path: Path, mutate: Any, field: str) -> None:
+    case = json.loads(json.dumps(CASES["mixed"]))
+    mutate(case["truth"])
+    with pytest.raises(InputError) as err:
+        _score(tmp_path, case, "codalab")
+    assert err.value.field == field and err.value.record is not None
+
+
+def test_missing_evidence_allowed_when_evidence_is_not_scored(tmp_path: Path) -> None:
+    case = json.loads(json.dumps(CASES["mixed"]))
+    case["truth"][0]["labels"][1].pop("evidence")
+    result = _score(tmp_path, case, "codalab", evidence=False)
+    assert "evi_f1" not in result.official
+
+
+def test_malformed_prediction_is_a_located_error(tmp_path: Path) -> None:
+    case = json.loads(json.dumps(CASES["mixed"]))
+    case["submission"][2]["t_idx"] = 17
+    with pytest.raises(InputError, match="t_idx") as err:
+        _score(tmp_path, case, "codalab")
+    assert err.value.record == 3
+
+
+class Run:
+    def __init__(self, capsys: pytest.CaptureFixture[str]) -> None:
+        self.capsys = capsys
+
+    def invoke(self, _main: Any, argv: list[str]) -> Any:
+        code = main(argv)
+        out, err = self.capsys.readouterr()
+        return type("R", (), {"exit_code": code, "stdout": out, "output": out + err})
+
+
+def test_cli_score_formats_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = _write(tmp_path, CASES["mixed"])
+    runner = Run(capsys)
+    base = ["score", "--task", "docred", files["truth"], f"sys={files['submission']}",
+            "--train-facts", files["train_annotated"]]  # fmt: skip
+    for fmt in ("text", "json", "markdown", "latex", "csv"):
+        res = runner.invoke(main, [*base, "-f", fmt])
+        assert res.exit_code == 0, res.output
+    out = json.loads(runner.invoke(main, [*base, "-f", "json"]).stdout)
+    assert out["results"][0]["official"]["f1"] == VECTORS["mixed"]["codalab"]["RE_F1"]
+    Path(files["submission"]).write_text('[{"title": "D1", "h_idx": 0}]')
+    res = runner.invoke(main, base)
+    assert res.exit_code == 2 and "record 1" in res.output and "t_idx" in res.output
+
+
+def test_cli_compare_paired_and_seeds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = _write(tmp_path, CASES["mixed"])
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(CASES["mixed"]["submission"][:4]))
+    runner = Run(capsys)
+    res = runner.invoke(main, ["compare", "--task", "docred", files["truth"], f"a={files['submission']}",
+                               f"b={other}", "-R", "200", "-f", "json"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    table = json.loads(res.stdout)["results"][0]
+    assert {"f1", "ign_f1", "evi_f1", "macro"} <= set(table["metrics"])
+    assert table["scores"]["a"]["f1"] == VECTORS["mixed"]["codalab"]["RE_F1"]
+    res = runner.invoke(main, ["compare", "--task", "docred", files["truth"], "-s", f"a={files['submission']},{other}",
+                               "-s", f"b={other},{files['submission']}"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+
+
+def test_stats_shows_revisit_agreement(capsys: pytest.CaptureFixture[str]) -> None:
+    runner = Run(capsys)
+    bundled = HERE.parent / "examples" / "docred"
+    revise, scratch = bundled / "revisit_valid_revise.json.gz", bundled / "revisit_valid_scratch.json.gz"
+    res = runner.invoke(main, ["stats", "--task", "docred", str(revise), str(scratch), "-f", "json"])
+    assert res.exit_code == 0, res.output
+    agreement = json.loads(res.stdout)["agreement"][0]
+    assert (agreement["shared"], agreement["facts_b"], agreement["precision_a_vs_b"]) == (1214, 3308, 1.0)
+    assert round(100 * agreement["recall_a_vs_b"], 1) == 36.7
+    if not GOLD_DEV.exists():
+        return
+    res = runner.invoke(main, ["stats", "--task", "docred", str(GOLD_DEV), "--train-facts", str(FACTS)])
+    assert res.exit_code == 0 and "Re-DocRED" in res.output  # the mismatch of gold and train facts is named
+
+
+def test_plot_per_relation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = _write(tmp_path, CASES["mixed"])
+    png, data = tmp_path / "f.png", tmp_path / "f.json"
+    argv = ["plot", "per-class", "--task", "docred", files["truth"], f"a={files['submission']}", "-o", str(png),
+            "--data-json", str(data), "--train-facts", files["train_annotated"]]  # fmt: skip
+    assert main(argv) == 0, capsys.readouterr()
+    drawn = json.loads(data.read_text())["data"]
+    assert drawn["classes"][0] == "P17"  # most gold facts first: P17 has 2 of the 6
+    assert drawn["averages"]["micro"] == [VECTORS["mixed"]["codalab"]["RE_F1"]]
+    assert png.stat().st_size > 0
+    assert main(["plot", "per-class", files["truth"], files["submission"], "-o", str(png),
+                 "--train-facts", files["train_annotated"]]) == 2  # fmt: skip
+    assert "--task docred" in capsys.readouterr().err
