@@ -87,6 +87,7 @@ BOARD_EXAMPLES: dict[str, tuple[str, ...]] = {
     "fewrel": ("fewrel/gold-5-1.json.gz", "fewrel/pred-bow-5-1.json", "fewrel/pred-between-5-1.json"),
     "chemprot-blue": ("chemprot/blue_gold.tsv", "chemprot/blue_sys_a.tsv"),
     "ranked": ("ranked/gold.jsonl", "ranked/pcnn.jsonl", "ranked/cnn.tsv"),
+    "docred": ("docred/redocred_dev_first40.json.gz", "docred/system_a.json.gz", "docred/system_b.json.gz"),
     "chemprot-scibert": ("chemprot/scibert_test_head.txt", "chemprot/scibert_sys_a.txt", "chemprot/scibert_sys_b.txt"),
 }
 #: Settings of a task's benchmark (`--setting KEY=VALUE`), given to `releval compare` as `--KEY VALUE`: the ranked

@@ -310,8 +310,12 @@ class Inputs:
         """The Config settings these options give for `task`: the relation-classification ones for a Config that
         has them, the e2e ones likewise; settings its Config lacks are left out (refuse_foreign refuses the
         options that were given)."""
-        offered = {**self.e2e_settings(), **self.classification_settings(), **self.ranked_settings()}
-        offered = {**self.e2e_settings(), **self.classification_settings(), **self.docred_settings()}
+        offered = {
+            **self.e2e_settings(),
+            **self.classification_settings(),
+            **self.ranked_settings(),
+            **self.docred_settings(),
+        }
         return {k: v for k, v in offered.items() if k in task.settings}
 
     def config(self, task: Task | str = "rc", **settings: Any) -> Any:
