@@ -445,6 +445,20 @@ CASES += [
     c("plot", "episodes", FEWREL_GOLD, FEWREL_PRED, "-o", "{png}", "--dataset", " ", names="--dataset"),
     c("plot", "episodes", FEWREL_GOLD, FEWREL_PRED, "-o", "{png}", "--dpi", "0", names="--dpi"),
 ]
+PR_CURVE = ("plot", "pr-curve", *RANKED)
+CASES += [
+    c("plot", "pr-curve", "{missing}", RANKED[1], "-o", "{png}", names="{missing}", covers="gold"),
+    c("plot", "pr-curve", RANKED[0], "{missing}", "-o", "{png}", names="{missing}", covers="preds"),
+    c("plot", "pr-curve", RANKED[0], "-o", "{png}", names="PREDS", covers="preds"),
+    c(*PR_CURVE, "-o", "{dir}", names="--output"),
+    c(*PR_CURVE, "-o", "{png}", "--negative", "", names="--negative"),
+    c(*PR_CURVE, "-o", "{png}", "--ties", "random", names="--ties"),
+    c(*PR_CURVE, "-o", "{png}", "--duplicates", "sum", names="--duplicates"),
+    c(*PR_CURVE, "-o", "{png}", "--at", "0", names="--at"),
+    c(*PR_CURVE, "-o", "{png}", "--data-json", "{dir}", names="--data-json"),
+    c(*PR_CURVE, "-o", "{png}", "--dataset", " ", names="--dataset"),
+    c(*PR_CURVE, "-o", "{png}", "--dpi", "0", names="--dpi"),
+]
 
 SUBMIT = ("--board", "http://127.0.0.1:9", "--token", "t", "--benchmark", "b", "--entry", "e")
 CASES += [
