@@ -108,3 +108,71 @@ def test_api_errors_ranks_and_withdrawn_entries(backend: str, tmp_path) -> None:
         board.wait_idle()
         rows = {r["name"]: r for r in board.json("/b/toy/board.json")["rows"]}
         assert sorted(rows) == ["x", "y"]
+
+
+def _collect(board, path: str, key: str) -> list:
+    """Every item of a list endpoint, following its `next` links; each page's size and total checked."""
+    items: list = []
+    while path:
+        doc = board.json(path)
+        assert len(doc[key]) <= doc["limit"] and doc["total"] >= len(items) + len(doc[key])
+        items += doc[key]
+        path = doc["next"]
+    return items
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_list_endpoint_is_paginated(backend: str, tmp_path) -> None:
+    with running_board(backend, tmp_path) as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        for slug in ("toy", "toy-b", "toy-c"):
+            assert releval("benchmark", slug, str(gold), "--resamples", "20", env=board.env).returncode == 0
+        open_benchmark(board, "toy")
+        runs = []
+        for i in range(5):
+            status, out = board.submit("toy", f"e{i}", synthetic.jsonl(synthetic.predictions(i)), f"e{i}.jsonl")
+            assert status == 201, out
+            runs.append(out["run"])
+        status, out = board.submit("toy", "e0", synthetic.jsonl(synthetic.predictions(9)), "e0b.jsonl", seed="2")
+        assert status == 201, out
+        runs.append(out["run"])
+        assert board.request("DELETE", f"/api/v1/runs/{runs[4]}", token=board.admin)[0] == 200  # e4 withdrawn
+        board.wait_idle()
+
+        first = board.json("/api/v1/benchmarks?limit=2")
+        assert [b["slug"] for b in first["benchmarks"]] == ["toy", "toy-b"] and first["total"] == 3
+        assert first["next"] == "/api/v1/benchmarks?limit=2&page=2" and first["previous"] is None
+        second = board.json(first["next"])
+        assert [b["slug"] for b in second["benchmarks"]] == ["toy-c"] and second["next"] is None
+        assert second["previous"] == "/api/v1/benchmarks?limit=2&page=1"
+        assert [b["slug"] for b in _collect(board, "/api/v1/benchmarks?limit=1", "benchmarks")] == [
+            "toy",
+            "toy-b",
+            "toy-c",
+        ]
+        assert board.json("/api/v1/benchmarks")["limit"] == 100  # the default
+
+        entries = _collect(board, "/api/v1/benchmarks/toy/entries?limit=2", "entries")
+        assert [(e["name"], e["runs"], e["withdrawn"]) for e in entries] == [
+            ("e0", 2, False),
+            ("e1", 1, False),
+            ("e2", 1, False),
+            ("e3", 1, False),
+            ("e4", 0, True),
+        ]
+        listed = _collect(board, "/api/v1/benchmarks/toy/runs?limit=2", "runs")
+        assert [r["run"] for r in listed] == [r for r in runs if r != runs[4]]
+        assert all(r["status"] == "scored" for r in listed)
+        measures = _collect(board, "/api/v1/benchmarks/toy/measures?limit=2", "measures")
+        assert [m["name"] for m in measures] == ["micro", "weighted", "dodrans", "entropy", "macro"]
+
+        whole = board.json("/api/v1/benchmarks/toy/board")
+        assert [r["name"] for r in whole["rows"]] == ["e0", "e1", "e2", "e3"]  # the withdrawn entry is no row
+        paged = _collect(board, "/api/v1/benchmarks/toy/board?limit=3", "rows")
+        assert paged == whole["rows"]  # ranks and ties are the whole board's on every page
+
+        for query in ("limit=0", "limit=1001", "page=0", "page=x"):
+            status, body, headers = board.request("GET", f"/api/v1/benchmarks/toy/entries?{query}")
+            assert status == 400 and headers["Content-Type"] == "application/json", query
+            assert json.loads(body)["error"].startswith(query.split("=")[0]), body
+        assert board.json("/api/v1/benchmarks/toy/runs?page=9")["runs"] == []

@@ -21,6 +21,7 @@ urlpatterns = [
     path("api/v1/benchmarks", views.api_benchmarks),
     path("api/v1/benchmarks/<slug:slug>", views.api_benchmark),
     path("api/v1/benchmarks/<slug:slug>/runs", views.api_submit),
+    path("api/v1/benchmarks/<slug:slug>/entries", views.api_entries),
     path("api/v1/benchmarks/<slug:slug>/measures", views.api_measures),
     path("api/v1/benchmarks/<slug:slug>/measures/<str:name>", views.api_measure),
     path("api/v1/benchmarks/<slug:slug>/variants", views.api_variants),
