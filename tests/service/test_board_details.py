@@ -176,3 +176,23 @@ def test_every_list_endpoint_is_paginated(backend: str, tmp_path) -> None:
             assert status == 400 and headers["Content-Type"] == "application/json", query
             assert json.loads(body)["error"].startswith(query.split("=")[0]), body
         assert board.json("/api/v1/benchmarks/toy/runs?page=9")["runs"] == []
+
+
+def test_serve_on_a_taken_port_is_one_line_exit_2(tmp_path) -> None:
+    """`releval serve` on a port another process listens on: one line naming the port, exit 2 (was an internal
+    error, exit 3)."""
+    import socket
+
+    from tests.service.boards import board_env
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = board_env(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path)
+        done = releval("serve", "--port", str(port), "--no-examples", "--workers", "0", env=env, timeout=60)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.strip().splitlines() == [
+        f"error: --port {port}: cannot listen on 127.0.0.1:{port}: address already in use "
+        "(another server there? choose another --port)"
+    ]
