@@ -248,6 +248,9 @@ def submit(
             raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409) from None
         _flag_copy(entry, bench, split, stored, submitter)
         queue.enqueue("score-run", {"run": run.pk}, key=f"score-run:{run.pk}")
+        # variants follow their parent: the new run is read again under each variant's Config and scored there too
+        for variant in Benchmark.objects.filter(parent=bench, retired=False).values_list("id", flat=True):
+            queue.enqueue("copy-runs", {"variant": variant, "runs": [run.pk]}, key=f"copy-runs:{variant}:{run.pk}")
     return run
 
 
@@ -361,8 +364,19 @@ def delete_run(submitter: Submitter, run_id: int) -> None:
         raise Refused("this run belongs to another submitter", 403)
     with transaction.atomic():
         bench_id = run.entry.benchmark_id
+        # its copies on the benchmark's variants go with it (the same entry, owner, seed and split)
+        copies = Run.objects.filter(
+            entry__benchmark__parent_id=bench_id,
+            entry__name=run.entry.name,
+            entry__owner_id=run.entry.owner_id,
+            seed=run.seed,
+            split=run.split,
+        )
+        variants = set(copies.values_list("entry__benchmark_id", flat=True))
+        copies.delete()
         run.delete()
-        queue.enqueue("ties", {"benchmark": bench_id}, key=f"ties:{bench_id}")
+        for bench_id in (bench_id, *sorted(variants)):
+            queue.enqueue("ties", {"benchmark": bench_id}, key=f"ties:{bench_id}")
 
 
 def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str, changes: Any) -> Benchmark:
