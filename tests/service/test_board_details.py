@@ -196,3 +196,30 @@ def test_serve_on_a_taken_port_is_one_line_exit_2(tmp_path) -> None:
         f"error: --port {port}: cannot listen on 127.0.0.1:{port}: address already in use "
         "(another server there? choose another --port)"
     ]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_lookalike_of_another_entry_name_is_refused(backend: str, tmp_path) -> None:
+    """Entry names are compared after confusable folding: a homoglyph copy of an existing name is refused (409)
+    naming the entry it imitates, nothing stored; a different name is taken."""
+    with running_board(backend, tmp_path, workers=0) as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        assert releval("benchmark", "toy", str(gold), "--resamples", "20", env=board.env).returncode == 0
+        open_benchmark(board, "toy")
+        alice, mallory = board.token("alice"), board.token("mallory")
+        data = synthetic.jsonl(synthetic.predictions(1))
+        assert board.submit("toy", "R-BERT", data, "a.jsonl", token=alice)[0] == 201
+        for lookalike in (
+            "R-\u0412\u0415RT",  # Cyrillic В and Е
+            "\uff32\uff0d\uff22\uff25\uff32\uff34",  # full width
+            "R\u2010BERT",  # a hyphen from the punctuation block
+            "r-bert",
+            "R-BE\u0301RT",  # an accent
+        ):
+            status, out = board.submit("toy", lookalike, data, "m.jsonl", token=mallory)
+            assert status == 409, (lookalike, status, out)
+            assert out["error"].startswith(f"entry {lookalike!r} looks the same as the entry 'R-BERT' on toy"), out
+        assert board.submit("toy", "R-BERT", data, "m.jsonl", token=mallory)[0] == 403  # the same name: alice's
+        assert board.submit("toy", "R-BERT (re-run)", data, "m.jsonl", token=mallory)[0] == 201
+        entries = board.json("/api/v1/benchmarks/toy/entries")["entries"]
+        assert [e["name"] for e in entries] == ["R-BERT", "R-BERT (re-run)"]

@@ -217,6 +217,8 @@ def submit(
         # The benchmark's row is locked by every submission and every measure registration, so a registration
         # either lists this run for its backfill or is visible to this run's scoring job: no cell is ever missed.
         Benchmark.objects.select_for_update().only("id").get(pk=bench.pk)
+        if not Entry.objects.filter(benchmark=bench, name=entry_name).exists():
+            _refuse_lookalike(bench, entry_name)
         entry, created = Entry.objects.get_or_create(
             benchmark=bench,
             name=entry_name,
@@ -252,6 +254,21 @@ def submit(
         for variant in Benchmark.objects.filter(parent=bench, retired=False).values_list("id", flat=True):
             queue.enqueue("copy-runs", {"variant": variant, "runs": [run.pk]}, key=f"copy-runs:{variant}:{run.pk}")
     return run
+
+
+def _refuse_lookalike(bench: Benchmark, name: str) -> None:
+    """A new entry whose name looks like an existing entry's (the same skeleton: releval.service.names) is refused
+    (409) naming it: a homoglyph copy of another's name would stand on the board looking the same."""
+    from releval.service.names import skeleton
+
+    look = skeleton(name)
+    for other in Entry.objects.filter(benchmark=bench).values_list("name", flat=True).iterator():
+        if skeleton(other) == look:
+            raise Refused(
+                f"entry {name!r} looks the same as the entry {other!r} on {bench.slug} (compared after Unicode "
+                f"confusable folding): choose another name, or submit to {other!r} if it is yours",
+                409,
+            )
 
 
 def _flag_copy(entry: Entry, bench: Benchmark, split: str, stored: bytes, submitter: Submitter) -> None:
