@@ -223,3 +223,77 @@ def test_a_lookalike_of_another_entry_name_is_refused(backend: str, tmp_path) ->
         assert board.submit("toy", "R-BERT (re-run)", data, "m.jsonl", token=mallory)[0] == 201
         entries = board.json("/api/v1/benchmarks/toy/entries")["entries"]
         assert [e["name"] for e in entries] == ["R-BERT", "R-BERT (re-run)"]
+
+
+def _form_post(board, path: str, fields: dict[str, str], cookies: dict[str, str]) -> tuple[int, dict[str, str]]:
+    """POST a page's form without following the redirect: (status, cookies set)."""
+    import http.client
+    import urllib.parse
+    from http.cookies import SimpleCookie
+
+    host = urllib.parse.urlsplit(board.url)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=60)
+    headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+    }
+    conn.request("POST", path, urllib.parse.urlencode(fields), headers)
+    response = conn.getresponse()
+    response.read()
+    jar = SimpleCookie()
+    for value in response.headers.get_all("Set-Cookie") or []:
+        jar.load(value)
+    conn.close()
+    return response.status, {k: m.value for k, m in jar.items()}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_organiser_signs_in_to_see_the_pages_in_full_during_a_hidden_phase(backend: str, tmp_path) -> None:
+    import re
+
+    with running_board(backend, tmp_path) as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        assert releval("benchmark", "hid", str(gold), "--resamples", "20", env=board.env).returncode == 0
+        bob = board.token("bob")
+        status, out = board.submit("hid", "bob-net", synthetic.jsonl(synthetic.predictions(1)), "b.jsonl", token=bob)
+        assert status == 201, out
+        board.wait_idle()
+        entry = f"/b/hid/entry/{board.json('/api/v1/benchmarks/hid/board')['rows'][0]['entry']}/"
+
+        def pages(cookie: str | None) -> tuple[str, str]:
+            headers = {"Cookie": f"releval_viewer={cookie}"} if cookie else {}
+            return tuple(board.request("GET", p, headers=headers)[1].decode() for p in ("/b/hid/", entry))
+
+        page, entry_page = pages(None)
+        assert 'id="hidden-phase"' in page and 'id="organiser-view"' in page
+        assert 'id="per-class"' not in entry_page
+
+        # the sign-in form is CSRF-protected: the token from the page and its cookie
+        status, body, headers = board.request("GET", "/b/hid/")
+        csrf_cookie = re.search(r"csrftoken=([^;]+)", headers["Set-Cookie"]).group(1)
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body.decode()).group(1)
+        assert _form_post(board, "/b/hid/viewer", {"token": board.admin}, {})[0] == 403  # no CSRF token
+        signed_in = {}
+        for name, token in (("bob", bob), ("admin", board.admin)):
+            fields = {"token": token, "csrfmiddlewaretoken": csrf}
+            status, cookies = _form_post(board, "/b/hid/viewer", fields, {"csrftoken": csrf_cookie})
+            assert status == 302 and "releval_viewer" in cookies, (status, cookies)
+            signed_in[name] = cookies["releval_viewer"]
+        status, cookies = _form_post(
+            board, "/b/hid/viewer", {"token": "rlv_nope", "csrfmiddlewaretoken": csrf}, {"csrftoken": csrf_cookie}
+        )
+        assert status == 401 and "releval_viewer" not in cookies
+
+        page, entry_page = pages(signed_in["admin"])  # the organiser (an admin): everything
+        assert 'id="hidden-phase"' not in page and "Signed in as admin" in page
+        assert 'id="per-class"' in entry_page
+        page, entry_page = pages(signed_in["bob"])  # a submitter signed in: still the hidden view
+        assert 'id="hidden-phase"' in page and 'id="per-class"' not in entry_page
+        page, entry_page = pages(signed_in["bob"].replace(signed_in["bob"].split(":")[0], "1", 1))  # forged: nobody
+        assert 'id="hidden-phase"' in page and 'id="per-class"' not in entry_page
+        assert "Signed in" not in page
+        # the API takes no cookie: the JSON board stays redacted without a bearer token
+        status, body, _ = board.request(
+            "GET", "/api/v1/benchmarks/hid/board", headers={"Cookie": f"releval_viewer={signed_in['admin']}"}
+        )
+        assert json.loads(body)["hidden_phase"] == "test"

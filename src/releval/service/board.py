@@ -392,8 +392,8 @@ def delete_run(submitter: Submitter, run_id: int) -> None:
         variants = set(copies.values_list("entry__benchmark_id", flat=True))
         copies.delete()
         run.delete()
-        for bench_id in (bench_id, *sorted(variants)):
-            queue.enqueue("ties", {"benchmark": bench_id}, key=f"ties:{bench_id}")
+        for changed in (bench_id, *sorted(variants)):
+            queue.enqueue("ties", {"benchmark": changed}, key=f"ties:{changed}")
 
 
 def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str, changes: Any) -> Benchmark:

@@ -16,6 +16,7 @@ urlpatterns = [
     path("b/<slug:slug>/weights.svg", views.weights_figure, name="weights"),
     path("b/<slug:slug>/submit", views.submit_page, name="submit"),
     path("b/<slug:slug>/measures", views.measure_page, name="measure"),
+    path("b/<slug:slug>/viewer", views.viewer_page, name="viewer"),
     path("b/<slug:slug>/entry/<int:entry_id>/", views.entry_page, name="entry"),
     path("b/<slug:slug>/entry/<int:entry_id>/figure.svg", views.entry_figure, name="entry-figure"),
     path("api/v1/benchmarks", views.api_benchmarks),

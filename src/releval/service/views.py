@@ -66,6 +66,25 @@ def _viewer(request: HttpRequest) -> Submitter | None:
     return ops.authenticate(auth[7:].strip())
 
 
+#: The signed cookie the sign-in form of a page sets (`viewer_page`): who reads the pages of this browser, so the
+#: organiser sees the full view of their benchmark's pages during a hidden phase. Pages only: the API takes tokens.
+VIEWER_COOKIE = "releval_viewer"
+VIEWER_SALT = "releval.service.viewer"
+VIEWER_AGE = 8 * 3600
+
+
+def _page_viewer(request: HttpRequest) -> Submitter | None:
+    """Who reads a page: the bearer token's holder, else the submitter the signed sign-in cookie names (a cookie
+    that is forged, altered or older than VIEWER_AGE names nobody)."""
+    viewer = _viewer(request)
+    if viewer is not None:
+        return viewer
+    pk = request.get_signed_cookie(VIEWER_COOKIE, default=None, salt=VIEWER_SALT, max_age=VIEWER_AGE)
+    if pk is None or not pk.isdigit():
+        return None
+    return Submitter.objects.filter(pk=int(pk)).first()
+
+
 def _upload(request: HttpRequest) -> tuple[bytes, str]:
     f = request.FILES.get("file")
     if f is None:
@@ -408,7 +427,7 @@ def _finite(o: Any) -> Any:
 def board_csv(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         bench = ops.get_benchmark(slug)
-        b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
+        b = standings.redact(standings.board(bench), phases.view_for(bench, _page_viewer(request)))
     except ops.Refused as exc:
         return _page_error(request, exc)
     response = HttpResponse(b.to_csv(), content_type="text/csv; charset=utf-8")
@@ -461,12 +480,13 @@ def index(request: HttpRequest) -> HttpResponse:
 def board_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         bench = ops.get_benchmark(slug)
-        b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
+        b = standings.redact(standings.board(bench), phases.view_for(bench, _page_viewer(request)))
     except ops.Refused as exc:
         return _page_error(request, exc)
     context = {
         "bench": bench,
         "board": b,
+        "viewer": _page_viewer(request),
         "head": _head_html(b),
         "rows": _rows_html(b),
         "stats": bench.stats,
@@ -474,6 +494,34 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
         "pending": any(not v for v in b.ties_current.values()) or b.stale > 0,
     }
     return render(request, "board/board.html", context)
+
+
+@require_http_methods(["POST"])
+def viewer_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The sign-in form of a benchmark's page (CSRF-protected): the token's holder reads this browser's pages as
+    themselves for VIEWER_AGE seconds (a signed, HTTP-only cookie naming them; the token itself is not kept) — the
+    organiser sees every detail during a hidden phase. `leave` signs out."""
+    from django.shortcuts import redirect
+
+    try:
+        ops.get_benchmark(slug)
+        response = redirect(f"/b/{slug}/")
+        if request.POST.get("leave"):
+            response.delete_cookie(VIEWER_COOKIE)
+            return response
+        submitter = ops.authenticate(request.POST.get("token"))
+    except ops.Refused as exc:
+        return _page_error(request, exc)
+    response.set_signed_cookie(
+        VIEWER_COOKIE,
+        str(submitter.pk),
+        salt=VIEWER_SALT,
+        max_age=VIEWER_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response
 
 
 def _pct(x: float | None) -> str:
@@ -577,7 +625,7 @@ def _rows_html(b: standings.Board) -> str:
 def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     try:
         entry = Entry.objects.select_related("benchmark", "owner").get(pk=entry_id, benchmark__slug=slug)
-        view = phases.view_for(entry.benchmark, _viewer(request))
+        view = phases.view_for(entry.benchmark, _page_viewer(request))
     except Entry.DoesNotExist:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
     except ops.Refused as exc:
@@ -645,7 +693,7 @@ def entry_figure(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
 
     try:
         entry = Entry.objects.select_related("benchmark").get(pk=entry_id, benchmark__slug=slug)
-        view = phases.view_for(entry.benchmark, _viewer(request))
+        view = phases.view_for(entry.benchmark, _page_viewer(request))
     except Entry.DoesNotExist:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
     except ops.Refused as exc:
