@@ -405,6 +405,11 @@ def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str
     check_organiser(submitter, parent, "add a variant")
     if not isinstance(changes, dict) or not changes:
         raise Refused('a variant changes at least one setting: {"settings": {"view": "undirected"}}')
+    if changes.get("view") == "official":  # the scorer's view is a score of its own, not a label view
+        raise Refused(
+            "the official SemEval-2010 score is a measure of the benchmark, not a variant: register it with "
+            f'POST /api/v1/benchmarks/{parent.slug}/measures {{"name": "semeval-official"}}'
+        )
     merged = {**parent.settings, **changes}
     if merged == parent.settings:
         raise Refused("the settings are the parent's: a variant must change one")

@@ -339,6 +339,7 @@ def rank_intervals(
     seeds by the mean of its seeds in each resample), with the benchmark's resamples, seed and level — the numbers
     `releval compare --rank-intervals` gives the same files in the same order. Classification benchmarks with two
     entries or more; {} otherwise."""
+    from releval.service import official
     from releval.service.board_tasks import rc_gold, unpack_run
     from releval.significance.ranks import rank_intervals as ranks_of
 
@@ -346,6 +347,16 @@ def rank_intervals(
         return {}
     gold = rc_gold(bench)
     systems = {str(e): [unpack_run(stored_predictions(r.pk))[0] for r in rs] for e, rs in sorted(all_runs.items())}
+    if measure.name == official.MEASURE:  # the scorer's macro-F1: ranked in the column's own bootstrap draws
+        import numpy as np
+
+        from releval.significance.ranks import competition_ranks, rank_bounds
+
+        flat = [run for runs in systems.values() for run in runs]
+        draws = iter(official.resampled(gold.labels, flat, spec))
+        per_entry = np.stack([np.mean([next(draws) for _ in runs], axis=0) for runs in systems.values()])
+        ranks = competition_ranks(per_entry)
+        return {e: list(rank_bounds(ranks[i], spec.confidence)) for i, e in enumerate(systems)}
     got = ranks_of(gold.labels, systems, spec.config_for([measure.name]), spec.test_config())
     return {e: [r[measure.name].low, r[measure.name].high] for e, r in got.items()}
 
