@@ -95,11 +95,14 @@ def paired_tables(table: PairedTable, all_pairs: bool | None = None) -> list[Tab
     title = f"Paired tests, {table.alternative}, n = {table.n}{unit}" + (
         f", baseline {table.baseline}" if table.baseline else ", all pairs"
     )
-    scores = [scores, *rank_tables(table)]
+    leading = [scores, *rank_tables(table)]
     if not compact_wanted(table, all_pairs):
         pairs = Table(title, columns, rows)
         return attach(
-            [*scores, pairs], signature=str(table.signature), warnings=getattr(table, "warnings", ()), notes=table.notes
+            [*leading, pairs],
+            signature=str(table.signature),
+            warnings=getattr(table, "warnings", ()),
+            notes=table.notes,
         )
     pairs = Table(title, columns, rows, show="data", notes=table.notes)  # CSV: every row and note
     n_pairs = len({(r.a, r.b) for r in table.rows})
@@ -109,7 +112,7 @@ def paired_tables(table: PairedTable, all_pairs: bool | None = None) -> list[Tab
         f"compact view of {n_pairs} pairs: --all-pairs prints every pair's row (CSV and JSON always hold them)",
     ]
     return attach(
-        [*scores, *compact, replace(last, notes=(*last.notes, *shown_notes)), pairs],
+        [*leading, *compact, replace(last, notes=(*last.notes, *shown_notes)), pairs],
         signature=str(table.signature),
         warnings=getattr(table, "warnings", ()),
     )

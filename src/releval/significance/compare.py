@@ -45,7 +45,7 @@ from releval.significance.paired import (
     percentile_intervals,
     resampling_rows,
 )
-from releval.significance.ranks import RankInterval
+from releval.significance.ranking import RankInterval
 from releval.significance.rare_classes import rare_class_notices
 from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
