@@ -109,3 +109,20 @@ def test_compare_prints_and_writes_the_rank_intervals(tmp_path, capsys: pytest.C
     row = next(line for line in ranks_block.splitlines() if line.startswith("three "))
     r = expected["three"]["micro"]
     assert (f"{r.rank} ({r.low})" if r.low == r.high else f"{r.rank} ({r.low}–{r.high})") in row
+
+
+def test_a_table_with_rank_intervals_loads_back_equal() -> None:
+    from dataclasses import replace
+
+    from releval.significance.compare import PairedTable, paired_table
+
+    gold, systems = _systems(120)
+    config = ClassificationConfig(negative="no_relation", weightings=())
+    test = SignificanceConfig(resamples=50)
+    one = {n: systems[n][0] for n in ("one", "two", "three")}
+    table = paired_table(gold, one, config, test)
+    assert "rank_intervals" not in table.to_dict()  # only when asked for: documents of 0.3.0 are unchanged
+    ranked = replace(table, ranks=rank_intervals(gold, {n: [p] for n, p in one.items()}, config, test))
+    data = json.loads(json.dumps(ranked.to_dict()))
+    assert data["rank_intervals"]["three"]["micro"] == ranked.ranks["three"]["micro"].to_dict()
+    assert PairedTable.from_dict(data).ranks == ranked.ranks
