@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+import toy_task
 from releval import cli
 from releval.commands.inputs import INPUT_OPTIONS, READERS, Inputs
-from releval.result import Average, ScoreResult
 from releval.tasks import TASKS, get_task, register_task, unregister_task
-from releval.tasks.base import ScoringConfig, Task
 
 SEMEVAL = Path(__file__).resolve().parents[1] / "examples" / "semeval2010_task8"
 KEY, CNN, RBERT = SEMEVAL / "test_key_directed.txt", SEMEVAL / "onehaitao_cnn.txt", SEMEVAL / "onehaitao_rbert.txt"
@@ -286,63 +284,10 @@ def test_an_option_a_task_does_not_read_is_refused_naming_the_tasks_that_do(
     assert "--view: apply to --task rc only" in capsys.readouterr().err
 
 
-@dataclass(frozen=True)
-class ToyConfig(ScoringConfig):
-    """A toy task: accuracy of exact-match lines, with one setting of its own."""
-
-    task = "toy"
-    case_insensitive: bool = False
-
-
-def _toy_score(gold: Path, systems: list[tuple[str | None, Path]], config: ToyConfig) -> list[ScoreResult]:
-    from releval.core.signature import Signature
-
-    g = Path(gold).read_text().split()
-    results = []
-    for name, path in systems:
-        p = Path(path).read_text().split()
-        same = sum(x == y for x, y in zip(g, p))
-        acc = same / len(g)
-        sig = Signature.build(task="toy", average=["micro"], n=len(g))
-        averages = {"micro": Average("micro", acc, acc, acc)}
-        results.append(ScoreResult(name or Path(path).stem, [], averages, acc, len(g), None, sig))
-    return results
-
-
-def _toy_compare(gold, systems, config, test, *, baseline=None, progress=None):
-    """The toy task's comparison: its lines as labels, through the library's paired test (no file of releval
-    knows this task)."""
-    from releval.significance.compare import paired_table
-    from releval.tasks.classification import ClassificationConfig
-
-    g = Path(gold).read_text().split()
-    preds = {name: Path(paths[0]).read_text().split() for name, paths in systems.items()}
-    return paired_table(g, preds, ClassificationConfig(negative=None), test, baseline=baseline, progress=progress)
-
-
-@dataclass(frozen=True)
-class ToyStatistics:
-    lines: int
-    distinct: int
-
-    def to_tables(self):
-        from releval.core.table import Column, Table
-
-        return [Table("toy", [Column("lines", "count"), Column("distinct", "count")], [[self.lines, self.distinct]])]
-
-    def to_dict(self):
-        return {"lines": self.lines, "distinct": self.distinct}
-
-
-def _toy_statistics(paths, config):
-    words = [w for p in paths for w in Path(p).read_text().split()]
-    return ToyStatistics(len(words), len(set(words)))
-
-
 def test_a_toy_task_registered_in_a_test_runs_through_score_compare_and_stats(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    register_task(Task("toy", "exact-match lines", ToyConfig, "item", _toy_score, _toy_compare, _toy_statistics))
+    register_task(toy_task.TASK)
     try:
         assert "toy" in TASKS and get_task("toy").unit == "item"
         gold, a, b = tmp_path / "gold.txt", tmp_path / "a.txt", tmp_path / "b.txt"

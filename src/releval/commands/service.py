@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +131,18 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
 @click.argument("slug", cls=Argument, help="Short name in URLs: lower-case letters, digits, hyphens.")
 @click.argument("gold", cls=Argument, type=PATH, help="Gold file (any format releval reads, with ids).")
 @click.option(
-    "--task", type=Choice(["rc", "e2e"]), default="rc", help="rc (labels per item) or e2e (entities and relations)."
+    "--task",
+    default="rc",
+    help="A task of releval's registry (releval.tasks.TASKS): rc (labels per item), e2e (entities and relations), "
+    "or any other task with a paired comparison.",
+)
+@click.option(
+    "--setting",
+    "task_settings",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A setting of the task's Config (repeatable; VALUE read as JSON when it parses, else as text), e.g. "
+    "--setting macro_classes=declared.",
 )
 @click.option("--dev", "dev", type=PATH, default=None, help="Dev gold file: runs may then submit dev predictions.")
 @click.option("--title", default=None, help="Title shown on the board (default: the slug).")
@@ -143,6 +155,7 @@ def benchmark_command(
     slug: str,
     gold: Path,
     task: str,
+    task_settings: tuple[str, ...],
     dev: Path | None,
     title: str | None,
     negative: str,
@@ -160,9 +173,15 @@ def benchmark_command(
         raise OptionError(f"SLUG {slug!r}: lower-case letters, digits and hyphens, 1 to 60", option="SLUG")
     if title is not None:
         check_length(title, "--title", 200)
-    if task == "e2e" and (negative != "auto" or no_negative):
+    from releval.tasks import get_task
+
+    the_task = get_task(task)
+    settings = parse_settings(task_settings)
+    if "negative" in the_task.settings:
+        settings.setdefault("negative", None if no_negative else negative)
+    elif negative != "auto" or no_negative:
         raise OptionError(
-            "--negative and --no-negative: an end-to-end benchmark has no negative class", option="--negative"
+            f"--negative and --no-negative: task {task!r} has no negative class setting", option="--negative"
         )
     if not no_negative:
         check_nonempty(negative, "--negative")
@@ -179,7 +198,7 @@ def benchmark_command(
             title or slug,
             data,
             gold.name,
-            {} if task == "e2e" else {"negative": None if no_negative else negative},
+            settings,
             task=task,
             dev_gold=dev_data,
             dev_gold_name=dev.name if dev is not None else "dev",
@@ -193,6 +212,24 @@ def benchmark_command(
         f"benchmark {bench.slug}: {bench.n_items} items, measures {', '.join(m.name for m in bench.measures.all())}"
         f"; {phase}"
     )
+
+
+def parse_settings(items: Sequence[str]) -> dict[str, Any]:
+    """`KEY=VALUE` pairs as a settings dict, VALUE read as JSON when it parses (3, true, ["a"]), else as text.
+
+    >>> parse_settings(["macro_classes=declared", "beta=0.5"])
+    {'macro_classes': 'declared', 'beta': 0.5}
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise OptionError(f"--setting {item!r}: KEY=VALUE", option="--setting")
+        try:
+            out[key.strip()] = json.loads(value)
+        except ValueError:
+            out[key.strip()] = value
+    return out
 
 
 @click.command("submit", cls=Command)

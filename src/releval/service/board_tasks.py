@@ -20,6 +20,8 @@ from typing import Any
 
 from releval.core.errors import InputError, OptionError
 from releval.service import scoring
+from releval.service.library_task import LibraryTask
+from releval.service.scoring import StoredGold
 
 E2E_CRITERIA = ("strict", "boundaries")
 E2E_DEFAULT_MEASURES: tuple[str, ...] = tuple(
@@ -27,20 +29,22 @@ E2E_DEFAULT_MEASURES: tuple[str, ...] = tuple(
 ) + ("ner:micro", "ner:macro")
 
 
-@dataclass(frozen=True)
-class StoredGold:
-    """What a benchmark keeps besides the gold file: item (or document) ids, rc labels, digest, statistics."""
-
-    ids: list[str]
-    labels: list[str]
-    digest: str
-    n_items: int
-    stats: dict[str, Any]
-
-
 class RcTask:
     name = "rc"
     default_measures = scoring.DEFAULT_MEASURES
+    criterion_label = ""  # what the per-class table of an entry page is of (nothing to say: the labels)
+
+    def average_of(self, measure: str) -> str:
+        """The average (micro or a weighting) a measure computes: the measure itself."""
+        return measure
+
+    def per_class_result(self, result: dict[str, Any]) -> dict[str, Any] | None:
+        """The ScoreResult dict whose per-class rows an entry page shows."""
+        return result
+
+    def class_labels(self, bench: Any, spec: scoring.BenchmarkSpec) -> tuple[list[str], str | None] | None:
+        """Gold's labels and the negative label, as the class weights figure weights them."""
+        return rc_gold(bench).labels, spec.config.negative
 
     def spec(self, settings: dict[str, Any], **test: Any) -> scoring.BenchmarkSpec:
         return scoring.BenchmarkSpec.from_dict(settings, **test)
@@ -142,6 +146,19 @@ class RcTask:
 class E2ETask:
     name = "e2e"
     default_measures = E2E_DEFAULT_MEASURES
+    criterion_label = "Strict"
+
+    def average_of(self, measure: str) -> str:
+        """The average of a `criterion:average` measure (strict:power:0.5 → power:0.5)."""
+        return measure.partition(":")[2]
+
+    def per_class_result(self, result: dict[str, Any]) -> dict[str, Any] | None:
+        """The Strict criterion's ScoreResult dict: the per-type rows an entry page shows."""
+        return dict(result["criteria"]["strict"])
+
+    def class_labels(self, bench: Any, spec: scoring.BenchmarkSpec) -> tuple[list[str], str | None] | None:
+        """The relation types of gold's relations, as Strict and Boundaries weight them (no negative class)."""
+        return [r[2] for doc in e2e_gold(bench).documents for r in doc.relations], None
 
     def spec(self, settings: dict[str, Any], **test: Any) -> scoring.BenchmarkSpec:
         from releval.tasks.e2e import E2EConfig
@@ -267,7 +284,9 @@ def _findings(report: Any) -> list[dict[str, str]]:
     ]
 
 
-TASKS: dict[str, RcTask | E2ETask] = {"rc": RcTask(), "e2e": E2ETask()}
+#: The tasks whose runs the board stores in its own form (aligned labels; validated documents); every other task
+#: of the library's registry is a board task through the Task protocol (releval.service.library_task).
+OWN_STORAGE: dict[str, RcTask | E2ETask] = {"rc": RcTask(), "e2e": E2ETask()}
 
 
 @dataclass(frozen=True)
@@ -298,11 +317,17 @@ def split_view(bench: Any, split: str) -> Any:
     )
 
 
-def task_of(name: str) -> RcTask | E2ETask:
-    try:
-        return TASKS[name]
-    except KeyError:
-        raise OptionError(f"task {name!r}: rc or e2e", option="task") from None
+def task_of(name: str) -> RcTask | E2ETask | LibraryTask:
+    """The board's interface to the task called `name`: one of the library's registry (`releval.tasks.TASKS`;
+    an OptionError listing them for any other name)."""
+    from releval.tasks import get_task
+
+    task = get_task(name)  # refuses a name the registry lacks
+    if name in OWN_STORAGE:
+        return OWN_STORAGE[name]
+    if task.compare is None:
+        raise OptionError(f"task {name!r} has no paired comparison, so it cannot be a board's task", option="task")
+    return LibraryTask(task)
 
 
 @dataclass(frozen=True)

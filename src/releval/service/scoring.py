@@ -50,10 +50,12 @@ E2E_FIELDS = ("macro_classes", "beta", "zero_division")
 class BenchmarkSpec:
     """A benchmark's task Config and the settings of its intervals and tests (stored with the benchmark)."""
 
-    config: Any = field(default_factory=ClassificationConfig)  # ClassificationConfig, or E2EConfig (board_tasks)
+    config: Any = field(default_factory=ClassificationConfig)  # ClassificationConfig, E2EConfig, any task's Config
     resamples: int = 1000
     seed: int = 12345
     confidence: float = 0.95
+    #: The settings as given, for a task of the library's registry (releval.service.library_task): what is stored.
+    settings: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     @classmethod
     def from_dict(cls, settings: Mapping[str, Any], **test: Any) -> BenchmarkSpec:
@@ -66,6 +68,8 @@ class BenchmarkSpec:
         return spec
 
     def to_dict(self) -> dict[str, Any]:
+        if self.settings is not None:
+            return dict(self.settings)
         names = BENCHMARK_FIELDS if isinstance(self.config, ClassificationConfig) else E2E_FIELDS
         return {name: getattr(self.config, name) for name in names}
 
@@ -79,6 +83,17 @@ class BenchmarkSpec:
     def config_for(self, measures: Sequence[str]) -> ClassificationConfig:
         """The Config that computes micro and `measures`' weightings."""
         return replace(self.config, weightings=tuple(m for m in measures if m != "micro"))
+
+
+@dataclass(frozen=True)
+class StoredGold:
+    """What a benchmark keeps besides the gold file: item (or document) ids, rc labels, digest, statistics."""
+
+    ids: list[str]
+    labels: list[str]
+    digest: str
+    n_items: int
+    stats: dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 from releval import __version__
 from releval.service import board as ops
 from releval.service import phases, standings
+from releval.service.board_tasks import task_of
 from releval.service.models import Benchmark, Entry, Job, Run, Submitter
 
 View = Callable[..., HttpResponse]
@@ -210,6 +211,7 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         raise ops.Refused(f"the dev file has {dev.size} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
     p = request.POST
     negative = p.get("negative", "auto").strip() or "auto"
+    task = p.get("task", "rc").strip() or "rc"
     try:
         resamples = int(p.get("resamples", "1000") or 1000)
     except ValueError:
@@ -219,8 +221,8 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         p.get("title", "").strip() or p.get("slug", "").strip(),
         data,
         name,
-        {} if p.get("task") == "e2e" else {"negative": None if negative == "none" else negative},
-        task=p.get("task", "rc") or "rc",
+        _task_settings(task, p.get("settings", ""), negative),
+        task=task,
         dev_gold=dev.read() if dev is not None else None,
         dev_gold_name=(dev.name or "dev") if dev is not None else "dev",
         description=p.get("description", "")[:2000],
@@ -228,6 +230,29 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         open_=open_ in ("true", "1", "on"),
         organiser=submitter,
     )
+
+
+def _task_settings(task: str, text: str, negative: str) -> dict[str, Any]:
+    """The `settings` form field (a JSON object of the task Config's settings) with the `negative` field for a
+    task that has a negative class; a refusal naming the field otherwise."""
+    from releval.core.errors import OptionError
+    from releval.tasks import get_task
+
+    try:
+        settings = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        raise ops.Refused(f"settings: not JSON ({exc})") from None
+    if not isinstance(settings, dict):
+        raise ops.Refused("settings: a JSON object of the task's settings")
+    try:
+        the_task = get_task(task)
+    except OptionError as exc:
+        raise ops.Refused(str(exc)) from None
+    if "negative" in the_task.settings:
+        settings.setdefault("negative", None if negative == "none" else negative)
+    elif negative != "auto":
+        raise ops.Refused(f"negative: task {task!r} has no negative class")
+    return settings
 
 
 def _benchmark_json(b: Benchmark) -> dict[str, Any]:
@@ -632,7 +657,8 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         return _page_error(request, exc)
     runs = list(entry.runs.order_by("id"))
     first = _detail_run(runs, view)
-    per_class = _classes_result(first.data.result).get("per_class", []) if first else []
+    shown_result = task_of(entry.benchmark.task).per_class_result(first.data.result) if first else None
+    per_class = (shown_result or {}).get("per_class", [])
     cells = {r.pk: {c.measure.name: c for c in r.cells.select_related("measure")} for r in runs}
     measures = view.shown([m.name for m in entry.benchmark.measures.filter(status="active")])
     run_rows = [
@@ -663,7 +689,7 @@ def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         "runs": run_rows,
         "measures": measures,
         "per_class": per_class,
-        "criterion": "Strict" if entry.benchmark.task == "e2e" else "",
+        "criterion": task_of(entry.benchmark.task).criterion_label,
         "has_figure": first is not None,
         "version": __version__,
     }
@@ -702,14 +728,12 @@ def entry_figure(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
     if run is None:
         hidden = f"; test runs' detail is shown once the {view.phase} phase ends" if view.phase else ""
         return _page_error(request, ops.Refused(f"this entry has no scored run to show yet{hidden}", 404))
-    result = _named(ScoreResult.from_dict(_classes_result(run.data.result)), entry.name)
+    shown = task_of(entry.benchmark.task).per_class_result(run.data.result)
+    if shown is None:
+        return _page_error(request, ops.Refused(f"task {entry.benchmark.task!r} has no per-class figure", 404))
+    result = _named(ScoreResult.from_dict(shown), entry.name)
     _, fig = per_class_figure([result], dataset=entry.benchmark.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
-
-
-def _classes_result(result: dict[str, Any]) -> dict[str, Any]:
-    """The per-class result a run's page shows: the run's (classification) or its Strict criterion's (e2e)."""
-    return result["criteria"]["strict"] if "criteria" in result else result
 
 
 def _named(result: Any, name: str) -> Any:
@@ -728,17 +752,13 @@ def weights_figure(request: HttpRequest, slug: str) -> HttpResponse:
         bench = ops.get_benchmark(slug)
     except ops.Refused as exc:
         return _page_error(request, exc)
-    from releval.service.board_tasks import e2e_gold, rc_gold
-
-    averages = [
-        m.name.rpartition(":")[2] if bench.task == "e2e" else m.name for m in bench.measures.filter(status="active")
-    ]
+    task = task_of(bench.task)
+    labels_negative = task.class_labels(bench, ops.spec_of(bench))
+    if labels_negative is None:
+        return _page_error(request, ops.Refused(f"task {bench.task!r} has no class weights figure", 404))
+    labels, negative = labels_negative
+    averages = [task.average_of(m.name) for m in bench.measures.filter(status="active")]
     weightings = list(dict.fromkeys(a for a in averages if a != "micro"))
-    if bench.task == "e2e":  # the relation types of gold's relations, as Strict and Boundaries weight them
-        labels = [r[2] for doc in e2e_gold(bench).documents for r in doc.relations]
-        negative = None
-    else:
-        labels, negative = rc_gold(bench).labels, ops.spec_of(bench).config.negative
     _, fig = draw(labels, weightings, negative, dataset=bench.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
 

@@ -4,6 +4,10 @@ Each module defines its frozen Config, its scoring and its `TASK` (releval.tasks
 names it: adding a kind of evaluation is one module plus one line in `TASKS`. Tasks are imported when first asked
 for, so `releval --help` loads none of them.
 
+A task of another package (a plugin) is named in the environment: `RELEVAL_TASKS="name=module:attribute,…"` adds
+it to the registry of every releval process that sees the variable — the command line, and the board's server and
+workers (`releval serve`), which is how a board gets a benchmark of a task releval does not ship.
+
 >>> sorted(TASKS)
 ['e2e', 'rc', 'semeval-official']
 >>> get_task("e2e").unit
@@ -30,13 +34,52 @@ TASKS: dict[str, str] = {
 _LOADED: dict[str, Task] = {}
 
 
+def plugin_tasks(text: str) -> dict[str, str]:
+    """The tasks named by a `RELEVAL_TASKS` value: `name=module:attribute` entries separated by commas.
+
+    >>> plugin_tasks("toy=my_pkg.toy:TASK, other=x:T")
+    {'toy': 'my_pkg.toy:TASK', 'other': 'x:T'}
+    """
+    out = {}
+    for entry in filter(None, (e.strip() for e in text.split(","))):
+        name, eq, reference = (part.strip() for part in entry.partition("="))
+        if not (eq and name and ":" in reference):
+            raise OptionError(f"RELEVAL_TASKS: {entry!r} is not name=module:attribute", option="RELEVAL_TASKS")
+        out[name] = reference
+    return out
+
+
+def _add_plugins(strict: bool = True) -> None:
+    """The tasks of RELEVAL_TASKS added to the registry (a malformed value: an OptionError when `strict`; at
+    import it waits for the name it spoils to be asked for)."""
+    import os
+
+    try:
+        plugins = plugin_tasks(os.environ.get("RELEVAL_TASKS", ""))
+    except OptionError:
+        if strict:
+            raise
+        return
+    for name, reference in plugins.items():
+        TASKS.setdefault(name, reference)  # a plugin never replaces a task releval ships
+
+
+_add_plugins(strict=False)
+
+
 def get_task(name: str) -> Task:
     """The registered task called `name` (an OptionError listing the tasks for any other name)."""
     if name not in _LOADED:
         if name not in TASKS:
+            _add_plugins()
+        if name not in TASKS:
             raise OptionError(f"task: {name!r} is not one of {', '.join(TASKS)}", option="task")
         module, _, attribute = TASKS[name].partition(":")
-        _LOADED[name] = getattr(importlib.import_module(module), attribute)
+        try:
+            task = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError) as exc:
+            raise OptionError(f"task {name!r}: {TASKS[name]} cannot be imported ({exc})", option="task") from None
+        _LOADED[name] = task
     return _LOADED[name]
 
 

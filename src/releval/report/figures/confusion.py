@@ -123,8 +123,7 @@ def confusion_figure(
         norm = LogNorm(vmin=1.0, vmax=max(2.0, float(data.counts.max(initial=0))))
         what = "items (log scale; empty cells blank)"
     # Blues without its white end, so that a cell of 1 item stands out from an empty (blank) one
-    cmap = ListedColormap(colormaps["Blues"](np.linspace(0.12, 1.0, 256)))
-    cmap.set_bad("white")
+    cmap = ListedColormap(colormaps["Blues"](np.linspace(0.12, 1.0, 256))).with_extremes(bad="white")
     image = ax.imshow(shown, cmap=cmap, norm=norm, interpolation="nearest", aspect="equal")
     class_ticks(ax, data.labels)
     class_ticks(ax, data.labels, axis="y")

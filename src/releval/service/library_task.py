@@ -1,0 +1,217 @@
+"""Any task of the library's registry (`releval.tasks.TASKS`) as a board benchmark, through the Task protocol alone.
+
+The board needs, per benchmark task: its Config from stored settings, its gold read once (with statistics), an
+upload validated when it arrives, each measure's value with its bootstrap interval, a run's full result, and the
+paired p-value of two runs. A library Task provides all of it (releval.tasks.base.Task):
+
+* the Config is `task.make_config(**settings)` (a setting the Config lacks is refused, as on the command line);
+* gold is validated and described by `task.statistics` (its `to_dict()` is the benchmark's statistics line);
+* an upload is validated by `task.score_files(gold, [(None, upload)], config)` — what `releval score` refuses is
+  refused at upload, with the upload's name;
+* a cell is the value and interval of system A in `task.compare(gold, {a: [run], b: [run]}, config, test)` — the
+  same numbers `releval compare --task NAME GOLD -s a=RUN -s b=RUN` prints; a tie-group p-value is the paired
+  test's p of `task.compare(gold, {best: [...], other: [...]})`;
+* a measure is one of the `metrics` of that PairedTable (`task.measures` are the defaults).
+
+The library reads files, so gold and uploads are written to a private temporary directory under their uploaded
+names (errors name the upload, never the directory). Relation classification and end-to-end RE keep the board's
+own storage (aligned labels, validated documents: releval.service.board_tasks), which is faster on large boards
+and gives the same numbers.
+
+Example (the doctest of a toy task lives in tests/test_input_stage.py)::
+
+    adapter = LibraryTask(get_task("docred"))
+    spec = adapter.spec({"scorer": "codalab"}, resamples=1000, seed=12345, confidence=0.95)
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+import threading
+import zlib
+from collections.abc import Sequence
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+from releval.core.errors import InputError, OptionError, RelevalError
+from releval.service import scoring
+from releval.tasks.base import Task, resolve
+
+_LOCK = threading.Lock()
+_DIR: list[Path] = []
+
+
+def _workdir() -> Path:
+    """A private directory for this process's files (removed when the process ends)."""
+    with _LOCK:
+        if not _DIR:
+            path = Path(tempfile.mkdtemp(prefix="releval-board-"))
+            atexit.register(shutil.rmtree, path, True)
+            _DIR.append(path)
+        return _DIR[0]
+
+
+def _materialise(data: bytes, name: str) -> Path:
+    """`data` as a file named `name` (its suffix tells the format readers what it is), in a directory of its own
+    keyed by the content's digest: the same gold is written once per process."""
+    folder = _workdir() / scoring.digest(data)[:32]
+    path = folder / scoring.safe_name(name)
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = folder / f".{path.name}.{threading.get_ident()}"
+        temporary.write_bytes(data)
+        temporary.replace(path)
+    return path
+
+
+def _named(exc: RelevalError, folders: Sequence[Path]) -> InputError:
+    """The library's error with the temporary folders taken out of its text, so it names the upload alone."""
+    text = str(exc)
+    for folder in folders:
+        text = text.replace(f"{folder}/", "")
+    return InputError(text)
+
+
+class LibraryTask:
+    """The board's interface (what releval.service.board and .jobs call) over one library Task."""
+
+    criterion_label = ""
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+        self.name = task.name
+        self.default_measures: tuple[str, ...] = task.measures or ("micro",)
+
+    def average_of(self, measure: str) -> str:
+        return measure
+
+    def per_class_result(self, result: dict[str, Any]) -> dict[str, Any] | None:
+        """The run's result when it is a ScoreResult's dict (per-class rows an entry page shows), else None."""
+        from releval.result import ScoreResult
+
+        try:
+            ScoreResult.from_dict(result)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        return result
+
+    def class_labels(self, bench: Any, spec: scoring.BenchmarkSpec) -> tuple[list[str], str | None] | None:
+        """None: the class weights figure needs gold's labels, which a library task does not give the board."""
+        return None
+
+    # -- settings and measures -------------------------------------------------------------------------------
+    def spec(self, settings: dict[str, Any], **test: Any) -> scoring.BenchmarkSpec:
+        config = self.task.make_config(**dict(settings))
+        spec = scoring.BenchmarkSpec(config, settings=dict(settings), **test)
+        spec.test_config()
+        return spec
+
+    def _weighting_field(self) -> bool:
+        return "weightings" in {f.name for f in fields(self.task.config)}
+
+    def check_measure(self, name: str) -> str:
+        """One of the task's measures, or (for an F-based task) micro or a weighting the library knows."""
+        name = name.strip()
+        if name in self.task.measures:
+            return name
+        if self._weighting_field():
+            return scoring.check_measure(name)
+        known = ", ".join(self.task.measures) or "none"
+        raise OptionError(f"unknown measure {name!r} of task {self.name!r}: one of {known}", option="measure")
+
+    def _config(self, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
+        """The benchmark's Config computing `measures`: their weightings, when the task has weightings."""
+        if not self._weighting_field():
+            return spec.config
+        wanted = tuple(dict.fromkeys(m for m in measures if m not in self.task.measures and m != "micro"))
+        own = tuple(w.name for w in spec.config.weightings if w.name in measures)
+        return replace(spec.config, weightings=tuple(dict.fromkeys((*own, *wanted))))
+
+    # -- files -----------------------------------------------------------------------------------------------
+    def read_gold(self, data: bytes, name: str, spec: scoring.BenchmarkSpec) -> scoring.StoredGold:
+        from releval.core.signature import short_hash
+
+        path = _materialise(data, name)
+        stats: dict[str, Any] = {}
+        try:
+            if self.task.statistics is not None:
+                stats = resolve(self.task.statistics)([path], spec.config).to_dict()
+        except RelevalError as exc:
+            raise _named(exc, [path.parent]) from None
+        n = stats.get("n_items", stats.get("n", 0))
+        return scoring.StoredGold([], [], short_hash(data), int(n) if isinstance(n, int) else 0, stats)
+
+    def _gold(self, bench: Any) -> Path:
+        return _materialise(bytes(bench.gold), bench.gold_name)
+
+    def _run(self, stored: bytes, name: str = "run") -> Path:
+        data = zlib.decompress(stored)
+        filename, _, content = data.partition(b"\0")
+        return _materialise(content, filename.decode() or name)
+
+    def prepare_run(
+        self, bench: Any, data: bytes, filename: str, spec: scoring.BenchmarkSpec, limit: int, fmt: str | None = None
+    ) -> bytes:
+        """The upload, validated by scoring it once (InputError naming the upload when refused); gzip expanded
+        within `limit` bytes. What the run stores: its name and content."""
+        if fmt:
+            raise OptionError(f"format: task {self.name!r} detects its upload's format", option="format")
+        name = scoring.safe_name(filename)
+        if data[:2] == b"\x1f\x8b":
+            data = scoring.gunzip(data, name, limit)
+            name = name.removesuffix(".gz") or "upload"
+        path = _materialise(data, name)
+        gold = self._gold(bench)
+        try:
+            self.task.score_files(gold, [(None, path)], spec.config)
+        except RelevalError as exc:
+            raise _named(exc, [path.parent, gold.parent]) from None
+        return zlib.compress(name.encode() + b"\0" + data, 6)
+
+    # -- numbers ---------------------------------------------------------------------------------------------
+    def _table(self, bench: Any, systems: dict[str, Path], spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
+        if self.task.compare is None:
+            raise OptionError(f"task {self.name!r} has no paired comparison: it cannot be a board", option="task")
+        config = self._config(spec, measures)
+        table = resolve(self.task.compare)(
+            self._gold(bench), {name: [path] for name, path in systems.items()}, config, spec.test_config()
+        )
+        missing = [m for m in measures if m not in table.metrics]
+        if missing:
+            raise OptionError(f"task {self.name!r} computes no measure {', '.join(missing)}", option="measure")
+        return table
+
+    def cells(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
+        run = self._run(stored)
+        table = self._table(bench, {"a": run, "b": run}, spec, measures)
+        out = {}
+        for measure in measures:
+            row = next(r for r in table.rows if r.metric == measure)
+            low, high = row.ci_a or (float("nan"), float("nan"))
+            signature = scoring.Signature({**table.signature.fields, "average": measure})
+            out[measure] = scoring.Cell(float(table.scores["a"][measure]), float(low), float(high), signature.format())
+        return out
+
+    def result(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
+        (result,) = self.task.score_files(self._gold(bench), [("run", self._run(stored))], self._config(spec, measures))
+        return result.to_dict()
+
+    def flags(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec) -> list[dict[str, str]]:
+        """The run's warnings from scoring (a library task has no audit of its own)."""
+        (result,) = self.task.score_files(self._gold(bench), [("run", self._run(stored))], spec.config)
+        out = []
+        for notice in getattr(result, "warnings", []):
+            code = getattr(notice, "code", "") or "warning"
+            out.append({"code": code, "severity": "warning", "message": str(notice)})
+        return out
+
+    def pair_p(self, bench: Any, best: bytes, other: bytes, measure: str, spec: scoring.BenchmarkSpec) -> float:
+        table = self._table(bench, {"best": self._run(best), "other": self._run(other)}, spec, [measure])
+        return float(next(r for r in table.rows if r.metric == measure).p_value)
+
+    def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:
+        """Gold and the run as files, as the library's functions take them."""
+        return self._gold(bench), self._run(stored)

@@ -1,0 +1,79 @@
+"""Any task of the library's registry is a board benchmark through the Task protocol alone (issue 23: "a toy task
+registered inside a test runs through score, compare, stats and a board benchmark with no other file changed").
+
+The toy task (tests/toy_task.py) is known to no file of releval: the board's processes get it from
+`RELEVAL_TASKS=toy=toy_task:TASK`. Its cells must be the numbers `releval compare --task toy` prints for the same
+files (value by hand; interval and paired p-value from the command, run in another process), its statistics those
+of `releval stats --task toy`, and an upload the task refuses must be refused with the upload's name.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.service.boards import BACKENDS, open_benchmark, releval, running_board
+
+TESTS = Path(__file__).resolve().parents[1]
+GOLD = "a b c d e f g h i j\n"
+A = "a b c d e f g h x x\n"  # 8 of 10 tokens right
+B = "a b c d e f y y y y\n"  # 6 of 10
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_toy_task_from_the_environment_is_a_board_benchmark(backend: str, tmp_path: Path) -> None:
+    env_extra = {"RELEVAL_TASKS": "toy=toy_task:TASK", "PYTHONPATH": str(TESTS)}
+    gold, a, b = tmp_path / "gold.txt", tmp_path / "a.txt", tmp_path / "b.txt"
+    gold.write_text(GOLD)
+    a.write_text(A)
+    b.write_text(B)
+    with running_board(backend, tmp_path, **env_extra) as board:
+        done = releval("benchmark", "toy-words", str(gold), "--task", "toy", "--resamples", "200", env=board.env)
+        assert done.returncode == 0, done.stderr
+        open_benchmark(board, "toy-words")
+        info = board.json("/api/v1/benchmarks/toy-words")
+        assert info["task"] == "toy" and info["measures"] == ["micro"]
+        assert info["stats"] == {"lines": 10, "distinct": 10}  # what `releval stats --task toy` prints (below)
+
+        bob = board.token("bob")
+        runs = {}
+        for name, text in (("a", A), ("b", B)):
+            status, out = board.submit("toy-words", name, text.encode(), f"{name}.txt", token=bob)
+            assert status == 201, out
+            runs[name] = out["run"]
+        board.wait_idle()
+        cells = {name: board.json(f"/api/v1/runs/{run}")["cells"]["micro"] for name, run in runs.items()}
+        assert all(board.json(f"/api/v1/runs/{run}")["status"] == "scored" for run in runs.values())
+        assert cells["a"]["value"] == pytest.approx(0.8, abs=1e-15)  # by hand: 8 of 10
+        assert cells["b"]["value"] == pytest.approx(0.6, abs=1e-15)
+
+        # the interval is system A's of `releval compare --task toy` with the board's resamples and seed
+        for name, path in (("a", a), ("b", b)):
+            done = releval(
+                "compare", str(gold), "-s", f"x={path}", "-s", f"y={path}", "--task", "toy", "-R", "200",
+                "--seed", "12345", "--test", "bootstrap", "-f", "json", env=board.env,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            row = next(r for r in json.loads(done.stdout)["results"][0]["pairs"] if r["metric"] == "micro")
+            assert cells[name]["ci"] == row["ci_a"]
+
+        # the tie groups (paired tests of the two runs through the task's compare) are complete
+        assert all(board.json("/b/toy-words/board.json")["ties_current"].values())
+
+        # the pages: the board and each entry's page show the toy's runs; the class weights figure needs gold's
+        # labels, which a library task does not give the board: a 404 that says so (never a 500)
+        rows = {r["name"]: r for r in board.json("/b/toy-words/board.json")["rows"]}
+        assert {n: r["cells"]["micro"]["rank"] for n, r in rows.items()} == {"a": 1, "b": 2}
+        assert board.request("GET", "/b/toy-words/")[0] == 200
+        assert board.request("GET", f"/b/toy-words/entry/{rows['a']['entry']}")[0] == 200
+        status, body, _ = board.request("GET", "/b/toy-words/weights.svg")
+        assert status == 404 and b"has no class weights figure" in body
+
+        stats = releval("stats", str(gold), "--task", "toy", "-f", "json", env=board.env)
+        assert json.loads(stats.stdout) == info["stats"]
+
+        # an upload the task refuses (a token short) is refused with the upload's name and the task's reason
+        status, out = board.submit("toy-words", "c", b"a b c\n", "c.txt", token=bob)
+        assert status == 400 and out["error"].startswith("c.txt: 3 tokens; gold has 10"), out
+        assert "releval-board-" not in out["error"]
