@@ -30,6 +30,8 @@ RBERT = str(SEMEVAL / "onehaitao_rbert.txt")
 CNN = str(SEMEVAL / "onehaitao_cnn.txt")
 CONLL = str(EXAMPLES / "conll04" / "conll04_test_first30.json")
 TYPES = str(EXAMPLES / "conll04" / "conll04_types.json")
+FEWREL_GOLD = str(EXAMPLES / "fewrel" / "gold-5-1.json.gz")
+FEWREL_PRED = str(EXAMPLES / "fewrel" / "pred-bow-5-1.json")
 
 
 @dataclass(frozen=True)
@@ -394,6 +396,13 @@ CASES += [
     c("plot", "confusion", KEY, RBERT, "-o", "{dir}", names="--output"),
     c(*PLOTS["confusion"], "--normalize=yes", names="--normalize"),
     c(*PLOTS["confusion"], "--label", "Bogus", names="--label"),
+    c("plot", "episodes", "{missing}", FEWREL_PRED, "-o", "{png}", names="{missing}", covers="gold"),
+    c("plot", "episodes", FEWREL_GOLD, "{missing}", "-o", "{png}", names="{missing}", covers="preds"),
+    c("plot", "episodes", FEWREL_GOLD, "-o", "{png}", names="PREDS", covers="preds"),
+    c("plot", "episodes", FEWREL_GOLD, FEWREL_PRED, "-o", "{dir}", names="--output"),
+    c("plot", "episodes", FEWREL_GOLD, FEWREL_PRED, "-o", "{png}", "--data-json", "{dir}", names="--data-json"),
+    c("plot", "episodes", FEWREL_GOLD, FEWREL_PRED, "-o", "{png}", "--dataset", " ", names="--dataset"),
+    c("plot", "episodes", FEWREL_GOLD, FEWREL_PRED, "-o", "{png}", "--dpi", "0", names="--dpi"),
 ]
 
 SUBMIT = ("--board", "http://127.0.0.1:9", "--token", "t", "--benchmark", "b", "--entry", "e")
@@ -418,6 +427,8 @@ CASES += [
     c("benchmark", "ok", KEY, "--title", " ", names="--title"),
     c("benchmark", "ok", KEY, "--task", "ner", names="--task"),
     c("benchmark", "ok", KEY, "--dev", "{missing}", names="{missing}"),
+    c("benchmark", "ok", KEY, "--setting", "view", names="--setting"),
+    c("benchmark", "ok", KEY, "--setting", "bogus=1", "--data-dir", "{dir}", names="bogus"),
     c("benchmark", "ok", CONLL, "--task", "e2e", "--negative", "Other", names="--negative"),
     c("benchmark", "ok", KEY, "--negative", "", names="--negative"),
     c("benchmark", "ok", KEY, "--no-negative=yes", names="--no-negative"),

@@ -324,3 +324,15 @@ def test_stats_reads_a_patched_gold(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert row["samples"] == 6 and row["relations"] == 3
     assert row["negative_percent"] == pytest.approx(100 * 3 / 6)  # x0, x4 and the patched x2
     assert row["ratio"] == pytest.approx(2.0)  # per:title 2 / org:founded 1
+
+
+def test_a_warning_every_system_has_is_said_once_and_others_by_system() -> None:
+    from types import SimpleNamespace
+
+    from releval.commands.common import result_warnings
+
+    a = SimpleNamespace(system="a", warnings=["about gold", "a: only a's"])
+    b = SimpleNamespace(system="b", warnings=["about gold", "b's own"])
+    assert result_warnings([a, b]) == ["warning: about gold", "warning: a: only a's", "warning (b): b's own"]
+    # one system: its warnings are its own, named
+    assert result_warnings([a]) == ["warning (a): about gold", "warning: a: only a's"]

@@ -77,3 +77,54 @@ def test_a_toy_task_from_the_environment_is_a_board_benchmark(backend: str, tmp_
         status, out = board.submit("toy-words", "c", b"a b c\n", "c.txt", token=bob)
         assert status == 400 and out["error"].startswith("c.txt: 3 tokens; gold has 10"), out
         assert "releval-board-" not in out["error"]
+
+
+#: A bundled gold file and two systems' predictions per task of the registry that the board drives through the
+#: Task protocol (every task with a comparison except rc and e2e, which keep the board's own storage). A task added
+#: to the registry without an entry here fails `test_every_library_task_has_a_board_example`.
+EXAMPLES_DIR = TESTS.parent / "examples"
+BOARD_EXAMPLES: dict[str, tuple[str, str, str]] = {
+    "fewrel": ("fewrel/gold-5-1.json.gz", "fewrel/pred-bow-5-1.json", "fewrel/pred-between-5-1.json"),
+}
+OWN_STORAGE = ("rc", "e2e")
+
+
+def test_every_library_task_has_a_board_example() -> None:
+    from releval.tasks import TASKS, get_task
+
+    library = {name for name in TASKS if name not in OWN_STORAGE and get_task(name).compare is not None}
+    assert library == set(BOARD_EXAMPLES)
+
+
+def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_path: Path) -> None:
+    from releval.tasks import get_task
+
+    with running_board("sqlite", tmp_path) as board:
+        bob = board.token("bob")
+        expected = {}
+        for task, (gold, *systems) in BOARD_EXAMPLES.items():
+            slug = f"lib-{task}"
+            done = releval(
+                "benchmark", slug, str(EXAMPLES_DIR / gold), "--task", task, "--resamples", "200", env=board.env
+            )
+            assert done.returncode == 0, (task, done.stderr)
+            open_benchmark(board, slug)
+            measures = board.json(f"/api/v1/benchmarks/{slug}")["measures"]
+            assert measures == list(get_task(task).measures or ("micro",)), task
+            for i, system in enumerate(systems):
+                path = EXAMPLES_DIR / system
+                status, out = board.submit(slug, f"s{i}", path.read_bytes(), path.name, token=bob)
+                assert status == 201, (task, out)
+                done = releval(
+                    "compare", str(EXAMPLES_DIR / gold), "-s", f"x={path}", "-s", f"y={path}", "--task", task,
+                    "-R", "200", "--seed", "12345", "--test", "bootstrap", "-f", "json", env=board.env,
+                )  # fmt: skip
+                assert done.returncode == 0, (task, done.stderr)
+                table = json.loads(done.stdout)["results"][0]
+                rows = {r["metric"]: r for r in table["pairs"]}
+                expected[out["run"]] = {m: (table["scores"]["x"][m], rows[m]["ci_a"]) for m in measures}
+        board.wait_idle()
+        for run, cells in expected.items():
+            got = board.json(f"/api/v1/runs/{run}")
+            assert got["status"] == "scored", got
+            assert {m: (c["value"], c["ci"]) for m, c in got["cells"].items()} == cells

@@ -164,14 +164,21 @@ def check_label_options(
 
 
 def result_warnings(results: Iterable[Any]) -> list[str]:
-    """Every warning of the results, named by system when a result has one (one line each, for stderr)."""
-    lines = []
+    """Every warning of the results, one line each for stderr: named by its system, or once without a name when
+    every one of several systems has it (a warning about gold, such as rare classes, is not said N times)."""
+    results = list(results)
+    systems: dict[str, list[str | None]] = {}
     for r in results:
-        system = getattr(r, "system", None)
         for w in r.warnings:
-            lines.append(
-                f"warning ({system}): {w}" if system and not str(w).startswith(f"{system}:") else f"warning: {w}"
-            )
+            systems.setdefault(str(w), []).append(getattr(r, "system", None))
+    lines = []
+    for text, names in systems.items():
+        if len(results) > 1 and len(names) == len(results):
+            lines.append(f"warning: {text}")
+            continue
+        for system in dict.fromkeys(names):
+            named = system and not text.startswith(f"{system}:")
+            lines.append(f"warning ({system}): {text}" if named else f"warning: {text}")
     return lines
 
 

@@ -231,7 +231,13 @@ def compare_command(
     )
     own = {"--criterion": ("criteria",)} if criterion != "strict,boundaries" else {}
     refuse_foreign(the_task, {**inputs.given_fields(), **own, **({"--ner": ("ner",)} if ner else {})}, COMPARE_TASKS)
-    settings: dict[str, Any] = {"weightings": tuple(weighting)}
+    settings: dict[str, Any] = {}
+    if "weightings" in the_task.settings:  # a task without class weightings (fewrel's accuracy) refuses -w
+        settings["weightings"] = tuple(weighting)
+    else:
+        refuse_options(
+            {"--weighting": tuple(weighting) != tuple(DEFAULT_WEIGHTING_NAMES)}, f"not used by --task {task}"
+        )
     if "criteria" in the_task.settings:  # e2e: the RE criteria and NER
         settings |= {"criteria": tuple(c.strip() for c in criterion.split(",") if c.strip()), "ner": ner}
     refuse_options({"--mcnemar": the_task.unit != "item" and mcnemar_variant != "exact"}, "applies to --task rc only")

@@ -451,6 +451,31 @@ def confusion_command(
     _save(fig, data, "confusion", output, data_json, dpi, paths, what)
 
 
+@plot_app.command("episodes")
+@click.argument("gold", cls=Argument, type=PATH, help="Gold FewRel episodes (the formats `score --task fewrel` reads).")
+@click.argument(
+    "preds", cls=Argument, type=PATH, nargs=-1, required=True, help="Predictions: JSON lists of indices (NAME=PATH)."
+)
+@_figure_options
+def episodes_command(
+    gold: Path, preds: tuple[Path, ...], output: Path, data_json: Path | None, dataset: str | None, dpi: int
+) -> None:
+    """FewRel accuracy per N-way K-shot setting with its bootstrap interval over episodes, and per gold relation.
+
+    Each system is scored as `releval score --task fewrel` scores it (same interval, same seed).
+    """
+    from releval.report.figures import episodes_figure
+    from releval.tasks.fewrel import FewRelConfig, score_files
+
+    systems = [_system(p) for p in preds]
+    paths = [gold, *(p for _, p in systems)]
+    _before_reading(output, data_json, dataset, paths)
+    results = score_files(gold, systems, FewRelConfig())
+    data, fig = episodes_figure(results, dataset=dataset)
+    what = f"{_plural(len(data.settings), 'setting')}, {_plural(len(data.systems), 'system')}"
+    _save(fig, data, "episodes", output, data_json, dpi, paths, what)
+
+
 def register(app: click.Group) -> None:
     """Add the `plot` command group."""
     app.add_command(plot_app)

@@ -187,6 +187,9 @@ def benchmark_command(
         check_nonempty(negative, "--negative")
     check_resamples(resamples)
     check_seed(seed)
+    from releval.service.board_tasks import task_of
+
+    task_of(task).spec(settings, resamples=resamples, seed=seed)  # a bad setting refused before a database exists
     data = read_bytes(gold)
     dev_data = read_bytes(dev) if dev is not None else None
     _start(database_url, data_dir)

@@ -36,6 +36,7 @@ def render_results(
         kinds = {
             "ScoreResult": "score",
             "E2EResult": "score",
+            "FewRelResult": "score",
             "SemevalOfficialResult": "score",
             "PairedTable": "paired",
             "SeedTable": "seeds",

@@ -31,7 +31,8 @@ import shutil
 import tempfile
 import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,24 @@ def _materialise(data: bytes, name: str) -> Path:
         temporary.write_bytes(data)
         temporary.replace(path)
     return path
+
+
+@contextmanager
+def _uploads(*stored: bytes) -> Iterator[list[Path]]:
+    """Stored runs as files (`LibraryTask.prepare_run`'s form: name, NUL, content) for the length of one call,
+    then removed: a long-running worker keeps gold files only, one per benchmark."""
+    folder = Path(tempfile.mkdtemp(prefix="run-", dir=_workdir()))
+    try:
+        paths = []
+        for i, one in enumerate(stored):
+            filename, _, content = zlib.decompress(one).partition(b"\0")
+            path = folder / str(i) / scoring.safe_name(filename.decode(errors="replace") or "run")
+            path.parent.mkdir()
+            path.write_bytes(content)
+            paths.append(path)
+        yield paths
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _named(exc: RelevalError, folders: Sequence[Path]) -> InputError:
@@ -147,11 +166,6 @@ class LibraryTask:
     def _gold(self, bench: Any) -> Path:
         return _materialise(bytes(bench.gold), bench.gold_name)
 
-    def _run(self, stored: bytes, name: str = "run") -> Path:
-        data = zlib.decompress(stored)
-        filename, _, content = data.partition(b"\0")
-        return _materialise(content, filename.decode() or name)
-
     def prepare_run(
         self, bench: Any, data: bytes, filename: str, spec: scoring.BenchmarkSpec, limit: int, fmt: str | None = None
     ) -> bytes:
@@ -163,13 +177,14 @@ class LibraryTask:
         if data[:2] == b"\x1f\x8b":
             data = scoring.gunzip(data, name, limit)
             name = name.removesuffix(".gz") or "upload"
-        path = _materialise(data, name)
+        stored = zlib.compress(name.encode() + b"\0" + data, 6)
         gold = self._gold(bench)
-        try:
-            self.task.score_files(gold, [(None, path)], spec.config)
-        except RelevalError as exc:
-            raise _named(exc, [path.parent, gold.parent]) from None
-        return zlib.compress(name.encode() + b"\0" + data, 6)
+        with _uploads(stored) as (path,):
+            try:
+                self.task.score_files(gold, [(None, path)], spec.config)
+            except RelevalError as exc:
+                raise _named(exc, [path.parent, gold.parent]) from None
+        return stored
 
     # -- numbers ---------------------------------------------------------------------------------------------
     def _table(self, bench: Any, systems: dict[str, Path], spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
@@ -185,8 +200,8 @@ class LibraryTask:
         return table
 
     def cells(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
-        run = self._run(stored)
-        table = self._table(bench, {"a": run, "b": run}, spec, measures)
+        with _uploads(stored) as (run,):
+            table = self._table(bench, {"a": run, "b": run}, spec, measures)
         out = {}
         for measure in measures:
             row = next(r for r in table.rows if r.metric == measure)
@@ -196,12 +211,14 @@ class LibraryTask:
         return out
 
     def result(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
-        (result,) = self.task.score_files(self._gold(bench), [("run", self._run(stored))], self._config(spec, measures))
+        with _uploads(stored) as (run,):
+            (result,) = self.task.score_files(self._gold(bench), [("run", run)], self._config(spec, measures))
         return result.to_dict()
 
     def flags(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec) -> list[dict[str, str]]:
         """The run's warnings from scoring (a library task has no audit of its own)."""
-        (result,) = self.task.score_files(self._gold(bench), [("run", self._run(stored))], spec.config)
+        with _uploads(stored) as (run,):
+            (result,) = self.task.score_files(self._gold(bench), [("run", run)], spec.config)
         out = []
         for notice in getattr(result, "warnings", []):
             code = getattr(notice, "code", "") or "warning"
@@ -209,9 +226,10 @@ class LibraryTask:
         return out
 
     def pair_p(self, bench: Any, best: bytes, other: bytes, measure: str, spec: scoring.BenchmarkSpec) -> float:
-        table = self._table(bench, {"best": self._run(best), "other": self._run(other)}, spec, [measure])
+        with _uploads(best, other) as (a, b):
+            table = self._table(bench, {"best": a, "other": b}, spec, [measure])
         return float(next(r for r in table.rows if r.metric == measure).p_value)
 
     def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:
-        """Gold and the run as files, as the library's functions take them."""
-        return self._gold(bench), self._run(stored)
+        """Refused: the comparisons across benchmarks (releval.service.across) are of classification benchmarks."""
+        raise OptionError(f"task {self.name!r}: no comparison across benchmarks", option="task")

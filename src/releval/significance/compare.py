@@ -34,6 +34,7 @@ from releval.metrics.joint_cells import (
     joint_observed_f,
     joint_resampled_f,
 )
+from releval.metrics.rare_classes import rare_class_notices
 from releval.significance.config import SignificanceConfig, correction_field, split_settings
 from releval.significance.corrections import adjust_pvalues
 from releval.significance.paired import (
@@ -46,7 +47,6 @@ from releval.significance.paired import (
     resampling_rows,
 )
 from releval.significance.ranking import RankInterval
-from releval.significance.rare_classes import rare_class_notices
 from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
 
@@ -790,7 +790,7 @@ def rc_rare_notices(
     gold: Sequence[str], negative: str | None, config: rc.ClassificationConfig, class_set: str | None
 ) -> list[Notice]:
     """The "rare-classes" warnings of classification gold labels: a class-weighted average of the Config over
-    classes with very few gold items (releval.significance.rare_classes; `class_set` of the bootstrap's
+    classes with very few gold items (releval.metrics.rare_classes; `class_set` of the bootstrap's
     intervals, None without them)."""
     from collections import Counter
 

@@ -9,7 +9,7 @@ it to the registry of every releval process that sees the variable — the comma
 workers (`releval serve`), which is how a board gets a benchmark of a task releval does not ship.
 
 >>> sorted(TASKS)
-['e2e', 'rc', 'semeval-official']
+['e2e', 'fewrel', 'rc', 'semeval-official']
 >>> get_task("e2e").unit
 'document'
 """
@@ -29,6 +29,7 @@ TASKS: dict[str, str] = {
     "rc": "releval.tasks.classification:TASK",
     "semeval-official": "releval.tasks.semeval_official:OFFICIAL_TASK",
     "e2e": "releval.tasks.e2e:TASK",
+    "fewrel": "releval.tasks.fewrel:TASK",
 }
 
 _LOADED: dict[str, Task] = {}

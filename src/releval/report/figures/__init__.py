@@ -7,6 +7,8 @@ the plotted data (plain NumPy/Python, `to_dict()` for JSON) and a matplotlib Fig
 * `bootstrap_figure(gold, pred_a, pred_b)`: the paired bootstrap distribution of Δ = F(B) − F(A) under one average,
   its interval and 0; `bootstrap_deltas`.
 * `confusion_figure(gold, pred)`: the confusion matrix as a heatmap (counts, or rows as % of gold); `confusion`.
+* `episodes_figure(results)`: FewRel accuracy per setting with its interval over episodes, and per relation;
+  `episode_scores`.
 * `khat_figure(sim)`: k̂ histograms of Dror et al.'s §5 simulation; `khat_histograms`.
 * `save_figure(fig, path)`: PNG, SVG or PDF by the suffix, atomic, byte-for-byte reproducible; `figure_bytes`.
 
@@ -32,6 +34,9 @@ if TYPE_CHECKING:  # what type checkers see; at run time `__getattr__` imports t
     from releval.report.figures.confusion import ConfusionData as ConfusionData
     from releval.report.figures.confusion import confusion as confusion
     from releval.report.figures.confusion import confusion_figure as confusion_figure
+    from releval.report.figures.episodes import EpisodesData as EpisodesData
+    from releval.report.figures.episodes import episode_scores as episode_scores
+    from releval.report.figures.episodes import episodes_figure as episodes_figure
     from releval.report.figures.khat import KhatPanel as KhatPanel
     from releval.report.figures.khat import khat_figure as khat_figure
     from releval.report.figures.khat import khat_histograms as khat_histograms
@@ -53,6 +58,7 @@ _MODULES = {
     ),
     "bootstrap": ("DeltaData", "bootstrap_deltas", "bootstrap_figure"),
     "confusion": ("ConfusionData", "confusion", "confusion_figure"),
+    "episodes": ("EpisodesData", "episode_scores", "episodes_figure"),
     "khat": ("KhatPanel", "khat_figure", "khat_histograms"),
     "per_class": ("PerClassData", "per_class_figure", "per_class_scores"),
     "weights": ("WeightsData", "class_weights", "weights_figure"),
