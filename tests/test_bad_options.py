@@ -228,6 +228,8 @@ CASES: list[Case] = [
     c("compare", KEY, RBERT, "{missing}", "-R", "10", names="{missing}", covers="preds"),
     c(*COMPARE, "--all-pairs=yes", names="--all-pairs"),
     c(*COMPARE, "--compact=yes", names="--compact"),
+    c(*COMPARE, "--rank-intervals=yes", names="--rank-intervals"),
+    c(*COMPARE_E2E, "--rank-intervals", names="--rank-intervals"),
     c(*COMPARE, "--no-progress=yes", names="--no-progress"),
     c(*COMPARE, "--format", "bogus", names="--format"),
     c(*COMPARE, "--width", "-1", names="--width"),

@@ -648,6 +648,8 @@ NOT_VARIED = {
     "score --perl-report": "semeval-official: the perl scorer's report instead of one line per system (display only)",
     "compare --all-pairs": "every pair's rows or the compact view in text, Markdown and LaTeX (display only)",
     "compare --per-class": "another report (per-class differences): tests/test_compare_cli_issue14.py checks it",
+    "compare --rank-intervals": "adds the rank intervals (drawn with the signed resamples, seed, level and class "
+    "set), every other number unchanged: tests/test_ranks.py checks them",
     "compare --macro-classes": "e2e only: its signature field is varied through score-e2e (the same E2EConfig)",
     "compare --allow-absent-negative": "accepts a --negative label gold lacks; without it that run is refused",
     "replicability from-predictions --allow-absent-negative": "as compare's: a permission, not a setting",

@@ -100,6 +100,25 @@ def test_registrations_are_the_organisers_and_tried_first(backend: str, tmp_path
         board.wait_idle()
         assert board.json("/b/toy-b2/board.json")["rows"][0]["runs"] == 1
 
+        # the variant follows its parent: a run submitted to toy later is scored on toy-b2 too, under β = 2 (F₂ of
+        # micro by hand), and goes when it is withdrawn from the parent
+        later = synthetic.predictions(3)
+        status, out = board.submit("toy", "carol-net", synthetic.jsonl(later), "c.jsonl", token=bob)
+        assert status == 201, out
+        board.wait_idle()
+        rows = {r["name"]: r for r in board.json("/b/toy-b2/board.json")["rows"]}
+        assert sorted(rows) == ["bob-net", "carol-net"]
+        gold_labels = synthetic.gold_labels()
+        tp = sum(p == g != "no_relation" for p, g in zip(later, gold_labels))
+        n_pred = sum(p != "no_relation" for p in later)
+        n_gold = sum(g != "no_relation" for g in gold_labels)
+        precision, recall = tp / n_pred, tp / n_gold
+        f2 = 5 * precision * recall / (4 * precision + recall)
+        assert rows["carol-net"]["cells"]["micro"]["value"] == pytest.approx(f2, abs=1e-12)
+        assert board.request("DELETE", f"/api/v1/runs/{out['run']}", token=bob)[0] == 200
+        board.wait_idle()
+        assert [r["name"] for r in board.json("/b/toy-b2/board.json")["rows"]] == ["bob-net"]
+
         # a variant retired: not listed on the index, takes no runs; only the organiser may retire it
         assert board.request("DELETE", "/api/v1/benchmarks/toy-b2", token=bob)[0] == 403
         assert board.request("DELETE", "/api/v1/benchmarks/toy", token=board.admin)[0] == 409  # not a variant

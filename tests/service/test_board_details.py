@@ -108,3 +108,192 @@ def test_api_errors_ranks_and_withdrawn_entries(backend: str, tmp_path) -> None:
         board.wait_idle()
         rows = {r["name"]: r for r in board.json("/b/toy/board.json")["rows"]}
         assert sorted(rows) == ["x", "y"]
+
+
+def _collect(board, path: str, key: str) -> list:
+    """Every item of a list endpoint, following its `next` links; each page's size and total checked."""
+    items: list = []
+    while path:
+        doc = board.json(path)
+        assert len(doc[key]) <= doc["limit"] and doc["total"] >= len(items) + len(doc[key])
+        items += doc[key]
+        path = doc["next"]
+    return items
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_list_endpoint_is_paginated(backend: str, tmp_path) -> None:
+    with running_board(backend, tmp_path) as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        for slug in ("toy", "toy-b", "toy-c"):
+            assert releval("benchmark", slug, str(gold), "--resamples", "20", env=board.env).returncode == 0
+        open_benchmark(board, "toy")
+        runs = []
+        for i in range(5):
+            status, out = board.submit("toy", f"e{i}", synthetic.jsonl(synthetic.predictions(i)), f"e{i}.jsonl")
+            assert status == 201, out
+            runs.append(out["run"])
+        status, out = board.submit("toy", "e0", synthetic.jsonl(synthetic.predictions(9)), "e0b.jsonl", seed="2")
+        assert status == 201, out
+        runs.append(out["run"])
+        assert board.request("DELETE", f"/api/v1/runs/{runs[4]}", token=board.admin)[0] == 200  # e4 withdrawn
+        board.wait_idle()
+
+        first = board.json("/api/v1/benchmarks?limit=2")
+        assert [b["slug"] for b in first["benchmarks"]] == ["toy", "toy-b"] and first["total"] == 3
+        assert first["next"] == "/api/v1/benchmarks?limit=2&page=2" and first["previous"] is None
+        second = board.json(first["next"])
+        assert [b["slug"] for b in second["benchmarks"]] == ["toy-c"] and second["next"] is None
+        assert second["previous"] == "/api/v1/benchmarks?limit=2&page=1"
+        assert [b["slug"] for b in _collect(board, "/api/v1/benchmarks?limit=1", "benchmarks")] == [
+            "toy",
+            "toy-b",
+            "toy-c",
+        ]
+        assert board.json("/api/v1/benchmarks")["limit"] == 100  # the default
+
+        entries = _collect(board, "/api/v1/benchmarks/toy/entries?limit=2", "entries")
+        assert [(e["name"], e["runs"], e["withdrawn"]) for e in entries] == [
+            ("e0", 2, False),
+            ("e1", 1, False),
+            ("e2", 1, False),
+            ("e3", 1, False),
+            ("e4", 0, True),
+        ]
+        listed = _collect(board, "/api/v1/benchmarks/toy/runs?limit=2", "runs")
+        assert [r["run"] for r in listed] == [r for r in runs if r != runs[4]]
+        assert all(r["status"] == "scored" for r in listed)
+        measures = _collect(board, "/api/v1/benchmarks/toy/measures?limit=2", "measures")
+        assert [m["name"] for m in measures] == ["micro", "weighted", "dodrans", "entropy", "macro"]
+
+        whole = board.json("/api/v1/benchmarks/toy/board")
+        assert [r["name"] for r in whole["rows"]] == ["e0", "e1", "e2", "e3"]  # the withdrawn entry is no row
+        paged = _collect(board, "/api/v1/benchmarks/toy/board?limit=3", "rows")
+        assert paged == whole["rows"]  # ranks and ties are the whole board's on every page
+
+        for query in ("limit=0", "limit=1001", "page=0", "page=x"):
+            status, body, headers = board.request("GET", f"/api/v1/benchmarks/toy/entries?{query}")
+            assert status == 400 and headers["Content-Type"] == "application/json", query
+            assert json.loads(body)["error"].startswith(query.split("=")[0]), body
+        assert board.json("/api/v1/benchmarks/toy/runs?page=9")["runs"] == []
+
+
+def test_serve_on_a_taken_port_is_one_line_exit_2(tmp_path) -> None:
+    """`releval serve` on a port another process listens on: one line naming the port, exit 2 (was an internal
+    error, exit 3)."""
+    import socket
+
+    from tests.service.boards import board_env
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = board_env(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path)
+        done = releval("serve", "--port", str(port), "--no-examples", "--workers", "0", env=env, timeout=60)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.strip().splitlines() == [
+        f"error: --port {port}: cannot listen on 127.0.0.1:{port}: address already in use "
+        "(another server there? choose another --port)"
+    ]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_lookalike_of_another_entry_name_is_refused(backend: str, tmp_path) -> None:
+    """Entry names are compared after confusable folding: a homoglyph copy of an existing name is refused (409)
+    naming the entry it imitates, nothing stored; a different name is taken."""
+    with running_board(backend, tmp_path, workers=0) as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        assert releval("benchmark", "toy", str(gold), "--resamples", "20", env=board.env).returncode == 0
+        open_benchmark(board, "toy")
+        alice, mallory = board.token("alice"), board.token("mallory")
+        data = synthetic.jsonl(synthetic.predictions(1))
+        assert board.submit("toy", "R-BERT", data, "a.jsonl", token=alice)[0] == 201
+        for lookalike in (
+            "R-\u0412\u0415RT",  # Cyrillic В and Е
+            "\uff32\uff0d\uff22\uff25\uff32\uff34",  # full width
+            "R\u2010BERT",  # a hyphen from the punctuation block
+            "r-bert",
+            "R-BE\u0301RT",  # an accent
+        ):
+            status, out = board.submit("toy", lookalike, data, "m.jsonl", token=mallory)
+            assert status == 409, (lookalike, status, out)
+            assert out["error"].startswith(f"entry {lookalike!r} looks the same as the entry 'R-BERT' on toy"), out
+        assert board.submit("toy", "R-BERT", data, "m.jsonl", token=mallory)[0] == 403  # the same name: alice's
+        assert board.submit("toy", "R-BERT (re-run)", data, "m.jsonl", token=mallory)[0] == 201
+        entries = board.json("/api/v1/benchmarks/toy/entries")["entries"]
+        assert [e["name"] for e in entries] == ["R-BERT", "R-BERT (re-run)"]
+
+
+def _form_post(board, path: str, fields: dict[str, str], cookies: dict[str, str]) -> tuple[int, dict[str, str]]:
+    """POST a page's form without following the redirect: (status, cookies set)."""
+    import http.client
+    import urllib.parse
+    from http.cookies import SimpleCookie
+
+    host = urllib.parse.urlsplit(board.url)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=60)
+    headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+    }
+    conn.request("POST", path, urllib.parse.urlencode(fields), headers)
+    response = conn.getresponse()
+    response.read()
+    jar = SimpleCookie()
+    for value in response.headers.get_all("Set-Cookie") or []:
+        jar.load(value)
+    conn.close()
+    return response.status, {k: m.value for k, m in jar.items()}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_organiser_signs_in_to_see_the_pages_in_full_during_a_hidden_phase(backend: str, tmp_path) -> None:
+    import re
+
+    with running_board(backend, tmp_path) as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        assert releval("benchmark", "hid", str(gold), "--resamples", "20", env=board.env).returncode == 0
+        bob = board.token("bob")
+        status, out = board.submit("hid", "bob-net", synthetic.jsonl(synthetic.predictions(1)), "b.jsonl", token=bob)
+        assert status == 201, out
+        board.wait_idle()
+        entry = f"/b/hid/entry/{board.json('/api/v1/benchmarks/hid/board')['rows'][0]['entry']}/"
+
+        def pages(cookie: str | None) -> tuple[str, str]:
+            headers = {"Cookie": f"releval_viewer={cookie}"} if cookie else {}
+            return tuple(board.request("GET", p, headers=headers)[1].decode() for p in ("/b/hid/", entry))
+
+        page, entry_page = pages(None)
+        assert 'id="hidden-phase"' in page and 'id="organiser-view"' in page
+        assert 'id="per-class"' not in entry_page
+
+        # the sign-in form is CSRF-protected: the token from the page and its cookie
+        status, body, headers = board.request("GET", "/b/hid/")
+        csrf_cookie = re.search(r"csrftoken=([^;]+)", headers["Set-Cookie"]).group(1)
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body.decode()).group(1)
+        assert _form_post(board, "/b/hid/viewer", {"token": board.admin}, {})[0] == 403  # no CSRF token
+        signed_in = {}
+        for name, token in (("bob", bob), ("admin", board.admin)):
+            fields = {"token": token, "csrfmiddlewaretoken": csrf}
+            status, cookies = _form_post(board, "/b/hid/viewer", fields, {"csrftoken": csrf_cookie})
+            assert status == 302 and "releval_viewer" in cookies, (status, cookies)
+            signed_in[name] = cookies["releval_viewer"]
+        status, cookies = _form_post(
+            board, "/b/hid/viewer", {"token": "rlv_nope", "csrfmiddlewaretoken": csrf}, {"csrftoken": csrf_cookie}
+        )
+        assert status == 401 and "releval_viewer" not in cookies
+
+        page, entry_page = pages(signed_in["admin"])  # the organiser (an admin): everything
+        assert 'id="hidden-phase"' not in page and "Signed in as admin" in page
+        assert 'id="per-class"' in entry_page
+        page, entry_page = pages(signed_in["bob"])  # a submitter signed in: still the hidden view
+        assert 'id="hidden-phase"' in page and 'id="per-class"' not in entry_page
+        page, entry_page = pages(signed_in["bob"].replace(signed_in["bob"].split(":")[0], "1", 1))  # forged: nobody
+        assert 'id="hidden-phase"' in page and 'id="per-class"' not in entry_page
+        assert "Signed in" not in page
+        # the API takes no cookie: the JSON board stays redacted without a bearer token
+        status, body, _ = board.request(
+            "GET", "/api/v1/benchmarks/hid/board", headers={"Cookie": f"releval_viewer={signed_in['admin']}"}
+        )
+        assert json.loads(body)["hidden_phase"] == "test"

@@ -330,6 +330,39 @@ def test_bundled_semeval_systems(backend: str, tmp_path: Path, page: Any, shoot:
         assert "best" in first.get_attribute("class").split()
         shoot("semeval-sorted")
 
+        # the bundled CoNLL04 benchmark's statistics line, counted here from the bundled split file
+        split_file = Path(__file__).resolve().parents[2] / "examples" / "conll04" / "conll04_sincere_all_splits.json"
+        test = json.loads(split_file.read_bytes())["test"]
+        entity_types = sorted({e["type"] for doc in test for e in doc["entities"]})
+        relation_types = sorted({r["type"] for doc in test for r in doc["relations"]})
+        page.goto(board.url + "/b/conll04/")
+        line = page.locator("#statistics").inner_text()
+        assert line.startswith(
+            f"{len(test)} test sentences, {sum(len(d['tokens']) for d in test)} tokens, "
+            f"{sum(len(d['entities']) for d in test)} entities of {len(entity_types)} types ("
+        ), line
+        assert f"{sum(len(d['relations']) for d in test)} relations of {len(relation_types)} types (" in line, line
+        n_live_in = sum(r["type"] == "Live_In" for d in test for r in d["relations"])
+        assert f"Live_In {n_live_in}" in line and n_live_in > 0, line
+        page.goto(board.url + "/b/semeval2010-task8/")
+
+        # readable at 390 px (a phone) as at 1,400 px: the page never scrolls sideways, the table scrolls in its box
+        entry = page.locator("table#board a", has_text="R-BERT").get_attribute("href")
+        for path in ("/b/semeval2010-task8/", entry):
+            for width in (1400, 390):
+                page.set_viewport_size({"width": width, "height": 900})
+                page.goto(board.url + path)
+                page.wait_for_function("() => Array.from(document.images).every(i => i.complete)")
+                shoot(f"{'board' if path.endswith('task8/') else 'entry'}-{width}px")
+                scroll = page.evaluate("() => document.documentElement.scrollWidth")
+                assert scroll <= width, (path, width, scroll)
+            if path.endswith("task8/"):  # the table is wider than the phone: it scrolls inside its box
+                box = page.evaluate(
+                    "() => [document.getElementById('board-box').clientWidth, "
+                    "document.getElementById('board').scrollWidth]"
+                )
+                assert box[0] <= 390 < box[1], box
+
 
 def test_benchmark_statistics_line(tmp_path: Path, page: Any, shoot: Callable[[str], None]) -> None:
     """The line under the title: 20 of 40 items negative (no_relation), 20/10/10 items: perplexity 2^1.5 with the

@@ -151,6 +151,14 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     help="Text/markdown/latex: every pair's rows, or the compact view (a matrix of Δ and of adjusted p, and tie "
     "groups; the default above 4 systems). CSV and JSON always hold every pair.",
 )
+@click.option(
+    "--rank-intervals",
+    "rank_intervals",
+    is_flag=True,
+    default=False,
+    help="rc, one file per system: each system's rank and bootstrap rank interval (the range of its ranks in the "
+    "central --confidence share of resamples of one joint draw; releval.significance.ranks).",
+)
 @progress_option()
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages.")
@@ -175,6 +183,7 @@ def compare_command(
     correction: str,
     per_class: bool,
     all_pairs: bool | None,
+    rank_intervals: bool,
     progress: bool | None,
     format: str,
     width: int,
@@ -247,8 +256,19 @@ def compare_command(
     paired = all(len(paths) == 1 for _, paths in specs)
     criteria = len(getattr(config, "all_criteria", ())) or 1  # e2e resamples each criterion on its own
     total = paired_steps(len(system_pairs(names, baseline)), test_config, criteria) if paired else 0
+    if rank_intervals and (the_task.name != "rc" or not paired):
+        raise OptionError(
+            "--rank-intervals: classification (--task rc) with one prediction file per system",
+            option="--rank-intervals",
+        )
     with progress_bar(total, "comparing", show and paired) as advance:
         table = compare(gold, dict(specs), config, test_config, baseline=baseline, progress=advance)
+    if rank_intervals:
+        from dataclasses import replace
+
+        from releval.significance.ranks import rank_intervals as ranks_of
+
+        table = replace(table, ranks=ranks_of(gold, dict(specs), config, test_config))
     emit_result(table, format, width, output, all_pairs=all_pairs)
 
 

@@ -95,10 +95,14 @@ def paired_tables(table: PairedTable, all_pairs: bool | None = None) -> list[Tab
     title = f"Paired tests, {table.alternative}, n = {table.n}{unit}" + (
         f", baseline {table.baseline}" if table.baseline else ", all pairs"
     )
+    leading = [scores, *rank_tables(table)]
     if not compact_wanted(table, all_pairs):
         pairs = Table(title, columns, rows)
         return attach(
-            [scores, pairs], signature=str(table.signature), warnings=getattr(table, "warnings", ()), notes=table.notes
+            [*leading, pairs],
+            signature=str(table.signature),
+            warnings=getattr(table, "warnings", ()),
+            notes=table.notes,
         )
     pairs = Table(title, columns, rows, show="data", notes=table.notes)  # CSV: every row and note
     n_pairs = len({(r.a, r.b) for r in table.rows})
@@ -108,10 +112,34 @@ def paired_tables(table: PairedTable, all_pairs: bool | None = None) -> list[Tab
         f"compact view of {n_pairs} pairs: --all-pairs prints every pair's row (CSV and JSON always hold them)",
     ]
     return attach(
-        [scores, *compact, replace(last, notes=(*last.notes, *shown_notes)), pairs],
+        [*leading, *compact, replace(last, notes=(*last.notes, *shown_notes)), pairs],
         signature=str(table.signature),
         warnings=getattr(table, "warnings", ()),
     )
+
+
+def rank_tables(table: PairedTable) -> list[Table]:
+    """The bootstrap rank intervals, when the table has them (`compare --rank-intervals`): per system and average
+    its rank and, in parentheses, the range of its ranks in the central share of the resamples."""
+    if not table.ranks:
+        return []
+    metrics = list(next(iter(table.ranks.values())))
+    conf = int(round(100 * (table.confidence or 0.95)))
+    rows = [
+        (name, *(_rank_text(per[m].rank, per[m].low, per[m].high) for m in metrics))
+        for name, per in table.ranks.items()
+    ]
+    return [
+        Table(
+            f"Rank (bootstrap {conf}% rank interval) per average",
+            (Column("system"), *(Column(m, align="right") for m in metrics)),
+            rows,
+        )
+    ]
+
+
+def _rank_text(rank: int, low: int, high: int) -> str:
+    return f"{rank} ({low})" if low == high else f"{rank} ({low}–{high})"
 
 
 def _ranked(table: PairedTable, test: str, metric: str) -> list[str]:

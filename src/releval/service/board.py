@@ -217,6 +217,8 @@ def submit(
         # The benchmark's row is locked by every submission and every measure registration, so a registration
         # either lists this run for its backfill or is visible to this run's scoring job: no cell is ever missed.
         Benchmark.objects.select_for_update().only("id").get(pk=bench.pk)
+        if not Entry.objects.filter(benchmark=bench, name=entry_name).exists():
+            _refuse_lookalike(bench, entry_name)
         entry, created = Entry.objects.get_or_create(
             benchmark=bench,
             name=entry_name,
@@ -248,7 +250,25 @@ def submit(
             raise Refused(f"entry {entry_name!r} already has a {split} run with seed {seed!r}", 409) from None
         _flag_copy(entry, bench, split, stored, submitter)
         queue.enqueue("score-run", {"run": run.pk}, key=f"score-run:{run.pk}")
+        # variants follow their parent: the new run is read again under each variant's Config and scored there too
+        for variant in Benchmark.objects.filter(parent=bench, retired=False).values_list("id", flat=True):
+            queue.enqueue("copy-runs", {"variant": variant, "runs": [run.pk]}, key=f"copy-runs:{variant}:{run.pk}")
     return run
+
+
+def _refuse_lookalike(bench: Benchmark, name: str) -> None:
+    """A new entry whose name looks like an existing entry's (the same skeleton: releval.service.names) is refused
+    (409) naming it: a homoglyph copy of another's name would stand on the board looking the same."""
+    from releval.service.names import skeleton
+
+    look = skeleton(name)
+    for other in Entry.objects.filter(benchmark=bench).values_list("name", flat=True).iterator():
+        if skeleton(other) == look:
+            raise Refused(
+                f"entry {name!r} looks the same as the entry {other!r} on {bench.slug} (compared after Unicode "
+                f"confusable folding): choose another name, or submit to {other!r} if it is yours",
+                409,
+            )
 
 
 def _flag_copy(entry: Entry, bench: Benchmark, split: str, stored: bytes, submitter: Submitter) -> None:
@@ -361,8 +381,19 @@ def delete_run(submitter: Submitter, run_id: int) -> None:
         raise Refused("this run belongs to another submitter", 403)
     with transaction.atomic():
         bench_id = run.entry.benchmark_id
+        # its copies on the benchmark's variants go with it (the same entry, owner, seed and split)
+        copies = Run.objects.filter(
+            entry__benchmark__parent_id=bench_id,
+            entry__name=run.entry.name,
+            entry__owner_id=run.entry.owner_id,
+            seed=run.seed,
+            split=run.split,
+        )
+        variants = set(copies.values_list("entry__benchmark_id", flat=True))
+        copies.delete()
         run.delete()
-        queue.enqueue("ties", {"benchmark": bench_id}, key=f"ties:{bench_id}")
+        for changed in (bench_id, *sorted(variants)):
+            queue.enqueue("ties", {"benchmark": changed}, key=f"ties:{changed}")
 
 
 def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str, changes: Any) -> Benchmark:
@@ -374,6 +405,11 @@ def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str
     check_organiser(submitter, parent, "add a variant")
     if not isinstance(changes, dict) or not changes:
         raise Refused('a variant changes at least one setting: {"settings": {"view": "undirected"}}')
+    if changes.get("view") == "official":  # the scorer's view is a score of its own, not a label view
+        raise Refused(
+            "the official SemEval-2010 score is a measure of the benchmark, not a variant: register it with "
+            f'POST /api/v1/benchmarks/{parent.slug}/measures {{"name": "semeval-official"}}'
+        )
     merged = {**parent.settings, **changes}
     if merged == parent.settings:
         raise Refused("the settings are the parent's: a variant must change one")

@@ -50,6 +50,10 @@ class RcTask:
         return scoring.BenchmarkSpec.from_dict(settings, **test)
 
     def check_measure(self, name: str) -> str:
+        from releval.service import official
+
+        if name.strip() == official.MEASURE:  # the SemEval-2010 scorer's score (tried on gold: SemEval's only)
+            return official.MEASURE
         return scoring.check_measure(name)
 
     def read_gold(self, data: bytes, name: str, spec: scoring.BenchmarkSpec) -> StoredGold:
@@ -94,15 +98,25 @@ class RcTask:
         return pack_run(aligned, positional)
 
     def cells(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
-        gold = rc_gold(bench)
-        pred, positional = unpack_run(stored)
-        return scoring.score_cells(gold.labels, pred, spec, measures, ids=None if positional else gold.ids)
+        from releval.service import official
 
-    def result(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
         gold = rc_gold(bench)
         pred, positional = unpack_run(stored)
         ids = None if positional else gold.ids
-        return scoring.score_result(gold.labels, pred, spec, measures, ids=ids).to_dict()
+        plain = [m for m in measures if m != official.MEASURE]
+        out = scoring.score_cells(gold.labels, pred, spec, plain, ids=ids) if plain else {}
+        if official.MEASURE in measures:
+            out[official.MEASURE] = official.cell(gold.labels, pred, spec, ids)
+        return out
+
+    def result(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
+        from releval.service import official
+
+        gold = rc_gold(bench)
+        pred, positional = unpack_run(stored)
+        ids = None if positional else gold.ids
+        plain = [m for m in measures if m != official.MEASURE]
+        return scoring.score_result(gold.labels, pred, spec, plain, ids=ids).to_dict()
 
     def flags(self, bench: Any, stored: bytes, spec: scoring.BenchmarkSpec) -> list[dict[str, str]]:
         """The audit's errors and warnings (`releval audit`), without examples (they would show items)."""
@@ -116,7 +130,11 @@ class RcTask:
     def pair_p(self, bench: Any, best: bytes, other: bytes, measure: str, spec: scoring.BenchmarkSpec) -> float:
         # aligned lists, by position: the same items in the same order give the same draw and p-value as the
         # {id: label} mappings `releval compare` reads from files (tests/service check it), at half the cost
+        from releval.service import official
+
         gold = rc_gold(bench)
+        if measure == official.MEASURE:
+            return official.pair_p(gold.labels, unpack_run(best)[0], unpack_run(other)[0], spec)
         return scoring.pair_p_value(gold.labels, unpack_run(best)[0], unpack_run(other)[0], measure, spec, None)
 
     def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:

@@ -208,7 +208,7 @@ def tie_key(bench: Benchmark, measure: Measure, runs: Mapping[int, Sequence[Any]
     the releval version that computed the cells."""
     parts = [f"{e}:{','.join(r.sha256 for r in rs)}" for e, rs in sorted(runs.items())]
     parts += [measure.name, str(bench.resamples), str(bench.seed), str(bench.confidence), bench.gold_sha256]
-    parts.append(__version__)
+    parts += [__version__, "ties-2"]  # ties-2: the best by the shown value, tests over seeds, rank intervals
     return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
 
@@ -268,7 +268,18 @@ def _measure_ties(
     all_runs: dict[int, list[Run]],
     runs: dict[int, Run],
 ) -> None:
-    """One measure's tie groups and seed tests, unless cached for these runs."""
+    """One measure's tie groups, seed tests and rank intervals, unless cached for these runs.
+
+    The best entry is the one with the highest shown value: its run's F, or the mean of its seeds' F. Each other
+    entry is compared with it by `releval compare`'s test for what they have: two single runs by the paired
+    bootstrap (`_pair_p`, cached per pair of runs); when either has several seeds, by Welch's t over the seeds
+    (`releval.significance.seeds.compare_seeds`, as `releval compare` compares runs over seeds), an entry with one
+    run taken as a constant (Welch with that side constant is the one-sample t-test of the other's seeds against
+    it, df = seeds − 1). Seeds that are all equal (one file given as every seed) have no variance to test with:
+    such a pair falls back to the paired bootstrap of the first runs. Holm's correction across all of them."""
+    from releval.core.errors import InputError
+    from releval.significance.seeds import compare_seeds
+
     key = tie_key(bench, measure, all_runs)
     if TieCache.objects.filter(measure=measure, key=key).exists():
         return
@@ -276,32 +287,83 @@ def _measure_ties(
     values = dict(Cell.objects.filter(measure=measure, run_id__in=ids).values_list("run_id", "value"))
     if len(values) < len(ids):  # some cell not computed yet: its job asks for the ties again
         return
-    best = max(runs, key=lambda e: (values[runs[e].pk], -e))
+    seeds = {e: [values[r.pk] for r in rs] for e, rs in all_runs.items()}
+    shown = {e: sum(v) / len(v) for e, v in seeds.items()}  # what the board shows (standings.board)
+    best = max(shown, key=lambda e: (shown[e], -e))
     best_run = runs[best]
+    raw: dict[str, float] = {}
+    how: dict[str, str] = {}
+    paired: list[int] = []  # entries compared with the best by the paired bootstrap of their first runs
+    for entry, scores in seeds.items():
+        if entry == best:
+            continue
+        if len(scores) == 1 and len(seeds[best]) == 1:
+            paired.append(entry)
+            continue
+        a, b = seeds[best], scores
+        try:
+            raw[str(entry)] = compare_seeds(a * 2 if len(a) == 1 else a, b * 2 if len(b) == 1 else b).p_value
+            how[str(entry)] = "welch"
+        except InputError:  # both sides without variance, different means: a paired test of the first runs
+            paired.append(entry)
     known = dict(
         PairTest.objects.filter(measure=measure, run_a=best_run, version=__version__).values_list("run_b_id", "p_value")
     )
-    missing = [run.pk for entry, run in runs.items() if entry != best and run.pk not in known]
+    missing = [runs[e].pk for e in paired if runs[e].pk not in known]
     if len(missing) > PAIR_CHUNK:
         for start in range(0, len(missing), PAIR_CHUNK):
             chunk = missing[start : start + PAIR_CHUNK]
             payload = {"measure": measure.pk, "best": best_run.pk, "runs": chunk}
             queue.enqueue("pair-tests", payload, key=f"pairs:{measure.pk}:{best_run.pk}:{chunk[0]}")
         return
-    raw = {}
-    for entry, run in runs.items():
-        if entry == best:
-            continue
+    for entry in paired:
+        run = runs[entry]
         if run.pk not in known:
             known[run.pk] = _pair_p(bench, measure, best_run, run, spec)
         raw[str(entry)] = known[run.pk]
     tests = scoring.tie_groups(raw, spec)
     data = {
         "best": best,
-        "tests": {t.entry: [t.p_value, t.p_adjusted, t.tied] for t in tests},
-        "seeds": seed_tests({e: [values[r.pk] for r in rs] for e, rs in all_runs.items()}, measure.name),
+        "tests": {t.entry: [t.p_value, t.p_adjusted, t.tied, how.get(t.entry, "bootstrap")] for t in tests},
+        "seeds": seed_tests(seeds, measure.name),
+        "ranks": rank_intervals(bench, measure, spec, all_runs),
     }
     TieCache.objects.update_or_create(measure=measure, key=key, defaults={"data": data})
+
+
+#: Boards of more entries have no rank intervals: one joint draw of every run per measure and `ties` job costs about
+#: 1.4 s for 100 entries on SemEval's 2,717 items, and grows with the entries.
+RANK_ENTRIES = 300
+
+
+def rank_intervals(
+    bench: Benchmark, measure: Measure, spec: scoring.BenchmarkSpec, all_runs: dict[int, list[Run]]
+) -> dict[str, list[int]]:
+    """Each entry's bootstrap rank interval under `measure`: {entry: [low, high]}, from
+    `releval.significance.ranks.rank_intervals` over every entry's test runs (in entry order; an entry with several
+    seeds by the mean of its seeds in each resample), with the benchmark's resamples, seed and level — the numbers
+    `releval compare --rank-intervals` gives the same files in the same order. Classification benchmarks with 2 to
+    RANK_ENTRIES entries; {} otherwise."""
+    from releval.service import official
+    from releval.service.board_tasks import rc_gold, unpack_run
+    from releval.significance.ranks import rank_intervals as ranks_of
+
+    if bench.task != "rc" or not 2 <= len(all_runs) <= RANK_ENTRIES:
+        return {}
+    gold = rc_gold(bench)
+    systems = {str(e): [unpack_run(stored_predictions(r.pk))[0] for r in rs] for e, rs in sorted(all_runs.items())}
+    if measure.name == official.MEASURE:  # the scorer's macro-F1: ranked in the column's own bootstrap draws
+        import numpy as np
+
+        from releval.significance.ranks import competition_ranks, rank_bounds
+
+        flat = [run for runs in systems.values() for run in runs]
+        draws = iter(official.resampled(gold.labels, flat, spec))
+        per_entry = np.stack([np.mean([next(draws) for _ in runs], axis=0) for runs in systems.values()])
+        ranks = competition_ranks(per_entry)
+        return {e: list(rank_bounds(ranks[i], spec.confidence)) for i, e in enumerate(systems)}
+    got = ranks_of(gold.labels, systems, spec.config_for([measure.name]), spec.test_config())
+    return {e: [r[measure.name].low, r[measure.name].high] for e, r in got.items()}
 
 
 def seed_tests(scores: dict[int, list[float]], measure: str) -> dict[str, list[float]]:

@@ -18,13 +18,24 @@ def start(database_url: str | None = None, data_dir: str | None = None) -> None:
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, examples: bool = True, threads: int = 4) -> None:
     """Serve the board until interrupted; `workers` in-process worker threads do the jobs (0: leave them to
     `releval worker` processes)."""
-    from waitress import serve as waitress_serve
+    from waitress import create_server
 
+    from releval.core.errors import OptionError
     from releval.service import queue
     from releval.service.bundled import load_examples
     from releval.service.wsgi import application
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:  # bound first: a port already taken is one clear line (exit 2), before any example is loaded or job taken
+        http = create_server(application, host=host, port=port, threads=threads, ident="releval")
+    except OSError as exc:
+        import errno
+
+        reason = "address already in use" if exc.errno == errno.EADDRINUSE else (exc.strerror or str(exc)).lower()
+        raise OptionError(
+            f"--port {port}: cannot listen on {host}:{port}: {reason} (another server there? choose another --port)",
+            option="--port",
+        ) from None
     if examples and not load_examples():
         print("releval serve: the example files are not installed; starting with no benchmark", file=sys.stderr)
     stop = threading.Event()
@@ -33,7 +44,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, examples:
         t.start()
     print(f"releval board on http://{host}:{port}/ ({workers} in-process worker(s))", file=sys.stderr, flush=True)
     try:
-        waitress_serve(application, host=host, port=port, threads=threads, ident="releval")
+        http.run()
     finally:
         stop.set()
         for t in pool:

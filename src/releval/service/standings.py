@@ -33,10 +33,15 @@ class BoardCell:
     welch_p: float | None = None
     cohen_d: float | None = None
     rank: int | None = None  # 1 + the entries whose shown value is higher (ties share a rank); None: no value
+    #: The bootstrap rank interval (releval.significance.ranks): the range of ranks in the central share of resamples.
+    rank_interval: tuple[int, int] | None = None
+    tie_test: str = ""  # how the entry was compared with the best: "bootstrap" (paired) or "welch" (over seeds)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "rank": self.rank,
+            "rank_interval": list(self.rank_interval) if self.rank_interval else None,
+            "tie_test": self.tie_test or None,
             "value": self.value,
             "ci": list(self.ci) if self.ci else None,
             "signature": self.signature,
@@ -122,6 +127,8 @@ class Board:
                 "stale",
                 "signature",
                 "rank",
+                "rank_low",
+                "rank_high",
             ]
         )
         for row in self.rows:
@@ -142,6 +149,8 @@ class Board:
                         "yes" if c.stale else "no",
                         c.signature,
                         "" if c.rank is None else c.rank,
+                        c.rank_interval[0] if c.rank_interval else "",
+                        c.rank_interval[1] if c.rank_interval else "",
                     ]
                 )
         return out.getvalue()
@@ -178,6 +187,7 @@ def _redact_cell(c: BoardCell, view: View) -> BoardCell:
     )
     if view.detail:
         out.p_adjusted, out.welch_p, out.cohen_d = c.p_adjusted, c.welch_p, c.cohen_d
+        out.rank_interval, out.tie_test = c.rank_interval, c.tie_test
     return out
 
 
@@ -190,6 +200,15 @@ def _sd(values: list[float]) -> float | None:
         return None
     mean = sum(values) / len(values)
     return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+
+
+def _mean_interval(values: list[float], confidence: float) -> tuple[float, float] | None:
+    """The t interval of the mean over seeds (releval.significance.seeds.mean_interval); None if not finite."""
+    from releval.significance.seeds import mean_interval
+
+    if not all(math.isfinite(v) for v in values):
+        return None
+    return mean_interval(values, confidence)
 
 
 def board(bench: Benchmark) -> Board:
@@ -240,6 +259,7 @@ def board(bench: Benchmark) -> Board:
                     cell.seeds = values
                     cell.value = sum(values) / len(values)
                     cell.sd = _sd(values)
+                    cell.ci = _mean_interval(values, bench.confidence)
             cells[measure_name] = cell
         rows.append(BoardRow(entry_id, name, owner, paper_url, selection, list(flags), len(run_ids), cells))
     ties_current = _ties(bench, measures, rows, runs_of, shas)
@@ -284,11 +304,16 @@ def _ties(
         best = by_id.get(int(data["best"]))
         if best is not None:
             best.cells[m.name].tie = "best"
-        for entry_id, (_, p_adjusted, tied) in data["tests"].items():
+        for entry_id, (_, p_adjusted, tied, *how) in data["tests"].items():
             row = by_id.get(int(entry_id))
             if row is not None:
                 row.cells[m.name].tie = "tied" if tied else "below"
                 row.cells[m.name].p_adjusted = p_adjusted
+                row.cells[m.name].tie_test = how[0] if how else "bootstrap"
+        for entry_id, (low, high) in data.get("ranks", {}).items():
+            row = by_id.get(int(entry_id))
+            if row is not None:
+                row.cells[m.name].rank_interval = (int(low), int(high))
         for entry_id, (p, d) in data.get("seeds", {}).items():
             row = by_id.get(int(entry_id))
             if row is not None:

@@ -67,6 +67,25 @@ def _viewer(request: HttpRequest) -> Submitter | None:
     return ops.authenticate(auth[7:].strip())
 
 
+#: The signed cookie the sign-in form of a page sets (`viewer_page`): who reads the pages of this browser, so the
+#: organiser sees the full view of their benchmark's pages during a hidden phase. Pages only: the API takes tokens.
+VIEWER_COOKIE = "releval_viewer"
+VIEWER_SALT = "releval.service.viewer"
+VIEWER_AGE = 8 * 3600
+
+
+def _page_viewer(request: HttpRequest) -> Submitter | None:
+    """Who reads a page: the bearer token's holder, else the submitter the signed sign-in cookie names (a cookie
+    that is forged, altered or older than VIEWER_AGE names nobody)."""
+    viewer = _viewer(request)
+    if viewer is not None:
+        return viewer
+    pk = request.get_signed_cookie(VIEWER_COOKIE, default=None, salt=VIEWER_SALT, max_age=VIEWER_AGE)
+    if pk is None or not pk.isdigit():
+        return None
+    return Submitter.objects.filter(pk=int(pk)).first()
+
+
 def _upload(request: HttpRequest) -> tuple[bytes, str]:
     f = request.FILES.get("file")
     if f is None:
@@ -124,6 +143,47 @@ def _run_json(run: Run, viewer: Submitter | None) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- JSON API
 
+#: Items per page of a list answer unless `limit` says otherwise, and the largest `limit` taken (docs/service.md).
+PAGE_DEFAULT = 100
+PAGE_MAX = 1000
+#: The board's rows per page by default: a whole board of up to this many entries in one answer.
+BOARD_PAGE_DEFAULT = 1000
+
+
+def _page(request: HttpRequest, total: int, default: int = PAGE_DEFAULT) -> tuple[slice, dict[str, Any]]:
+    """The slice of a list that `?page=P&limit=L` asks for (page from 1, limit 1 to PAGE_MAX) and what the answer
+    says about it: page, limit, total, and `next` / `previous` as paths with the same query (None at either end).
+    A page past the end is an empty list (its `previous` is the last page); a bad number is refused (400)."""
+    from urllib.parse import urlencode
+
+    values = {}
+    for name, fallback, top in (("page", 1, None), ("limit", default, PAGE_MAX)):
+        raw = request.GET.get(name, "")
+        try:
+            value = int(raw) if raw != "" else fallback
+        except ValueError:
+            value = 0
+        if value < 1 or (top is not None and value > top):
+            bound = f"1 to {top}" if top is not None else "1 or more"
+            raise ops.Refused(f"{name} {raw!r}: a whole number, {bound}")
+        values[name] = value
+    page, limit = values["page"], values["limit"]
+    start = (page - 1) * limit
+    last = max(1, -(-total // limit))
+
+    def link(p: int) -> str:
+        query = {**request.GET.dict(), "page": str(p), "limit": str(limit)}
+        return f"{request.path}?{urlencode(query)}"
+
+    meta = {
+        "page": page,
+        "limit": limit,
+        "total": total,
+        "next": link(page + 1) if start + limit < total else None,
+        "previous": link(min(page - 1, last)) if page > 1 else None,
+    }
+    return slice(start, start + limit), meta
+
 
 @api
 @require_http_methods(["GET", "POST"])
@@ -131,7 +191,9 @@ def api_benchmarks(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         bench = _benchmark_from(request)
         return JsonResponse(_benchmark_json(bench), status=201)
-    return JsonResponse({"benchmarks": [_benchmark_json(b) for b in Benchmark.objects.order_by("id")]})
+    listed = Benchmark.objects.order_by("id")
+    part, meta = _page(request, listed.count())
+    return JsonResponse({"benchmarks": [_benchmark_json(b) for b in listed[part]], **meta})
 
 
 def _benchmark_from(request: HttpRequest) -> Benchmark:
@@ -229,10 +291,55 @@ def api_benchmark(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @api
-@require_http_methods(["POST"])
+@require_http_methods(["GET", "POST"])
 def api_submit(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST: a new run. GET: the benchmark's runs, a page at a time (each run's cells: GET /api/v1/runs/ID)."""
+    if request.method == "GET":
+        bench = ops.get_benchmark(slug)
+        runs = Run.objects.filter(entry__benchmark=bench).order_by("id")
+        part, meta = _page(request, runs.count())
+        fields = ("id", "entry_id", "entry__name", "seed", "split", "status", "sha256", "created")
+        listed = [
+            {
+                "run": r[0],
+                "entry": r[1],
+                "entry_name": r[2],
+                "seed": r[3],
+                "split": r[4],
+                "status": r[5],
+                "sha256": r[6],
+                "created": r[7].isoformat(),
+            }
+            for r in runs.values_list(*fields)[part]
+        ]
+        return JsonResponse({"benchmark": bench.slug, "runs": listed, **meta})
     run = _submit_from(request, slug)
     return JsonResponse(_run_json(run, run.entry.owner), status=201)
+
+
+@api
+@require_http_methods(["GET"])
+def api_entries(request: HttpRequest, slug: str) -> HttpResponse:
+    """The benchmark's entries, a page at a time, withdrawn ones (no run left) included and said so."""
+    from django.db.models import Count
+
+    bench = ops.get_benchmark(slug)
+    entries = Entry.objects.filter(benchmark=bench).order_by("id").annotate(n_runs=Count("runs"))
+    part, meta = _page(request, entries.count())
+    listed = [
+        {
+            "entry": e.pk,
+            "name": e.name,
+            "owner": e.owner.name,
+            "paper_url": e.paper_url or None,
+            "selection": e.selection,
+            "runs": e.n_runs,
+            "withdrawn": e.n_runs == 0,
+            "flags": e.flags,
+        }
+        for e in entries.select_related("owner")[part]
+    ]
+    return JsonResponse({"benchmark": bench.slug, "entries": listed, **meta})
 
 
 @api
@@ -260,8 +367,15 @@ def _json_body(request: HttpRequest, key: str, example: str) -> dict[str, Any]:
 
 
 @api
-@require_http_methods(["POST"])
+@require_http_methods(["GET", "POST"])
 def api_measures(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST: register a measure (the organiser's). GET: the benchmark's measures, retired and failed ones too."""
+    if request.method == "GET":
+        bench = ops.get_benchmark(slug)
+        measures = bench.measures.order_by("position", "id")
+        part, meta = _page(request, measures.count())
+        listed = [{"name": m.name, "status": m.status, "error": m.error or None} for m in measures[part]]
+        return JsonResponse({"benchmark": bench.slug, "measures": listed, **meta})
     submitter = ops.authenticate(_token(request))
     body = _json_body(request, "name", '{"name": "power:0.5"}')
     measure = ops.register_measure(submitter, slug, body["name"])
@@ -315,8 +429,12 @@ def api_board(request: HttpRequest, slug: str) -> HttpResponse:
 
     bench = ops.get_benchmark(slug)
     b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
+    part, meta = _page(request, len(b.rows), BOARD_PAGE_DEFAULT)
+    doc = b.to_dict()
+    doc["rows"] = doc["rows"][part]  # ranks, ties and intervals are the whole board's
+    doc.update(meta)
     # orjson writes NaN and infinities as null (JSON has none), in C
-    return HttpResponse(orjson.dumps(b.to_dict()), content_type="application/json")
+    return HttpResponse(orjson.dumps(doc), content_type="application/json")
 
 
 def _finite(o: Any) -> Any:
@@ -334,7 +452,7 @@ def _finite(o: Any) -> Any:
 def board_csv(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         bench = ops.get_benchmark(slug)
-        b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
+        b = standings.redact(standings.board(bench), phases.view_for(bench, _page_viewer(request)))
     except ops.Refused as exc:
         return _page_error(request, exc)
     response = HttpResponse(b.to_csv(), content_type="text/csv; charset=utf-8")
@@ -387,12 +505,13 @@ def index(request: HttpRequest) -> HttpResponse:
 def board_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         bench = ops.get_benchmark(slug)
-        b = standings.redact(standings.board(bench), phases.view_for(bench, _viewer(request)))
+        b = standings.redact(standings.board(bench), phases.view_for(bench, _page_viewer(request)))
     except ops.Refused as exc:
         return _page_error(request, exc)
     context = {
         "bench": bench,
         "board": b,
+        "viewer": _page_viewer(request),
         "head": _head_html(b),
         "rows": _rows_html(b),
         "stats": bench.stats,
@@ -400,6 +519,34 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
         "pending": any(not v for v in b.ties_current.values()) or b.stale > 0,
     }
     return render(request, "board/board.html", context)
+
+
+@require_http_methods(["POST"])
+def viewer_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The sign-in form of a benchmark's page (CSRF-protected): the token's holder reads this browser's pages as
+    themselves for VIEWER_AGE seconds (a signed, HTTP-only cookie naming them; the token itself is not kept) — the
+    organiser sees every detail during a hidden phase. `leave` signs out."""
+    from django.shortcuts import redirect
+
+    try:
+        ops.get_benchmark(slug)
+        response = redirect(f"/b/{slug}/")
+        if request.POST.get("leave"):
+            response.delete_cookie(VIEWER_COOKIE)
+            return response
+        submitter = ops.authenticate(request.POST.get("token"))
+    except ops.Refused as exc:
+        return _page_error(request, exc)
+    response.set_signed_cookie(
+        VIEWER_COOKIE,
+        str(submitter.pk),
+        salt=VIEWER_SALT,
+        max_age=VIEWER_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response
 
 
 def _pct(x: float | None) -> str:
@@ -450,14 +597,20 @@ def _rows_html(b: standings.Board) -> str:
             if c.sd is not None:
                 text += f" ± {_pct(c.sd)}"
             tip = [f"{m}: {text}" + (f" (rank {c.rank} of {len(b.rows)})" if c.rank is not None else "")]
+            if c.rank_interval:
+                tip.append(
+                    f"{b.benchmark.confidence:.0%} bootstrap rank interval {c.rank_interval[0]}–{c.rank_interval[1]}"
+                )
             if c.ci:
-                tip.append(f"{b.benchmark.confidence:.0%} CI [{_pct(c.ci[0])}, {_pct(c.ci[1])}]")
+                what = "t interval of the mean" if len(c.seeds) > 1 else "CI"
+                tip.append(f"{b.benchmark.confidence:.0%} {what} [{_pct(c.ci[0])}, {_pct(c.ci[1])}]")
             if len(c.seeds) > 1:
                 tip.append(f"{len(c.seeds)} seeds: " + ", ".join(_pct(v) for v in c.seeds))
                 if c.welch_p is not None:
                     tip.append(f"vs best (seeds): Welch p = {c.welch_p:.3g}, Cohen's d = {c.cohen_d:.2f}")
             if c.p_adjusted is not None:
-                tip.append(f"vs best: paired bootstrap p (Holm) = {c.p_adjusted:.3g}")
+                test = "Welch's t over seeds" if c.tie_test == "welch" else "paired bootstrap"
+                tip.append(f"vs best: {test} p (Holm) = {c.p_adjusted:.3g}")
             if c.stale:
                 tip.append("stale: being computed")
             if c.signature:
@@ -478,8 +631,16 @@ def _rows_html(b: standings.Board) -> str:
         )
         parts.append(f"<td>{flags}</td>")
         if b.measures:
-            rank = row.cells[b.measures[0]].rank
-            parts.append(f'<td data-v="{rank if rank is not None else ""}">{rank if rank is not None else "–"}</td>')
+            first = row.cells[b.measures[0]]
+            rank = first.rank
+            span = (
+                f' <span class="ci">({first.rank_interval[0]}–{first.rank_interval[1]})</span>'
+                if first.rank_interval
+                else ""
+            )
+            parts.append(
+                f'<td data-v="{rank if rank is not None else ""}">{rank if rank is not None else "–"}{span}</td>'
+            )
         parts.append("</tr>")
         out.append("".join(parts))
     return "\n".join(out)
@@ -489,7 +650,7 @@ def _rows_html(b: standings.Board) -> str:
 def entry_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     try:
         entry = Entry.objects.select_related("benchmark", "owner").get(pk=entry_id, benchmark__slug=slug)
-        view = phases.view_for(entry.benchmark, _viewer(request))
+        view = phases.view_for(entry.benchmark, _page_viewer(request))
     except Entry.DoesNotExist:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
     except ops.Refused as exc:
@@ -558,7 +719,7 @@ def entry_figure(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
 
     try:
         entry = Entry.objects.select_related("benchmark").get(pk=entry_id, benchmark__slug=slug)
-        view = phases.view_for(entry.benchmark, _viewer(request))
+        view = phases.view_for(entry.benchmark, _page_viewer(request))
     except Entry.DoesNotExist:
         return _page_error(request, ops.Refused(f"no entry {entry_id} on {slug!r}", 404))
     except ops.Refused as exc:

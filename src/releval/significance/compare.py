@@ -46,6 +46,7 @@ from releval.significance.paired import (
     percentile_intervals,
     resampling_rows,
 )
+from releval.significance.ranking import RankInterval
 from releval.significance.seeds import SeedComparison, compare_seeds
 from releval.tasks import classification as rc
 
@@ -107,6 +108,8 @@ class PairedTable:
     notes: list[str] = field(default_factory=list)
     unit: str = "items"  # what n counts: items (classification) or documents (end-to-end RE)
     warnings: list[Notice] = field(default_factory=list)
+    #: Bootstrap rank intervals {system: {average: RankInterval}} (releval.significance.ranks), when asked for.
+    ranks: dict[str, dict[str, RankInterval]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "warnings", as_notices(self.warnings))
@@ -128,6 +131,7 @@ class PairedTable:
             "correction": self.correction,
             "confidence": self.confidence,
             "scores": self.scores,
+            **({"rank_intervals": _ranks_dict(self.ranks)} if self.ranks else {}),
             **_table_tail(self),
         }
 
@@ -148,7 +152,15 @@ class PairedTable:
             list(data.get("notes", [])),
             data.get("unit", "items"),
             [Notice.from_dict(w) for w in data.get("warnings", [])],
+            {
+                s: {m: RankInterval(int(r["rank"]), int(r["low"]), int(r["high"])) for m, r in per.items()}
+                for s, per in data.get("rank_intervals", {}).items()
+            },
         )
+
+
+def _ranks_dict(ranks: dict[str, dict[str, RankInterval]]) -> dict[str, dict[str, dict[str, int]]]:
+    return {s: {m: r.to_dict() for m, r in per.items()} for s, per in ranks.items()}
 
 
 @dataclass(frozen=True)
