@@ -80,7 +80,8 @@ def test_api_errors_ranks_and_withdrawn_entries(backend: str, tmp_path) -> None:
         assert board.request("GET", "/b/nothing/")[2]["Content-Type"].startswith("text/html")  # pages stay HTML
 
         # ranks by the value shown: two entries with the same file share rank 1, the third is 3rd
-        labels = {"x": synthetic.predictions(1, 0.1), "y": synthetic.predictions(1, 0.1), "z": synthetic.predictions(2)}
+        # (z is submitted first: rows come in rank order, entry order among equals)
+        labels = {"z": synthetic.predictions(2), "x": synthetic.predictions(1, 0.1), "y": synthetic.predictions(1, 0.1)}
         ids = {}
         for name, pred in labels.items():
             status, out = board.submit("toy", name, synthetic.jsonl(pred), f"{name}.jsonl")
@@ -98,6 +99,7 @@ def test_api_errors_ranks_and_withdrawn_entries(backend: str, tmp_path) -> None:
         rows = {r["name"]: r for r in board.json("/b/toy/board.json")["rows"]}
         assert {n: r["cells"]["micro"]["value"] for n, r in rows.items()} == pytest.approx(micro, abs=1e-15)
         assert {n: r["cells"]["micro"]["rank"] for n, r in rows.items()} == {"x": 1, "y": 1, "z": 3}
+        assert list(rows) == ["x", "y", "z"]
         table = list(csv.DictReader(io.StringIO(board.request("GET", "/b/toy/board.csv")[1].decode())))
         assert {r["entry"]: r["rank"] for r in table if r["measure"] == "micro"} == {"x": "1", "y": "1", "z": "3"}
         page = board.request("GET", "/b/toy/")[1].decode()
@@ -167,7 +169,9 @@ def test_every_list_endpoint_is_paginated(backend: str, tmp_path) -> None:
         assert [m["name"] for m in measures] == ["micro", "weighted", "dodrans", "entropy", "macro"]
 
         whole = board.json("/api/v1/benchmarks/toy/board")
-        assert [r["name"] for r in whole["rows"]] == ["e0", "e1", "e2", "e3"]  # the withdrawn entry is no row
+        assert sorted(r["name"] for r in whole["rows"]) == ["e0", "e1", "e2", "e3"]  # the withdrawn entry is no row
+        ranks = [r["cells"]["micro"]["rank"] for r in whole["rows"]]
+        assert ranks == sorted(ranks)  # rows in rank order
         paged = _collect(board, "/api/v1/benchmarks/toy/board?limit=3", "rows")
         assert paged == whole["rows"]  # ranks and ties are the whole board's on every page
 

@@ -212,8 +212,9 @@ def _mean_interval(values: list[float], confidence: float) -> tuple[float, float
 
 
 def board(bench: Benchmark) -> Board:
-    """The board of a benchmark (test runs only), rows in entry order (the page sorts). Four queries of plain
-    values (no model instances: a thousand entries are read and shaped in tens of milliseconds)."""
+    """The board of a benchmark (test runs only), rows by rank under the first measure (entry order among equals).
+    Four queries of plain values (no model instances: a thousand entries are read and shaped in tens of
+    milliseconds)."""
     measures = list(Measure.objects.filter(benchmark=bench, status="active"))
     columns = [(m.pk, m.name) for m in measures]
     entries = Entry.objects.filter(benchmark=bench).order_by("id")
@@ -277,6 +278,9 @@ def _rank(b: Board) -> None:
         for row in b.rows:
             v = row.cells[m].value
             row.cells[m].rank = None if v is None or v != v else 1 + sum(x > v for x in shown)
+    if b.measures:  # rows in the order of the first measure's rank (ties and entries without a value: entry order)
+        first = b.measures[0]
+        b.rows.sort(key=lambda row: (row.cells[first].rank is None, row.cells[first].rank or 0))
 
 
 def _ties(
