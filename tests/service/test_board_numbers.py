@@ -72,6 +72,16 @@ def test_board_equals_score_and_compare(backend: str, tmp_path, reference) -> No
     with running_board(backend, tmp_path, examples=True) as board:
         board.wait_idle()
         data = board.json("/b/semeval2010-task8/board.json")
+        # every family's example benchmark is there, under its task (releval.service.bundled.FAMILIES)
+        tasks = {b["slug"]: b["task"] for b in board.json("/api/v1/benchmarks")["benchmarks"]}
+        assert tasks == {
+            "semeval2010-task8": "rc",
+            "conll04": "e2e",
+            "chemprot-scibert": "chemprot-scibert",
+            "redocred-dev40": "docred",
+            "fewrel-wiki-5-1": "fewrel",
+            "nyt-style-ranked": "ranked",
+        }
     assert data["measures"] == MEASURES
     assert data["stale_cells"] == 0 and all(data["ties_current"].values())
     rows = {r["name"]: r for r in data["rows"]}

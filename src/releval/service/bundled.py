@@ -4,7 +4,11 @@
   `examples/semeval2010_task8` (onehaitao's CNN, CR-CNN, Att-CNN, Att-BLSTM and R-BERT; sources and licences in
   NOTICE), each submitted as an entry by the submitter `releval-examples`;
 * CoNLL04 end-to-end RE (the 288 test sentences of sincere's split file in `examples/conll04`), Strict,
-  Boundaries and NER measures, open for submissions (no system's predictions are bundled).
+  Boundaries and NER measures, open for submissions (no system's predictions are bundled);
+* one benchmark per other family, each a task of the library's registry driven through the Task protocol
+  (releval.service.library_task): ChemProt as SciBERT distributes it (its test split), DocRED (the first 40
+  Re-DocRED dev documents), FewRel (50 val_wiki 5-way 1-shot episodes) and ranked relation facts (the NYT-style
+  example), open for submissions (`FAMILIES`).
 """
 
 from __future__ import annotations
@@ -38,6 +42,63 @@ def example_dir(name: str = "semeval2010_task8", probe: str = "test_key_directed
 
 CONLL04_SLUG = "conll04"
 
+#: The other families' example benchmarks: slug → (task, example folder, gold file, settings, title, description).
+FAMILIES: dict[str, tuple[str, str, str, dict[str, object], str, str]] = {
+    "chemprot-scibert": (
+        "chemprot-scibert",
+        "chemprot",
+        "scibert_chemprot_test.txt.gz",
+        {},
+        "ChemProt as SciBERT distributes it (13 labels, test split)",
+        "Krallinger et al. (2017) via Beltagy et al. (2019): no negative class, so micro-F1 equals accuracy; "
+        "not comparable with BLUE's ChemProt (micro over CPR:3/4/5/6/9).",
+    ),
+    "redocred-dev40": (
+        "docred",
+        "docred",
+        "redocred_dev_first40.json.gz",
+        {},
+        "Re-DocRED dev, first 40 documents (document-level RE)",
+        "Tan et al. (2022): F1, Ign F1 (no train facts given here: equal to F1), Evi F1 as the CodaLab scorer, "
+        "with per-relation weightings, frequent/long-tail and intra/inter-sentence F1.",
+    ),
+    "fewrel-wiki-5-1": (
+        "fewrel",
+        "fewrel",
+        "gold-5-1.json.gz",
+        {},
+        "FewRel val_wiki, 50 episodes of 5-way 1-shot",
+        "Han et al. (2018): accuracy as the mean of per-episode accuracies; intervals resample episodes.",
+    ),
+    "nyt-style-ranked": (
+        "ranked",
+        "ranked",
+        "gold.jsonl",
+        {"duplicates": "count"},
+        "Ranked relation facts (NYT10-style synthetic example)",
+        "Bag-level held-out evaluation as OpenNRE computes it: AUC of the precision-recall curve, P@N, max F1; "
+        "duplicated predictions counted as OpenNRE counts them.",
+    ),
+}
+
+
+def load_families() -> None:
+    """Create each other family's example benchmark whose files are installed, unless it exists."""
+    for slug, (task, folder_name, gold_name, settings, title, description) in FAMILIES.items():
+        folder = example_dir(folder_name, gold_name)
+        if folder is None or Benchmark.objects.filter(slug=slug).exists():
+            continue
+        ops.create_benchmark(
+            slug,
+            title,
+            (folder / gold_name).read_bytes(),
+            gold_name,
+            dict(settings),
+            task=task,
+            open_=True,  # the example files are public
+            description=description,
+        )
+
 
 def load_examples() -> bool:
     """Create the example benchmarks (and SemEval's entries) unless they exist; False when the files are not
@@ -55,6 +116,7 @@ def load_examples() -> bool:
             description="Roth and Yih (2004), the split of Taillé et al. (2020): entities and relations; Strict "
             "(spans, entity and relation types), Boundaries (spans and relation type) and NER.",
         )
+    load_families()
     folder = example_dir()
     if folder is None:
         return False
