@@ -68,9 +68,13 @@ def test_made_up_cases_equal_each_reference_bit_for_bit(tmp_path: Path, name: st
 @pytest.mark.parametrize("name", ["mixed", "duplicate_gold_labels", "all_correct_in_train", "gold_without_evidence"])
 def test_redocred_subsets_equal_its_benchmark_function(tmp_path: Path, name: str) -> None:
     expected = VECTORS[name]["redocred_benchmark"]
-    if "error" in expected:
-        pytest.skip("the reference raised: " + expected["error"])
-    _check(_score(tmp_path, CASES[name], "redocred"), expected, subsets=True)
+    result = _score(tmp_path, CASES[name], "redocred")
+    if "error" in expected:  # a title gold lacks: the benchmark function raises; releval counts it as false
+        assert expected["error"] == "KeyError: 'D9'"  # positives (as the official F1 does) and says so
+        assert any("absent from gold" in w and "KeyError" in w for w in result.warnings), result.warnings
+        _check(result, VECTORS[name]["redocred"])  # the official numbers: the Re-DocRED scorer's own, D9 included
+        return
+    _check(result, expected, subsets=True)
 
 
 def test_edge_case_notes(tmp_path: Path) -> None:

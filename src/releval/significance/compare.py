@@ -649,26 +649,45 @@ def _run_tests(
                     results = [(p, resampling_rows(c, spec, t, test, progress)) for p, c, spec in pair_cells]
                 for prefix, rows in results:
                     for m, r in rows.items():
-                        raw.append(
-                            {
-                                "a": a,
-                                "b": b,
-                                "test": t,
-                                "metric": f"{prefix}{m}",
-                                "score_a": r.score_a,
-                                "score_b": r.score_b,
-                                "effect": r.effect,
-                                "p_value": r.p_value,
-                                "ci_effect": r.ci_effect,
-                                "ci_a": r.ci_a,
-                                "ci_b": r.ci_b,
-                            }
-                        )
+                        raw.append(raw_row(a, b, t, f"{prefix}{m}", r))
             elif discordant is not None:
                 raw.append({"a": a, "b": b, "test": test.test_name(t), "metric": "accuracy", **discordant(t, a, b)})
             if progress is not None and t not in RESAMPLING_TESTS:
                 progress(1)  # a resampling test counts its resamples as it draws them
     return raw
+
+
+def score_runs(systems: Mapping[str, Sequence[Any]], score_one: Callable[[str, Any], Any]) -> dict[str, list[Any]]:
+    """Every run of every system scored (`score_one(name, run)`); the input problems of every file reported
+    together (InputErrors), not only the first file's."""
+    scored: dict[str, list[Any]] = {}
+    errors: list[InputError] = []
+    for name, runs in systems.items():
+        for run in runs:
+            try:
+                scored.setdefault(name, []).append(score_one(name, run))
+            except InputError as exc:
+                errors.append(exc)
+    raise_all(errors)
+    return scored
+
+
+def raw_row(a: str, b: str, test: str, metric: str, r: Any) -> dict[str, Any]:
+    """One test of `a` against `b` under one measure, from its MetricComparison `r`, before the correction
+    (`pair_rows` adjusts the p-values of each (test, measure) family and makes the PairRows)."""
+    return {
+        "a": a,
+        "b": b,
+        "test": test,
+        "metric": metric,
+        "score_a": r.score_a,
+        "score_b": r.score_b,
+        "effect": r.effect,
+        "p_value": r.p_value,
+        "ci_effect": r.ci_effect,
+        "ci_a": r.ci_a,
+        "ci_b": r.ci_b,
+    }
 
 
 def pair_rows(raw: list[dict[str, Any]], correction: str) -> list[PairRow]:
@@ -692,15 +711,7 @@ def _score_e2e_systems(
 
     _check_systems(systems)
     gold_data = load_any(gold, "gold")
-    scored: dict[str, list[e2e.E2EResult]] = {}
-    errors: list[InputError] = []
-    for name, runs in systems.items():
-        for run in runs:
-            try:
-                scored.setdefault(name, []).append(e2e.score(gold_data, run, config, name))
-            except InputError as exc:
-                errors.append(exc)
-    raise_all(errors)
+    scored = score_runs(systems, lambda name, run: e2e.score(gold_data, run, config, name))
     first = config.all_criteria[0]
     digests = {(name, r.counts[first].gold_digest) for name, runs in scored.items() for r in runs}
     if len({d for _, d in digests}) > 1:

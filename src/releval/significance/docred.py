@@ -28,7 +28,7 @@ from releval.metrics.cells import (
     cells_from_rows,
     randomization_totals,
 )
-from releval.significance.compare import PairedTable, SeedTable, pair_rows, seed_table, system_pairs
+from releval.significance.compare import PairedTable, SeedTable, pair_rows, raw_row, seed_table, system_pairs
 from releval.significance.config import SignificanceConfig
 from releval.significance.paired import comparison_rows
 from releval.tasks import docred
@@ -169,21 +169,7 @@ def compare_files(
             rows = paired_rows(wide[a], wide[b], labels, config, distant, spec, method, test, progress)
             for m in metrics:
                 r = rows[m]
-                raw.append(
-                    {
-                        "a": a,
-                        "b": b,
-                        "test": method,
-                        "metric": m,
-                        "score_a": r.score_a,
-                        "score_b": r.score_b,
-                        "effect": r.effect,
-                        "p_value": r.p_value,
-                        "ci_effect": r.ci_effect,
-                        "ci_a": r.ci_a,
-                        "ci_b": r.ci_b,
-                    }
-                )
+                raw.append(raw_row(a, b, method, m, r))
     sig = docred.signature(config, g, first.counts, facts, test.signature_fields(unit="documents", baseline=baseline))
     if len(units) > first.n_documents:
         notes.append(f"{len(units) - first.n_documents} title(s) absent from gold resampled as units of their own")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from releval.core.errors import InputError, raise_all
+from releval.core.errors import InputError
 from releval.core.notices import Notice
 from releval.significance.compare import (
     PairedTable,
@@ -18,6 +18,7 @@ from releval.significance.compare import (
     _check_systems,
     _run_tests,
     pair_rows,
+    score_runs,
     seed_table,
     system_pairs,
 )
@@ -32,16 +33,7 @@ def _score_all(
 ) -> dict[str, list[dp.DrugProtResult]]:
     """Every run of every system scored against one gold standard; every file's problems reported together."""
     g = dp.load_gold(gold)
-    scored: dict[str, list[dp.DrugProtResult]] = {}
-    errors: list[InputError] = []
-    for name, runs in systems.items():
-        for run in runs:
-            try:
-                scored.setdefault(name, []).append(dp.score(g, run, config, name))
-            except InputError as exc:
-                errors.append(exc)
-    raise_all(errors)
-    return scored
+    return score_runs(systems, lambda name, run: dp.score(g, run, config, name))
 
 
 def compare_files(

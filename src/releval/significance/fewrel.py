@@ -20,7 +20,7 @@ from releval.core.options import RESAMPLING_TESTS
 from releval.data.fewrel import load_episodes, load_predictions
 from releval.metrics.cells import bootstrap_totals, cells_from_rows, randomization_totals
 from releval.metrics.episodes import ratios
-from releval.significance.compare import PairedTable, SeedTable, pair_rows, seed_table, system_pairs
+from releval.significance.compare import PairedTable, SeedTable, pair_rows, raw_row, seed_table, system_pairs
 from releval.significance.config import SignificanceConfig, correction_field
 from releval.significance.paired import comparison_rows
 from releval.tasks.fewrel import EpisodeStats, FewRelConfig, episode_stats, signature
@@ -107,21 +107,7 @@ def compare_files(
             draws = {m: (fa[:, j], fb[:, j]) for j, m in enumerate(metrics)}
             rows = comparison_rows(scores[a], scores[b], draws, method, test)
             for m, r in rows.items():
-                raw.append(
-                    {
-                        "a": a,
-                        "b": b,
-                        "test": method,
-                        "metric": m,
-                        "score_a": r.score_a,
-                        "score_b": r.score_b,
-                        "effect": r.effect,
-                        "p_value": r.p_value,
-                        "ci_effect": r.ci_effect,
-                        "ci_a": r.ci_a,
-                        "ci_b": r.ci_b,
-                    }
-                )
+                raw.append(raw_row(a, b, method, m, r))
     sig = signature(config, episodes, test.signature_fields(unit="episodes", baseline=baseline))
     return PairedTable(
         scores,

@@ -33,6 +33,7 @@ from releval.significance.compare import (
     PairedTable,
     SeedTable,
     pair_rows,
+    raw_row,
     seed_table,
     system_pairs,
 )
@@ -239,21 +240,7 @@ def paired_table(
             rows = comparison_rows(scores[a], scores[b], draws, t, test)
             for m in names:
                 r = rows[m]
-                raw.append(
-                    {
-                        "a": a,
-                        "b": b,
-                        "test": t,
-                        "metric": m,
-                        "score_a": r.score_a,
-                        "score_b": r.score_b,
-                        "effect": r.effect,
-                        "p_value": r.p_value,
-                        "ci_effect": r.ci_effect,
-                        "ci_a": r.ci_a,
-                        "ci_b": r.ci_b,
-                    }
-                )
+                raw.append(raw_row(a, b, t, m, r))
             if progress is not None:
                 progress(test.resamples)
     notes = [
