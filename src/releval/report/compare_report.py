@@ -50,12 +50,40 @@ def compact_wanted(table: PairedTable, all_pairs: bool | None = None) -> bool:
     return table.baseline is None and len(table.scores) > COMPACT_SYSTEMS
 
 
+#: The criteria of end-to-end RE that prefix an average in a metric's name (strict:macro).
+_CRITERIA = ("ner:", "strict:", "boundaries:", "relaxed:")
+
+
+def value_name(metrics: Sequence[str]) -> str:
+    """What the scores of a comparison are: "F" when every metric is an F average (micro or a weighting, after
+    an end-to-end criterion), else "score" (AUC, P@N, accuracy, Ign F1 … of the other tasks).
+
+    >>> value_name(["micro", "macro", "power:0.5"]), value_name(["strict:macro"]), value_name(["auc", "p@100"])
+    ('F', 'F', 'score')
+    """
+    from releval.metrics.weightings import get_weighting
+
+    def average(metric: str) -> bool:
+        for criterion in _CRITERIA:
+            metric = metric.removeprefix(criterion)
+        if metric == "micro":
+            return True
+        try:
+            get_weighting(metric)
+        except (KeyError, ValueError):
+            return False
+        return True
+
+    return "F" if all(average(m) for m in metrics) else "score"
+
+
 def paired_tables(table: PairedTable, all_pairs: bool | None = None) -> list[Table]:
     """Scores of every system per average (shown only), then one row per (pair, test, average) with A, B, Δ,
     the CI of Δ, p and adjusted p. With many systems (`compact_wanted`) the display formats show the compact
     view instead of the pair rows (`compact_tables`), and only CSV (and JSON) carry every row."""
+    f = value_name(table.metrics)
     scores = Table(
-        "F (%) per average",
+        "F (%) per average" if f == "F" else "Score (%) per measure",
         (Column("system"), *(Column(m, "percent") for m in table.metrics)),
         [(name, *(s.get(m) for m in table.metrics)) for name, s in table.scores.items()],
         show="display",
@@ -290,7 +318,7 @@ def seed_tables(table: SeedTable) -> list[Table]:
         cells = [table.summary(name, m)[:2] for m in table.metrics]
         summary_rows.append((f"{name} ({len(next(iter(table.runs[name].values())))} runs)", *cells))
     summary = Table(
-        "F (%) mean ± sample SD over runs",
+        f"{'F' if value_name(table.metrics) == 'F' else 'Score'} (%) mean ± sample SD over runs",
         (Column("system"), *(Column(m, "percent-sd") for m in table.metrics)),
         summary_rows,
         show="display",
