@@ -556,7 +556,11 @@ def sample_episodes(
     Raises OptionError for settings the data cannot give: N above the number of relations (NOTA needs one more
     relation), K + Q above a relation's number of instances.
     """
-    relations = load_relations(data) if isinstance(data, (str, os.PathLike)) else dict(data)
+    relations: dict[str, list[Any]] = (
+        load_relations(data)
+        if isinstance(data, (str, os.PathLike))
+        else {name: list(items) for name, items in data.items()}
+    )
     for value, what, low in (
         (n_way, "n_way", 1),
         (k_shot, "k_shot", 1),

@@ -60,7 +60,9 @@ def parse_at(value: Any) -> tuple[int, ...]:
     >>> parse_at("300, 100"), parse_at(50)
     ((100, 300), (50,))
     """
-    items = value.split(",") if isinstance(value, str) else [value] if isinstance(value, int) else list(value)
+    items: list[Any] = (
+        list(value.split(",")) if isinstance(value, str) else [value] if isinstance(value, int) else list(value)
+    )
     out = set()
     for item in items:
         text = str(item).strip()
