@@ -593,6 +593,28 @@ class DatasetTests:
     __hash__ = None  # type: ignore[assignment]  # arrays inside: not hashable
 
 
+class DatasetInputError(InputError):
+    """An input problem of one dataset's files: the dataset's name first, then the file, line or record, field.
+
+    >>> str(DatasetInputError("redocred", InputError("no such title", file="a.json", record=3, field="title")))
+    "dataset 'redocred': a.json: record 3: field 'title': no such title"
+    """
+
+    def __init__(self, dataset: str, error: InputError) -> None:
+        self.dataset = dataset
+        super().__init__(error.message, file=error.file, line=error.line, field=error.field, record=error.record)
+
+    def location(self) -> str:
+        return f"dataset '{self.dataset}': " + super().location()
+
+
+def in_dataset(name: str, exc: InputError | InputErrors) -> list[InputError]:
+    """The input problems of `exc` each named by the dataset they belong to (an OptionError is about an option,
+    not a file: it is returned as it is)."""
+    errors = exc.errors if isinstance(exc, InputErrors) else [exc]
+    return [e if isinstance(e, (OptionError, DatasetInputError)) else DatasetInputError(name, e) for e in errors]
+
+
 def check_metric(metric: str) -> str:
     """The F average a resampling test reports: 'micro' or a weighting (its canonical name, e.g. power:0.5)."""
     from releval.metrics.averages import MICRO
@@ -655,11 +677,8 @@ def dataset_tests(
     for name, gold, pred_a, pred_b in datasets:
         try:
             labels, runs, facts = align_systems(gold, {f"{name} A": [pred_a], f"{name} B": [pred_b]}, config)
-        except InputErrors as exc:
-            errors += exc.errors
-            continue
-        except InputError as exc:
-            errors.append(exc)
+        except (InputError, InputErrors) as exc:
+            errors += in_dataset(name, exc)
             continue
         finally:
             if progress is not None:
