@@ -132,6 +132,8 @@ def test_each_dataset_gets_the_one_sided_p_of_compare(task: str, tmp_path: Path)
     assert got["ba"] == pytest.approx((p_ba, effect_ba), abs=1e-12)
     assert effect_ab == pytest.approx(-effect_ba, abs=1e-12) and effect_ab != 0  # the examples' systems differ
     assert got["aa"] == (1.0, 0.0)  # identical systems: every resample is as extreme as the observed δ = 0
+    behind = "ab" if effect_ab < 0 else "ba"  # the tests are one-sided by construction: the warning says so
+    assert f"mixed effect signs (1 positive, 1 negative): B is ahead on {behind}, where the one-sided" in err
     # the analysis of these p-values is `replicability analyze`'s on a table of them
     table = tmp_path / "p.csv"
     table.write_text("dataset,p,effect\n" + "".join(f"{d},{p!r},{e!r}\n" for d, (p, e) in got.items()))

@@ -94,7 +94,16 @@ def _analyze_and_emit(
 ) -> None:
     """Run the analysis, send its warnings to stderr and write the rendered result; `test`, `settings` and
     `notices` record how from-predictions made the p-values."""
-    result = analyze(p, alpha, names=names, effects=effects, dependence=dependence, method=method, pc_methods=pc)
+    result = analyze(
+        p,
+        alpha,
+        names=names,
+        effects=effects,
+        dependence=dependence,
+        method=method,
+        pc_methods=pc,
+        one_sided=test is not None,
+    )
     if test is not None or settings or notices:
         result = replace(
             result, test=test, settings=dict(settings or {}), warnings=[*as_notices(notices or []), *result.warnings]

@@ -448,12 +448,15 @@ def analyze(
     dependence: str = "dependent",
     method: str = "holm",
     pc_methods: Sequence[str] = DEFAULT_PC_METHODS,
+    one_sided: bool = False,
 ) -> ReplicabilityResult:
     """Full replicability analysis (Dror et al. 2017 §4): k_hat per method and the identified datasets.
 
     `pvalues` are one-sided p-values, all for the same alternative (A better than B). `effects`, when
     given, are the observed differences A - B; mixed signs produce a warning because such p-values are
-    usually not one-sided in a single direction (Dror's own POS table is an example).
+    usually not one-sided in a single direction (Dror's own POS table is an example). `one_sided`: the p-values
+    are known to be one-sided tests of A > B (from-predictions ran them), so mixed signs only say on which
+    datasets B is ahead.
     """
     p = check_pvalues(pvalues)
     a = check_alpha(alpha)
@@ -490,7 +493,16 @@ def analyze(
     notes: list[Notice] = []
     if eff is not None:
         pos, neg = int(np.sum(eff > 0)), int(np.sum(eff < 0))
-        if pos and neg:
+        if pos and neg and one_sided:
+            behind = ", ".join(label[i] for i in np.flatnonzero(eff < 0))
+            notes.append(
+                Notice(
+                    f"mixed effect signs ({pos} positive, {neg} negative): B is ahead on {behind}, where the "
+                    "one-sided tests of A > B give large p-values; to count the datasets where B is better, swap "
+                    "PRED_A and PRED_B"
+                )
+            )
+        elif pos and neg:
             notes.append(
                 Notice(
                     f"mixed effect signs ({pos} positive, {neg} negative): the p-values must all be one-sided "
