@@ -324,8 +324,7 @@ def from_predictions_command(
     if the_task.name == "rc":
         refuse_options(
             {"--dataset-setting": bool(dataset_settings)},
-            "not for --task rc (its options apply to every dataset; give each dataset its own run of options "
-            "by testing it with another --task, or split the command)",
+            "not for --task rc: its input options apply to every dataset",
         )
         refuse_options(
             {"--metric": metric not in (None, "micro") and test not in RESAMPLING_TESTS},
