@@ -270,3 +270,40 @@ def test_plot_per_relation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["plot", "per-class", files["truth"], files["submission"], "-o", str(png),
                  "--train-facts", files["train_annotated"]]) == 2  # fmt: skip
     assert "--task docred" in capsys.readouterr().err
+
+
+def test_null_evidence_in_a_prediction_is_a_located_error(tmp_path: Path) -> None:
+    """The column reader takes JSON null as no evidence; a file holding null is read by the checking reader, which
+    refuses a null `evidence` (the CodaLab scorer would crash on set(None)) and accepts a null `score`."""
+    case = json.loads(json.dumps(CASES["mixed"]))
+    case["submission"][0]["score"] = None
+    assert _score(tmp_path, case, "codalab").official["f1"] == VECTORS["mixed"]["codalab"]["RE_F1"]
+    case["submission"][3]["evidence"] = None
+    with pytest.raises(InputError) as err:
+        _score(tmp_path, case, "codalab")
+    assert (err.value.record, err.value.field) == (4, "evidence")
+
+
+def test_intra_and_inter_beyond_62_sentences_by_hand(tmp_path: Path) -> None:
+    """Sentence sets as bit masks: past 62 sentences they are Python integers; intra/inter as Re-DocRED defines
+    them (some mention of h and some of t share a sentence)."""
+    ents = [[("A", 0), ("A2", 70)], [("B", 70)], [("C", 3)]]
+    doc = {"title": "L", "sents": [["w"]] * 71, "vertexSet": [[{"name": n, "sent_id": s} for n, s in e] for e in ents],
+           "labels": [{"h": 0, "t": 1, "r": "P1", "evidence": [70]}, {"h": 1, "t": 2, "r": "P2", "evidence": [3]}]}  # fmt: skip
+    sub = [{"title": "L", "h_idx": 0, "t_idx": 1, "r": "P1", "evidence": [70]},
+           {"title": "L", "h_idx": 0, "t_idx": 2, "r": "P2", "evidence": [0]}]  # fmt: skip
+    case = {"truth": [doc], "train_annotated": [], "train_distant": [], "submission": sub}
+    s = _score(tmp_path, case, "codalab").subsets
+    # gold: (0,1) intra (sentence 70), (1,2) inter; predictions: (0,1) intra correct, (0,2) inter wrong
+    assert (s["intra_precision"], s["intra_recall"]) == (1.0, 1.0)
+    assert (s["inter_precision"], s["inter_recall"]) == (0.0, 0.0)
+
+
+def test_the_same_file_as_train_and_distant_facts_is_read_once(tmp_path: Path) -> None:
+    from releval.tasks.docred import Facts
+
+    files = _write(tmp_path, CASES["mixed"])
+    both = Facts.of(DocredConfig(train_facts=(files["train_annotated"],), distant_facts=(files["train_annotated"],)))
+    assert both.distant is both.train
+    r = _score(tmp_path, {**CASES["mixed"], "train_distant": CASES["mixed"]["train_annotated"]}, "codalab")
+    assert r.official["ign_distant_f1"] == r.official["ign_f1"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain, product, repeat
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -120,10 +121,12 @@ class Facts:
 
     @classmethod
     def of(cls, config: DocredConfig) -> Facts:
-        return cls(
-            load_train_facts(config.train_facts) if config.train_facts else None,
-            load_train_facts(config.distant_facts) if config.distant_facts else None,
-        )
+        """The train and distant facts of `config`, each set read once: the same files given as both (as the
+        CodaLab scorer's own setup does when no distant file exists) are one set, its digest computed once."""
+        train = load_train_facts(config.train_facts) if config.train_facts else None
+        if config.distant_facts and config.distant_facts == config.train_facts:
+            return cls(train, train)
+        return cls(train, load_train_facts(config.distant_facts) if config.distant_facts else None)
 
 
 @dataclass(frozen=True)
@@ -154,102 +157,182 @@ class DocredCounts:
         return out
 
 
-def _intra(doc_sents: tuple[tuple[int, ...], ...], h: int, t: int) -> bool:
-    """Re-DocRED's intra-sentence pair: some mention of h and some mention of t share a sentence."""
-    return not set(doc_sents[h]).isdisjoint(doc_sents[t])
+@dataclass(frozen=True)
+class GoldIndex:
+    """A gold file's distinct facts, for matching predictions by columns: `keys[i]` = (document, h, t, r) of fact i
+    in file order (the first of equal keys), `position` its inverse; per fact its document (`unit`), relation,
+    evidence (of the **last** of equal keys, as in the CodaLab scorer) and whether it is intra-sentence (some mention
+    of h and some of t share a sentence: Re-DocRED's definition); per document the sum of its labels' evidence
+    counts (repeated labels included, as the scorer counts them) and per entity a bit mask of its sentences."""
+
+    keys: list[tuple[int, int, int, str]]
+    position: dict[tuple[int, int, int, str], int]
+    unit: NDArray[np.intp]
+    relation: list[str]
+    evidence: list[tuple[int, ...]]
+    intra: NDArray[np.bool_]
+    evidence_gold: NDArray[np.float64]
+    entity_offset: NDArray[np.intp]
+    sentence_mask: NDArray[Any]
+
+    @classmethod
+    def of(cls, gold: DocredGold) -> GoldIndex:
+        docs = gold.documents
+        all_keys = [(u, h, t, r) for u, d in enumerate(docs) for h, t, r, _ in d.labels]
+        all_evidence = [ev or () for d in docs for *_, ev in d.labels]
+        evidence = dict(zip(all_keys, all_evidence))  # the last of equal keys gives the evidence, the first its place
+        keys = list(evidence)
+        n_labels = np.fromiter(map(len, (d.labels for d in docs)), dtype=np.intp, count=len(docs))
+        evi_gold = np.bincount(
+            np.repeat(np.arange(len(docs)), n_labels), weights=list(map(len, all_evidence)), minlength=len(docs)
+        ).astype(np.float64)
+        entities = [s for d in docs for s in d.sentences]  # every entity's mention sentence ids
+        n_entities = np.fromiter(map(len, (d.sentences for d in docs)), dtype=np.intp, count=len(docs))
+        off = np.concatenate([[0], np.cumsum(n_entities)[:-1]]).astype(np.intp) if len(docs) else n_entities
+        flat = np.fromiter(chain.from_iterable(entities), dtype=np.int64)
+        lo = min(int(flat.min()), 0) if flat.size else 0  # a negative sentence id (unchecked) still gets its own bit
+        mask: NDArray[Any]
+        if flat.size and int(flat.max()) - lo < 62:
+            mentions = np.fromiter(map(len, entities), dtype=np.intp, count=len(entities))
+            starts = np.concatenate([[0], np.cumsum(mentions)[:-1]]).astype(np.intp)
+            mask = np.bitwise_or.reduceat(np.left_shift(1, flat - lo), starts) if len(entities) else flat
+        else:  # more than 62 sentences: Python integers as bit masks
+            mask = np.array([sum(1 << (s - lo) for s in set(e)) for e in entities] or [0], dtype=object)
+        unit = np.fromiter((key[0] for key in keys), dtype=np.intp, count=len(keys))
+        intra = np.zeros(len(keys), dtype=bool)
+        if keys:
+            h = off[unit] + np.fromiter((key[1] for key in keys), dtype=np.intp, count=len(keys))
+            t = off[unit] + np.fromiter((key[2] for key in keys), dtype=np.intp, count=len(keys))
+            intra = np.asarray((mask[h] & mask[t]) != 0, dtype=bool)
+        return cls(
+            keys, {k: i for i, k in enumerate(keys)}, unit, [k[3] for k in keys], list(evidence.values()), intra,
+            evi_gold, off, mask,
+        )  # fmt: skip
+
+
+def gold_index(gold: DocredGold) -> GoldIndex:
+    """The GoldIndex of `gold`, built once per gold object (several submissions are scored against one)."""
+    cached = gold.__dict__.get("_index")
+    if cached is None:
+        cached = GoldIndex.of(gold)
+        object.__setattr__(gold, "_index", cached)
+    return cached
+
+
+def seen_in(gold: DocredGold, index: GoldIndex, facts: frozenset[tuple[str, str, str]], which: Any = None
+            ) -> NDArray[np.bool_]:  # fmt: skip
+    """Per gold fact (`which`: indices into `index.keys`, default all): whether some (head mention name, tail
+    mention name, r) of it is among `facts` — the CodaLab scorer's "in train" of a correct prediction, and the
+    leak check's "gold fact seen in train"."""
+    idx = range(len(index.keys)) if which is None else which
+    if not facts:
+        return np.zeros(len(idx), dtype=bool)
+    docs, keys = gold.documents, index.keys
+    out = np.zeros(len(idx), dtype=bool)
+    hit = facts.isdisjoint
+    for j, i in enumerate(idx):
+        u, h, t, r = keys[i]
+        names = docs[u].names
+        out[j] = not hit(product(names[h], names[t], (r,)))
+    return out
 
 
 def count(gold: DocredGold, sub: Submission, facts: Facts, config: DocredConfig) -> DocredCounts:
-    """The per-unit statistics of a submission, with the CodaLab scorer's deduplication."""
-    docs = gold.by_title()
+    """The per-unit statistics of a submission, with the CodaLab scorer's deduplication (the first of equal
+    (title, h, t, r) keeps its evidence), computed over columns: predictions are matched to the gold facts by key,
+    and "in train" is looked up once per matched gold fact."""
+    index = gold_index(gold)
+    n_docs = len(gold.documents)
     unit_of = {d.title: i for i, d in enumerate(gold.documents)}
     units = [d.title for d in gold.documents]
-    kept: dict[tuple[str, int, int, str], Any] = {}
-    for p in sub.predictions:  # a stable sort keeps the first of equal keys: so does the first seen
-        kept.setdefault((p.title, p.h, p.t, p.r), p)
-    duplicates = len(sub.predictions) - len(kept)
-    std: dict[tuple[str, str, int, int], frozenset[int]] = {}
-    gold_rows: list[tuple[int, str, int, int]] = []  # unit, r, h, t of each distinct gold fact
-    evi_gold_per_unit = np.zeros(len(units))
-    for gu, gdoc in enumerate(gold.documents):
-        for h, t, r, ev in gdoc.labels:
-            key = (gdoc.title, r, h, t)
-            evi_gold_per_unit[gu] += len(ev or ())
-            if key not in std:
-                gold_rows.append((gu, r, h, t))
-            std[key] = frozenset(ev or ())  # the last of equal gold keys gives the evidence, as in the scorer
-    labels = sorted({r for (_, r, _, _) in std} | {k[3] for k in kept})
+    preds = sub.predictions
+    titles = [p.title for p in preds]
+    for title in dict.fromkeys(titles):  # titles absent from gold: units of their own, in order of appearance
+        if title not in unit_of:
+            unit_of[title] = len(units)
+            units.append(title)
+    pu_all = list(map(unit_of.__getitem__, titles))
+    h_all, t_all, r_all = [p.h for p in preds], [p.t for p in preds], [p.r for p in preds]
+    keys = list(zip(pu_all, h_all, t_all, r_all))
+    n = len(keys)
+    first = dict(zip(reversed(keys), range(n - 1, -1, -1)))  # each key's first occurrence: it keeps its evidence
+    kept = np.sort(np.fromiter(first.values(), dtype=np.intp, count=len(first)))
+    duplicates = n - len(kept)
+    labels = sorted(set(index.relation) | set(r_all))
     li = {x: i for i, x in enumerate(labels)}
     k = len(labels)
-    train = facts.train.facts if facts.train else frozenset()
-    distant = facts.distant.facts if facts.distant else frozenset()
-    pred_rows = []  # unit, type, correct, in_train, in_distant, evi_correct, evi_pred, intra, inter
-    scores, correct_flags = [], []
-    matched: set[tuple[str, str, int, int]] = set()
-    for (title, h, t, r), p in kept.items():
-        doc = docs.get(title)
-        if doc is None:
-            if title not in unit_of:
-                unit_of[title] = len(units)
-                units.append(title)
-            pred_rows.append((unit_of[title], li[r], 0, 0, 0, 0, 0, 0, 0))
-            scores.append(np.nan if p.score is None else p.score)
-            correct_flags.append(False)
-            continue
-        evi = set(p.evidence or ()) if config.evidence else set()
-        key = (title, r, h, t)
-        intra = _intra(doc.sentences, h, t)
-        ok = key in std
-        in_train = in_distant = ec = 0
-        if ok:
-            matched.add(key)
-            ec = len(std[key] & evi)
-            pairs = [(n1, n2, r) for n1 in doc.names[h] for n2 in doc.names[t]]
-            in_train = int(not train.isdisjoint(pairs))
-            in_distant = int(bool(distant) and not distant.isdisjoint(pairs))
-        pred_rows.append(
-            (unit_of[title], li[r], int(ok), in_train, in_distant, ec, len(evi), int(intra), int(not intra))
-        )
-        scores.append(np.nan if p.score is None else p.score)
-        correct_flags.append(ok)
-    stats = np.zeros((len(units), 3 * k + len(EXTRA)))
+    m = len(kept)
+    kept_list = kept.tolist()
+    pu = np.array(pu_all, dtype=np.intp)[kept] if n else np.zeros(0, dtype=np.intp)
+    pc = np.fromiter(map(li.__getitem__, r_all), dtype=np.intp, count=n)[kept]
+    gi = np.fromiter(map(index.position.get, [keys[i] for i in kept_list], repeat(-1)), dtype=np.intp, count=m)
+    ok = gi >= 0
+    known = pu < n_docs
+    intra = np.zeros(m, dtype=bool)
+    if known.any():
+        off = index.entity_offset[pu[known]]
+        h = off + np.array(h_all, dtype=np.intp)[kept][known]
+        t = off + np.array(t_all, dtype=np.intp)[kept][known]
+        intra[known] = (index.sentence_mask[h] & index.sentence_mask[t]) != 0
+    evi_pred = np.zeros(m)
+    evi_ok = np.zeros(m)
+    if config.evidence:
+        empty: frozenset[int] = frozenset()
+        kev = [frozenset(e) if e else empty for e in (preds[i].evidence for i in kept_list)]
+        evi_pred = np.fromiter(map(len, kev), dtype=np.float64, count=m) * known
+        gev = index.evidence
+        okj = np.flatnonzero(ok)
+        evi_ok[okj] = [len(kev[j].intersection(gev[g])) for j, g in zip(okj.tolist(), gi[okj].tolist())]
+    hit = np.zeros(len(index.keys), dtype=bool)
+    hit[gi[ok]] = True
+    matched = np.flatnonzero(hit)
+    in_train = np.zeros(m)
+    in_distant = np.zeros(m)
+    for flags, fs in ((in_train, facts.train), (in_distant, facts.distant)):
+        if fs is not None and fs.facts and matched.size:
+            if fs is facts.train and flags is in_distant:  # the same set as both: looked up once
+                flags[:] = in_train
+                continue
+            seen = np.zeros(len(index.keys), dtype=bool)
+            seen[matched] = seen_in(gold, index, fs.facts, matched.tolist())
+            flags[ok] = seen[gi[ok]]
+    n_units = len(units)
+    width = 3 * k + len(EXTRA)
     x0 = 3 * k
-    if pred_rows:
-        pr = np.array(pred_rows, dtype=np.int64)
-        pu, c, ok_ = pr[:, 0], pr[:, 1], pr[:, 2]
-        n_units, width = stats.shape
-        flat = stats.reshape(-1)
-        np.add.at(flat, pu * width + c, ok_)  # TP
-        np.add.at(flat, pu * width + k + c, 1 - ok_)  # FP
+    okf = ok.astype(np.float64)
+    intra_f = (intra & known).astype(np.float64)
+    inter_f = (~intra & known).astype(np.float64)
+    cells = pu * width + pc + np.where(ok, 0, k)  # TP or FP
+    stats = np.bincount(cells, minlength=n_units * width).astype(np.float64).reshape(n_units, width)
 
-        def add(name: str, values: NDArray[np.int64] | None = None) -> None:
-            stats[:, x0 + _X[name]] += np.bincount(pu, weights=values, minlength=n_units)
+    def add(name: str, values: NDArray[np.float64] | None = None) -> None:
+        stats[:, x0 + _X[name]] += np.bincount(pu, weights=values, minlength=n_units)
 
+    if m:
         add("predictions")
-        for j, name in enumerate(("correct", "correct_in_train", "correct_in_distant", "evidence_correct")):
-            add(name, pr[:, 2 + j])
-        add("evidence_predicted", pr[:, 6])
-        add("pred_intra", pr[:, 7])
-        add("correct_intra", pr[:, 7] * ok_)
-        add("pred_inter", pr[:, 8])
-        add("correct_inter", pr[:, 8] * ok_)
-    for u_, r, h, t in gold_rows:
-        title = gold.documents[u_].title
-        intra = _intra(gold.documents[u_].sentences, h, t)
-        stats[u_, x0 + _X["gold"]] += 1
-        stats[u_, x0 + (_X["gold_intra"] if intra else _X["gold_inter"])] += 1
-        if (title, r, h, t) not in matched:
-            stats[u_, 2 * k + li[r]] += 1  # FN
-    stats[: len(gold.documents), x0 + _X["evidence_gold"]] = evi_gold_per_unit
-    return DocredCounts(
-        tuple(labels),
-        tuple(units),
-        stats,
-        len(gold.documents),
-        duplicates,
-        np.array(scores, dtype=np.float64),
-        np.array(correct_flags, dtype=bool),
-    )
+        add("correct", okf)
+        add("correct_in_train", in_train)
+        add("correct_in_distant", in_distant)
+        add("evidence_correct", evi_ok)
+        add("evidence_predicted", evi_pred)
+        add("pred_intra", intra_f)
+        add("correct_intra", intra_f * okf)
+        add("pred_inter", inter_f)
+        add("correct_inter", inter_f * okf)
+    n_gold = len(index.keys)
+    if n_gold:
+        gu = index.unit
+        gc = np.fromiter(map(li.__getitem__, index.relation), dtype=np.intp, count=n_gold)
+        unmatched = np.ones(n_gold, dtype=bool)
+        unmatched[matched] = False
+        fn = gu[unmatched] * width + 2 * k + gc[unmatched]
+        stats += np.bincount(fn, minlength=n_units * width).reshape(n_units, width)
+        stats[:, x0 + _X["gold"]] += np.bincount(gu, minlength=n_units)
+        stats[:, x0 + _X["gold_intra"]] += np.bincount(gu, weights=index.intra.astype(np.float64), minlength=n_units)
+        stats[:, x0 + _X["gold_inter"]] += np.bincount(gu, weights=(~index.intra).astype(np.float64), minlength=n_units)
+    stats[:n_docs, x0 + _X["evidence_gold"]] = index.evidence_gold
+    scores = np.array([np.nan if preds[i].score is None else preds[i].score for i in kept_list], dtype=np.float64)
+    return DocredCounts(tuple(labels), tuple(units), stats, n_docs, duplicates, scores, ok)
 
 
 def _div(num: NDArray, den: NDArray) -> NDArray[np.float64]:
