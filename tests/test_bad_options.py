@@ -363,6 +363,7 @@ INPUT_BAD_VALUES: dict[str, tuple[tuple[str, ...], str]] = {
     "--distant-facts": (("--distant-facts", "{missing}"), "--distant-facts"),
     "--scorer": (("--scorer", "perl"), "--scorer"),
     "--no-evidence": (("--no-evidence=yes",), "--no-evidence"),
+    "--relation-names": (("--relation-names", " "), "--relation-names"),
 }
 cli.register_commands([])
 from releval.commands.inputs import READERS  # noqa: E402  (filled by the commands' registration above)

@@ -412,3 +412,38 @@ def load_train_facts(paths: Sequence[PathLike]) -> TrainFacts:
             facts.add((triple[0], triple[1], triple[2]))
         kinds.append("fact")
     return TrainFacts(frozenset(facts), tuple(str(p) for p in paths), tuple(kinds), n_docs, n_labels)
+
+
+#: `relation_names` value naming the copy of DocRED's `rel_info.json` bundled with releval (MIT; NOTICE).
+BUNDLED_RELATION_NAMES = "docred"
+
+
+def load_relation_names(source: PathLike) -> dict[str, str]:
+    """Relation names by id from a file in DocRED's `rel_info.json` format, a JSON object {"P131": "located in the
+    administrative territorial entity", …}; `"docred"` reads the bundled copy of DocRED's own (96 types, the same ids
+    in Re-DocRED and Revisit-DocRED). Every key must be a non-empty id and every value a name (a string): a
+    `rel2id.json` (ids to numbers) is refused, naming the file and the key.
+
+    >>> load_relation_names("docred")["P131"]
+    'located in the administrative territorial entity'
+    """
+    if os.fspath(source) == BUNDLED_RELATION_NAMES:
+        source = os.path.join(os.path.dirname(__file__), "docred_rel_info.json")
+    name = str(source)
+    data = _parsed(read_bytes(source), name)
+    if not isinstance(data, dict) or not data:
+        raise InputError(
+            'relation names: expected a non-empty JSON object {"P131": "located in …", …} (DocRED\'s rel_info.json)',
+            file=name,
+        )
+    for key, value in data.items():
+        if not key.strip():
+            raise InputError("relation names: an empty relation id", file=name, field=repr(key))
+        if not isinstance(value, str) or not value.strip():
+            hint = " (rel2id.json maps ids to numbers: give rel_info.json)" if isinstance(value, int) else ""
+            raise InputError(
+                f"relation names: the name of {key!r} must be a non-empty string, got {value!r}{hint}",
+                file=name,
+                field=key,
+            )
+    return {key: value.strip() for key, value in data.items()}

@@ -194,6 +194,7 @@ def statistics(paths: Sequence[Any], config: Any = None, **options: Any) -> Docr
                 "--scorer": config.scorer != "codalab",
                 "--distant-facts": bool(config.distant_facts),
                 "--no-evidence": not config.evidence,
+                "--relation-names": config.relation_names is not None,
             },
             "not used by stats --task docred (only --train-facts is: the leak check)",
         )

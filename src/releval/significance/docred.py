@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.notices import Notice
 from releval.core.options import RESAMPLING_TESTS
+from releval.core.validation import refuse_options
 from releval.data.docred import load_gold, load_submission
 from releval.metrics.averages import fix_class_set
 from releval.metrics.cells import (
@@ -122,6 +123,8 @@ def compare_files(
     """
     if len(systems) < 2:
         raise InputError(f"comparison needs at least 2 systems, got {len(systems)}", field="system")
+    refuse_options({"--relation-names": config.relation_names is not None}, "not used by compare (no per-relation "
+                   "table; `score` and `plot per-class` show the names)")  # fmt: skip
     if baseline is not None and baseline not in systems:
         raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
     runs = {len(paths) for paths in systems.values()}

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, product, repeat
 from pathlib import Path
 from typing import Any, ClassVar
@@ -40,12 +40,13 @@ from releval.core.options import DOCRED_SCORERS
 from releval.core.schema import header
 from releval.core.signature import Signature, short_hash
 from releval.core.table import Column, Table
-from releval.core.validation import check_choice
+from releval.core.validation import check_choice, check_nonempty
 from releval.data.docred import (
     DocredGold,
     Submission,
     TrainFacts,
     load_gold,
+    load_relation_names,
     load_submission,
     load_train_facts,
 )
@@ -88,7 +89,9 @@ class DocredConfig(ScoringConfig):
 
     `scorer`: whose quirks the official numbers reproduce (codalab, atlop, redocred); `train_facts`: files of
     the train facts Ign F1 leaves out (DocRED training files or `.fact` lists, their union); `distant_facts`: the
-    same for Ign-distant F1 (not reported without them); `evidence`: score evidence (gold labels need `evidence`).
+    same for Ign-distant F1 (not reported without them); `evidence`: score evidence (gold labels need `evidence`);
+    `relation_names`: a file in DocRED's `rel_info.json` format, or "docred" (the bundled copy), whose names the
+    per-relation tables and figures show beside the ids (display only: not in the signature).
     Class weightings run over the relation types with gold support.
     """
 
@@ -98,6 +101,7 @@ class DocredConfig(ScoringConfig):
     train_facts: tuple[str, ...] = ()
     distant_facts: tuple[str, ...] = ()
     evidence: bool = True
+    relation_names: str | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -107,6 +111,8 @@ class DocredConfig(ScoringConfig):
             paths = (value,) if isinstance(value, (str, os.PathLike)) else tuple(value or ())
             object.__setattr__(self, name, tuple(os.fspath(p) for p in paths))
         object.__setattr__(self, "evidence", bool(self.evidence))
+        if self.relation_names is not None:
+            object.__setattr__(self, "relation_names", check_nonempty(os.fspath(self.relation_names), "relation_names"))
 
     def signature_fields(self) -> dict[str, object]:
         return {**super().signature_fields(), "scorer": self.scorer, "evidence": "yes" if self.evidence else "no"}
@@ -487,6 +493,8 @@ class DocredResult:
     signature: Signature
     notes: list[str] = field(default_factory=list)
     warnings: list[Notice] = field(default_factory=list)
+    #: Relation names by id (`DocredConfig.relation_names`), shown beside the ids; empty: ids only.
+    relation_names: dict[str, str] = field(default_factory=dict)
 
     task: ClassVar[str] = "docred"
 
@@ -511,7 +519,17 @@ class DocredResult:
             "signature": self.signature.format(),
             "notes": list(self.notes),
             "warnings": [w.to_dict() for w in self.warnings],
+            **({"relation_names": self.names_of(self.counts.labels)} if self.relation_names else {}),
         }
+
+    def names_of(self, labels: Sequence[str]) -> dict[str, str]:
+        """{id: name} of the `labels` that have a name."""
+        return {x: self.relation_names[x] for x in labels if x in self.relation_names}
+
+    def display_label(self, label: str) -> str:
+        """'P131 located in the administrative territorial entity', or the id alone when it has no name."""
+        name = self.relation_names.get(label)
+        return f"{label} {name}" if name else label
 
     def to_tables(self) -> list[Table]:
         return DocredResult.tables_of([self])
@@ -572,13 +590,31 @@ class DocredResult:
         if per_class is None:
             per_class = len(results) == 1
         for r in results if per_class else []:
-            out += score_tables(
+            tables = score_tables(
                 [r.per_relation],
                 title=f"{r.system}: per relation type (micro = the official F1)",
                 support_header="gold",
                 accuracy=False,
             )
+            out += [_named(t, r) for t in tables] if r.relation_names else tables
         return out
+
+
+def _named(table: Table, result: DocredResult) -> Table:
+    """A per-relation table with the relation names: the display table shows 'P131 located in …' in its label
+    column; a data table (CSV) gets a `name` column after `label` (empty for averages and unnamed ids)."""
+    at = next(i for i, c in enumerate(table.columns) if c.name == "label")
+    if table.show == "display":
+        columns = list(table.columns)
+        columns[at] = replace(columns[at], display=result.display_label)
+        return replace(table, columns=columns)
+    kind = next(i for i, c in enumerate(table.columns) if c.name == "kind")
+    columns = [*table.columns[: at + 1], Column("name"), *table.columns[at + 1 :]]
+    rows = [
+        (*row[: at + 1], result.relation_names.get(row[at], "") if row[kind] == "class" else "", *row[at + 1 :])
+        for row in table.rows
+    ]
+    return replace(table, columns=columns, rows=rows)
 
 
 def _short(key: str) -> str:
@@ -695,7 +731,8 @@ def result_of(
     curve = pr_curve(counts, float(x["gold"]))
     if curve is not None:
         warnings.append(Notice(THRESHOLD_WARNING))
-    return DocredResult(system, off, sub, per_relation, counts, curve, sig, notes, warnings)
+    names = load_relation_names(config.relation_names) if config.relation_names else {}
+    return DocredResult(system, off, sub, per_relation, counts, curve, sig, notes, warnings, names)
 
 
 def _system_name(path: str) -> str:
