@@ -148,6 +148,8 @@ class DocredCounts:
     duplicates: int
     scores: NDArray[np.float64]
     correct: NDArray[np.bool_]
+    #: The deduplicated predictions' (document or unit, h, t, r), in the order of `scores`.
+    keys: list[tuple[int, int, int, str]] = field(default_factory=list, compare=False, repr=False)
 
     def widen(self, labels: Sequence[str], units: Sequence[str]) -> NDArray[np.float64]:
         """The statistics over other type and unit lists (a superset: absent ones get zeros)."""
@@ -225,19 +227,23 @@ def gold_index(gold: DocredGold) -> GoldIndex:
     return cached
 
 
-def seen_in(gold: DocredGold, index: GoldIndex, facts: frozenset[tuple[str, str, str]], which: Any = None
-            ) -> NDArray[np.bool_]:  # fmt: skip
-    """Per gold fact (`which`: indices into `index.keys`, default all): whether some (head mention name, tail
-    mention name, r) of it is among `facts` — the CodaLab scorer's "in train" of a correct prediction, and the
-    leak check's "gold fact seen in train"."""
-    idx = range(len(index.keys)) if which is None else which
+def seen_in(
+    gold: DocredGold, keys: Sequence[tuple[int, int, int, str]], facts: frozenset[tuple[str, str, str]]
+) -> NDArray[np.bool_]:
+    """Per (document, h, t, r) key (a gold fact or a prediction for a gold document): whether some (head mention
+    name, tail mention name, r) of it is among `facts` — the CodaLab scorer's "in train" of a correct prediction,
+    the leak check's "gold fact seen in train" and "prediction that copies a train fact".
+
+    >>> g = DocredGold("g", (DocredDocument("D", 1, (("A", "Ay"), ("B",)), ((0, 0), (0,)), ()),), "d")
+    >>> seen_in(g, [(0, 0, 1, "P1"), (0, 1, 0, "P1")], frozenset({("Ay", "B", "P1")})).tolist()
+    [True, False]
+    """
+    out = np.zeros(len(keys), dtype=bool)
     if not facts:
-        return np.zeros(len(idx), dtype=bool)
-    docs, keys = gold.documents, index.keys
-    out = np.zeros(len(idx), dtype=bool)
+        return out
+    docs = gold.documents
     hit = facts.isdisjoint
-    for j, i in enumerate(idx):
-        u, h, t, r = keys[i]
+    for j, (u, h, t, r) in enumerate(keys):
         names = docs[u].names
         out[j] = not hit(product(names[h], names[t], (r,)))
     return out
@@ -300,7 +306,7 @@ def count(gold: DocredGold, sub: Submission, facts: Facts, config: DocredConfig)
                 flags[:] = in_train
                 continue
             seen = np.zeros(len(index.keys), dtype=bool)
-            seen[matched] = seen_in(gold, index, fs.facts, matched.tolist())
+            seen[matched] = seen_in(gold, [index.keys[i] for i in matched.tolist()], fs.facts)
             flags[ok] = seen[gi[ok]]
     n_units = len(units)
     width = 3 * k + len(EXTRA)
@@ -338,7 +344,9 @@ def count(gold: DocredGold, sub: Submission, facts: Facts, config: DocredConfig)
         stats[:, x0 + _X["gold_inter"]] += np.bincount(gu, weights=(~index.intra).astype(np.float64), minlength=n_units)
     stats[:n_docs, x0 + _X["evidence_gold"]] = index.evidence_gold
     scores = np.array([np.nan if preds[i].score is None else preds[i].score for i in kept_list], dtype=np.float64)
-    return DocredCounts(tuple(labels), tuple(units), stats, n_docs, duplicates, scores, ok)
+    return DocredCounts(
+        tuple(labels), tuple(units), stats, n_docs, duplicates, scores, ok, [keys[i] for i in kept_list]
+    )
 
 
 def _div(num: NDArray, den: NDArray) -> NDArray[np.float64]:
