@@ -357,3 +357,10 @@ def test_per_relation_figure_grows_in_height_with_the_types() -> None:
     assert hb - hh == pytest.approx(48 * ROW_INCHES) and ROW_INCHES * 72 > 7  # points per row > font size
     labels = [t.get_text() for t in big.axes[0].get_yticklabels()]
     assert labels[0] == "P0 located in the administrative territorial entity (2)" and len(labels) == 96
+
+
+def test_huge_entity_index_for_a_title_absent_from_gold(tmp_path: Path) -> None:
+    """A title gold lacks has no entities to check its indices against: any integer >= 0 is a false positive."""
+    case = json.loads(json.dumps(CASES["mixed"]))
+    case["submission"][-1]["h_idx"] = 2**64 - 1  # D9: beyond int64
+    assert _score(tmp_path, case, "codalab").official["f1"] == VECTORS["mixed"]["codalab"]["RE_F1"]

@@ -243,6 +243,7 @@ def seen_in(
     name, tail mention name, r) of it is among `facts` — the CodaLab scorer's "in train" of a correct prediction,
     the leak check's "gold fact seen in train" and "prediction that copies a train fact".
 
+    >>> from releval.data.docred import DocredDocument
     >>> g = DocredGold("g", (DocredDocument("D", 1, (("A", "Ay"), ("B",)), ((0, 0), (0,)), ()),), "d")
     >>> seen_in(g, [(0, 0, 1, "P1"), (0, 1, 0, "P1")], frozenset({("Ay", "B", "P1")})).tolist()
     [True, False]
@@ -319,8 +320,9 @@ def count(gold: DocredGold, sub: Submission, facts: Facts, config: DocredConfig)
     intra = np.zeros(m, dtype=bool)
     if known.any():
         off = index.entity_offset[pu[known]]
-        h = off + np.array(h_all, dtype=np.intp)[kept][known]
-        t = off + np.array(t_all, dtype=np.intp)[kept][known]
+        rows = kept[known].tolist()  # entity indices of gold documents only (any integer >= 0 for other titles)
+        h = off + np.array([h_all[i] for i in rows], dtype=np.intp)
+        t = off + np.array([t_all[i] for i in rows], dtype=np.intp)
         intra[known] = (index.sentence_mask[h] & index.sentence_mask[t]) != 0
     evi_pred = np.zeros(m)
     evi_ok = np.zeros(m)
