@@ -11,9 +11,11 @@ Run: python benchmarks/bench_docred.py --codalab /path/to/DocRED/code/evaluation
 Data: the Re-DocRED dev split of ../shared/data/docred (its first --documents documents) and original DocRED's
 train facts (used as annotated and as distant facts, so both scorers load both); a submission of --predictions
 facts made from gold (drops, relabels, evidence changes, false facts; deterministic). Each side runs --repeat times,
-alternately, as a child process; printed: the median wall and CPU time per side and the ratio CodaLab / releval
-(> 1: releval is faster). Both sides' F1, Ign F1, Ign-distant F1 and Evi F1 must agree to 1e-12, else exit 1.
-Then: a paired bootstrap of --resamples resamples over the documents, every measure at once (median of --repeat).
+alternately, as a child process from compiled bytecode; printed: the median wall and CPU time per side, of a floor
+process (start-up, `import numpy`, the three inputs decoded: what any NumPy-based scorer pays) and the ratio
+CodaLab / releval (> 1: releval is faster). Both sides' F1, Ign F1, Ign-distant F1 and Evi F1 must agree to
+1e-12, else exit 1. Then: a paired bootstrap of --resamples resamples over the documents, every measure at once
+(median of --repeat).
 """
 
 from __future__ import annotations
