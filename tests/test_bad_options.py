@@ -323,6 +323,9 @@ CASES: list[Case] = [
     c(*AUDIT, "--id-field", "", names="--id-field"),
     c(*AUDIT, "--label-field", "", names="--label-field"),
     c(*AUDIT, "--format", "csv", names="--format"),
+    c(*AUDIT, "--task", "bogus", names="--task"),
+    c(*AUDIT, "--task", "ranked", names="--task"),
+    c(*AUDIT, "--task", "docred", "--train", KEY, names="--train"),
     c(*AUDIT, "-o", "{dir}", names="--output"),
     c("audit", "compare", "{result}", "{missing}", names="{missing}", covers="results"),
     c("audit", "compare", "{result}", "{result}", "--dataset", "bogus", names="--dataset"),
@@ -370,6 +373,7 @@ INPUT_BAD_VALUES: dict[str, tuple[tuple[str, ...], str]] = {
     "--distant-facts": (("--distant-facts", "{missing}"), "--distant-facts"),
     "--scorer": (("--scorer", "perl"), "--scorer"),
     "--no-evidence": (("--no-evidence=yes",), "--no-evidence"),
+    "--relation-names": (("--relation-names", " "), "--relation-names"),
 }
 cli.register_commands([])
 from releval.commands.inputs import READERS  # noqa: E402  (filled by the commands' registration above)

@@ -270,3 +270,97 @@ def test_plot_per_relation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["plot", "per-class", files["truth"], files["submission"], "-o", str(png),
                  "--train-facts", files["train_annotated"]]) == 2  # fmt: skip
     assert "--task docred" in capsys.readouterr().err
+
+
+def test_null_evidence_in_a_prediction_is_a_located_error(tmp_path: Path) -> None:
+    """The column reader takes JSON null as no evidence; a file holding null is read by the checking reader, which
+    refuses a null `evidence` (the CodaLab scorer would crash on set(None)) and accepts a null `score`."""
+    case = json.loads(json.dumps(CASES["mixed"]))
+    case["submission"][0]["score"] = None
+    assert _score(tmp_path, case, "codalab").official["f1"] == VECTORS["mixed"]["codalab"]["RE_F1"]
+    case["submission"][3]["evidence"] = None
+    with pytest.raises(InputError) as err:
+        _score(tmp_path, case, "codalab")
+    assert (err.value.record, err.value.field) == (4, "evidence")
+
+
+def test_intra_and_inter_beyond_62_sentences_by_hand(tmp_path: Path) -> None:
+    """Sentence sets as bit masks: past 62 sentences they are Python integers; intra/inter as Re-DocRED defines
+    them (some mention of h and some of t share a sentence)."""
+    ents = [[("A", 0), ("A2", 70)], [("B", 70)], [("C", 3)]]
+    labels = [{"h": 0, "t": 1, "r": "P1", "evidence": [70]}, {"h": 1, "t": 2, "r": "P2", "evidence": [3]}]
+    vertex = [[{"name": n, "sent_id": s} for n, s in e] for e in ents]
+    doc = {"title": "L", "sents": [["w"]] * 71, "vertexSet": vertex, "labels": labels}
+    sub = [{"title": "L", "h_idx": 0, "t_idx": 1, "r": "P1", "evidence": [70]},
+           {"title": "L", "h_idx": 0, "t_idx": 2, "r": "P2", "evidence": [0]}]  # fmt: skip
+    case = {"truth": [doc], "train_annotated": [], "train_distant": [], "submission": sub}
+    s = _score(tmp_path, case, "codalab").subsets
+    # gold: (0,1) intra (sentence 70), (1,2) inter; predictions: (0,1) intra correct, (0,2) inter wrong
+    assert (s["intra_precision"], s["intra_recall"]) == (1.0, 1.0)
+    assert (s["inter_precision"], s["inter_recall"]) == (0.0, 0.0)
+
+
+def test_the_same_file_as_train_and_distant_facts_is_read_once(tmp_path: Path) -> None:
+    from releval.tasks.docred import Facts
+
+    files = _write(tmp_path, CASES["mixed"])
+    both = Facts.of(DocredConfig(train_facts=(files["train_annotated"],), distant_facts=(files["train_annotated"],)))
+    assert both.distant is both.train
+    r = _score(tmp_path, {**CASES["mixed"], "train_distant": CASES["mixed"]["train_annotated"]}, "codalab")
+    assert r.official["ign_distant_f1"] == r.official["ign_f1"]
+
+
+def test_relation_names_in_tables_json_and_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--relation-names docred: the bundled rel_info.json (P131 checked by hand against DocRED's file); a file of
+    one's own; a rel2id.json (numbers, not names) is a located error, exit 2."""
+    files = _write(tmp_path, CASES["mixed"])
+    base = ["score", "--task", "docred", files["truth"], files["submission"]]
+    assert main([*base, "--relation-names", "docred"]) == 0
+    out = capsys.readouterr().out
+    assert "P17 country " in out and "P108 employer " in out and "P159 headquarters location " in out
+    own = tmp_path / "names.json"
+    own.write_text(json.dumps({"P17": "land", "P131": "located in the administrative territorial entity"}))
+    assert main([*base, "--relation-names", str(own), "-f", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)["results"][0]
+    assert result["relation_names"] == {"P17": "land"}  # the ids of this gold and submission that have a name
+    assert [row["label"] for row in result["per_relation"]["per_class"]][:2] == ["P108", "P159"]  # ids unchanged
+    assert main([*base, "--relation-names", str(own), "-f", "csv"]) == 0
+    rows = [line.split(",") for line in capsys.readouterr().out.splitlines() if ",class,P17," in line]
+    assert rows and rows[0][rows[0].index("P17") + 1] == "land"
+    from releval.data.docred import load_relation_names
+
+    assert load_relation_names("docred")["P131"] == "located in the administrative territorial entity"
+    bad = tmp_path / "rel2id.json"
+    bad.write_text(json.dumps({"Na": 0, "P17": 1}))
+    assert main([*base, "--relation-names", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "'Na'" in err and "rel_info.json" in err and "Traceback" not in err
+
+
+def test_per_relation_figure_grows_in_height_with_the_types() -> None:
+    """96 relation types with names: one row each, ROW_INCHES apart (more than a 7-pt label), so the figure's
+    height grows with their number and its width with the longest name."""
+    from releval.core.signature import parse
+    from releval.report.figures import per_class_figure
+    from releval.report.figures.per_class import ROW_INCHES
+    from releval.result import Average, ClassRow, ScoreResult
+
+    def result(k: int) -> ScoreResult:
+        rows = [ClassRow(f"P{i}", 1, 0, 1, 2, 1.0, 0.5, 2 / 3, True) for i in range(k)]
+        return ScoreResult("s", rows, {"micro": Average("micro", 1.0, 0.5, 2 / 3)}, 0.5, 2 * k, None,
+                           parse("task:docred"))  # fmt: skip
+
+    names = {f"P{i}": "located in the administrative territorial entity" for i in range(96)}
+    _, big = per_class_figure([result(96)], names=names)
+    _, half = per_class_figure([result(48)], names=names)
+    hb, hh = big.get_size_inches()[1], half.get_size_inches()[1]
+    assert hb - hh == pytest.approx(48 * ROW_INCHES) and ROW_INCHES * 72 > 7  # points per row > font size
+    labels = [t.get_text() for t in big.axes[0].get_yticklabels()]
+    assert labels[0] == "P0 located in the administrative territorial entity (2)" and len(labels) == 96
+
+
+def test_huge_entity_index_for_a_title_absent_from_gold(tmp_path: Path) -> None:
+    """A title gold lacks has no entities to check its indices against: any integer >= 0 is a false positive."""
+    case = json.loads(json.dumps(CASES["mixed"]))
+    case["submission"][-1]["h_idx"] = 2**64 - 1  # D9: beyond int64
+    assert _score(tmp_path, case, "codalab").official["f1"] == VECTORS["mixed"]["codalab"]["RE_F1"]

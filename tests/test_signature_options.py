@@ -645,6 +645,17 @@ VARIANTS = (
             Values("patch", ((), ("--patch", "{patch1}"), ("--patch", "{patch2}"))),
         ),
     ),
+    Variant(  # the findings' numbers: only the leak check's shares depend on a setting (the train facts)
+        "audit run-docred",
+        ("audit", "run", "--task", "docred"),
+        ("{docred_gold}", "{docred_a}"),
+        (
+            Values("scorer", ((), ("--scorer", "atlop"), ("--scorer", "redocred")), changes=False),
+            Values("train-facts", ((), ("--train-facts", "{docred_train}"))),
+            Values("distant-facts", ((), ("--distant-facts", "{docred_distant}")), changes=False),
+            Values("no-evidence", ((), ("--no-evidence",)), changes=False),
+        ),
+    ),
     Variant(  # findings count ids and labels, which the alignment does not change (the type checks need --train)
         "audit run-positions",
         ("audit", "run"),
@@ -721,6 +732,11 @@ NOT_VARIED = {
     "stats --distant-facts": "refused by stats (no statistic uses them)",
     "stats --scorer": "refused by stats (no statistic uses the scorer's quirks)",
     "stats --no-evidence": "refused by stats (statistics never read evidence)",
+    "score --relation-names": "docred: names shown beside the relation ids (display only; the ids stay the labels)",
+    "stats --relation-names": "refused by stats (no per-relation table)",
+    "compare --relation-names": "refused by compare (no per-relation table)",
+    "audit run --relation-names": "refused by an audit (no per-relation table)",
+    "audit run --task": "the kind of input: run as the variants audit run (rc) and audit run-docred",
 }
 
 #: Known bugs: (variant, values) that break the promise, with the file to fix. Each is a strict xfail, so a fix

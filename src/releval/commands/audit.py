@@ -21,7 +21,8 @@ from releval.commands.common import (
     format_option,
     output_option,
 )
-from releval.commands.inputs import Inputs, input_options
+from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
+from releval.core.errors import OptionError
 from releval.core.validation import refuse_options
 from releval.data.formats import LABEL_FORMATS as _LABEL_FORMATS
 from releval.report.audit_report import render_comparisons, render_report
@@ -58,7 +59,12 @@ _FORMAT_HELP = "Output: text or json."
 @click.option(
     "--train-format", "train_format", type=Choice(LABEL_FORMATS), default=None, help="Force the training file's format."
 )
-@input_options("audit run", ("{gold}", "{pred}"))
+@task_option(
+    "auto",
+    "auto (relation classification labels, or end-to-end RE files when gold or predictions are), rc, e2e, or docred "
+    "(DocRED gold and a CodaLab result.json: leak check with --train-facts, evidence, titles, duplicates).",
+)
+@input_options("audit run", ("{gold}", "{pred}"), tasks=("rc", "docred"))
 @format_option(FORMATS, _FORMAT_HELP)
 @output_option()
 def run_command(
@@ -66,6 +72,7 @@ def run_command(
     pred: Path,
     train: Path | None,
     train_format: str | None,
+    task: str,
     inputs: Inputs,
     format: str,
     output: Path | None,
@@ -74,14 +81,32 @@ def run_command(
 
     The files are read as `releval score` reads them (the same input options); the audit reports what every
     missing-prediction policy does and every label gold lacks, so --on-missing and --strict-labels do not apply.
+    With --task docred: DocRED gold and a CodaLab submission, the train facts given as `score` takes them.
     """
     check_choice(format, FORMATS, "--format")
+    if task not in ("auto", "rc", "e2e", "docred"):
+        raise OptionError(f"--task {task!r}: audit run audits --task rc, e2e or docred", option="--task")
     refuse_options({"--train-format": train_format is not None and train is None}, "needs --train")
     refuse_options(
         {"--on-missing": inputs.on_missing != "error", "--strict-labels": inputs.strict_labels},
         "do not apply to an audit: it reports what every missing-prediction policy does and every label gold lacks",
     )
-    report = audit(gold, pred, train, config=inputs.config("rc"), train_format=train_format)
+    from releval.tasks import get_task
+
+    if task == "docred":
+        from releval.audit.docred_checks import audit_docred
+
+        the_task = get_task("docred")
+        refuse_options(
+            {"--train": train is not None}, "not used by --task docred: give the train facts (--train-facts)"
+        )
+        refuse_options({"--relation-names": inputs.relation_names is not None}, "not used by audit (no per-relation "
+                       "table)")  # fmt: skip
+        refuse_foreign(the_task, inputs.given_fields(), ("rc", "docred"))
+        report = audit_docred(gold, pred, inputs.config(the_task))
+    else:
+        refuse_foreign(get_task("rc"), inputs.given_fields(), ("rc", "docred"))
+        report = audit(gold, pred, train, config=inputs.config("rc"), train_format=train_format)
     text = (
         render_report(report)
         if format == "text"

@@ -10,7 +10,7 @@ files the same way, so they take the same options with the same help, refused th
 * how predictions meet gold — `--by-position`, `--on-missing`, `--strict-labels`;
 * end-to-end files — `--types`, `--macro-classes`;
 * ranked relation facts — `--ties`, `--duplicates`, `--at`, `--threshold`.
-* DocRED files — `--train-facts`, `--distant-facts`, `--scorer`, `--no-evidence`.
+* DocRED files — `--train-facts`, `--distant-facts`, `--scorer`, `--no-evidence`, `--relation-names`.
 
 `input_options()` adds them to a command and hands the command one `Inputs` value; `Inputs.classification_config`
 turns them into the task's Config, where the library checks them (so the same mistake gets the same message from
@@ -227,6 +227,13 @@ INPUT_OPTIONS: tuple[InputOption, ...] = (
         settings=_FLAG,
         sets=("evidence",),
     ),
+    InputOption(
+        "--relation-names",
+        "relation_names",
+        "docred: show relation names beside the ids in per-relation tables and figures: a file in DocRED's "
+        'rel_info.json format ({"P131": "located in …"}), or \'docred\' for the bundled copy of DocRED\'s.',
+        settings=(("default", None),),
+    ),
 )
 
 _BY_NAME = {o.name: o for o in INPUT_OPTIONS}
@@ -235,7 +242,7 @@ _E2E = ("types", "macro_classes")
 #: The options only ranked relation facts have: a command that reads no ranked facts does not offer them.
 _RANKED = ("ties", "duplicates", "at", "threshold")
 #: The options only document-level RE (DocRED) has.
-_DOCRED = ("train_facts", "distant_facts", "scorer", "no_evidence")
+_DOCRED = ("train_facts", "distant_facts", "scorer", "no_evidence", "relation_names")
 
 
 @dataclass(frozen=True)
@@ -269,6 +276,7 @@ class Inputs:
     distant_facts: tuple[Path, ...] = ()
     scorer: str = "codalab"
     no_evidence: bool = False
+    relation_names: str | None = None
 
     def given_fields(self) -> dict[str, tuple[str, ...]]:
         """{flag: the Config settings it sets} of every option whose value is not the default."""
@@ -337,6 +345,7 @@ class Inputs:
             "distant_facts": tuple(str(p) for p in self.distant_facts),
             "scorer": self.scorer,
             "evidence": not self.no_evidence,
+            "relation_names": self.relation_names,
         }
 
     def e2e_settings(self) -> dict[str, Any]:

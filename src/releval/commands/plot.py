@@ -311,11 +311,14 @@ def per_class_command(
     refuse_foreign(the_task, inputs.given_fields(), ("rc", "docred"))
     systems = [_system(p) for p in preds]
     results: list[Any]
+    names: dict[str, str] | None = None
     if task == "docred":  # one point per relation type; the official F1 is the micro average
         refuse_options({"--entropy-n": entropy_n != "all"}, "applies to --task rc only")
         docred_config = inputs.config(the_task, weightings=tuple(weighting))
         _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
-        results = [r.per_relation for r in the_task.score_files(gold, systems, docred_config)]
+        scored = the_task.score_files(gold, systems, docred_config)
+        results = [r.per_relation for r in scored]
+        names = scored[0].relation_names if scored else None
     else:
         config = _config(inputs, weightings=tuple(weighting), entropy_n=entropy_n)
         _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
@@ -323,7 +326,7 @@ def per_class_command(
         results = [score_prepared(one, config, name) for name, one in prepared]
     for line in result_warnings(results):
         click.echo(line, err=True)
-    data, fig = per_class_figure(results, metric=metric, dataset=dataset)
+    data, fig = per_class_figure(results, metric=metric, dataset=dataset, names=names)
     what = f"{_plural(len(data.classes), 'class', 'classes')}, {_plural(len(data.systems), 'system')}"
     _save(fig, data, "per-class", output, data_json, dpi, [gold, *(p for _, p in systems)], what)
 

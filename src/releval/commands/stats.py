@@ -80,7 +80,7 @@ def stats_command(
         emit(render_as(format, result.to_tables, result.to_dict), output)
         return
     rc = get_task("rc")
-    docred_flags = ("--train-facts", "--distant-facts", "--scorer", "--no-evidence")
+    docred_flags = ("--train-facts", "--distant-facts", "--scorer", "--no-evidence", "--relation-names")
     refuse_foreign(rc, {flag: sets for flag, sets in inputs.given_fields().items() if flag in docred_flags})
     config = inputs.config(rc)
     fields = config.side_fields("gold")

@@ -18,10 +18,12 @@ an InputError naming the file, the document (its position and title), the label 
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain, repeat
 from typing import Any
 
 import msgspec
@@ -57,16 +59,16 @@ class DocredGold:
         return {d.title: d for d in self.documents}
 
 
-@dataclass(frozen=True)
-class DocredPrediction:
-    """One predicted fact of a submission, in file order (evidence None: no `evidence` key; score None: none)."""
+class DocredPrediction(msgspec.Struct, frozen=True):
+    """One predicted fact of a submission, in file order (evidence None: no `evidence` key; score None: none).
+    A msgspec Struct: the CodaLab file decodes into these directly (`h_idx`, `t_idx` in JSON)."""
 
     title: str
-    h: int
-    t: int
-    r: str
-    evidence: tuple[int, ...] | None
-    score: float | None
+    h: int = msgspec.field(name="h_idx")
+    t: int = msgspec.field(name="t_idx")
+    r: str = msgspec.field(name="r")
+    evidence: tuple[int, ...] | None = None
+    score: float | None = None
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,10 @@ class TrainFacts:
 def fact_digest(facts: Iterable[tuple[str, str, str]]) -> str:
     """12 hex digits of SHA-256 over the sorted triples (tab-separated, one per line): the same set, the same digest
     whatever file it came from."""
-    lines = sorted(map("\t".join, facts))  # names hold no tab: the order of the lines is that of the triples
-    return hashlib.sha256(("\n".join(lines) + ("\n" if lines else "")).encode("utf-8")).hexdigest()[:12]
+    # names hold no tab: the order of the lines is that of the triples; UTF-8 keeps the order of code points, so the
+    # encoded lines sort as the strings do (bytes compare faster)
+    lines = sorted([line.encode("utf-8") for line in map("\t".join, facts)])
+    return hashlib.sha256(b"\n".join(lines) + (b"\n" if lines else b"")).hexdigest()[:12]
 
 
 def _int(value: Any) -> bool:
@@ -134,7 +138,7 @@ class _Label(msgspec.Struct):
     h: int
     t: int
     r: str
-    evidence: list[int] | msgspec.UnsetType = msgspec.UNSET
+    evidence: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 class _Document(msgspec.Struct):
@@ -142,15 +146,6 @@ class _Document(msgspec.Struct):
     sents: list[Any]
     vertexSet: list[list[_Mention]]  # noqa: N815 (DocRED's key)
     labels: list[_Label]
-
-
-class _Prediction(msgspec.Struct):
-    title: str
-    h_idx: int
-    t_idx: int
-    r: str
-    evidence: list[int] | msgspec.UnsetType = msgspec.UNSET
-    score: float | None = None
 
 
 def _typed(raw: bytes, kind: Any) -> Any:
@@ -174,28 +169,31 @@ def _fast_gold(name: str, docs: list[_Document], evidence: bool) -> DocredGold |
     """The DocredGold of typed documents, or None when a check fails (the checking reader then locates it)."""
     out = []
     titles: set[str] = set()
+    unset = msgspec.UNSET
     for d in docs:
         nv, ns = len(d.vertexSet), len(d.sents)
         if d.title in titles or not all(d.vertexSet):
             return None
         titles.add(d.title)
-        labels: list[tuple[int, int, str, tuple[int, ...] | None]] = []
-        for lab in d.labels:
-            ev = lab.evidence
-            if not (0 <= lab.h < nv and 0 <= lab.t < nv and lab.r):
+        labs = d.labels
+        hs, ts, rs = [x.h for x in labs], [x.t for x in labs], [x.r for x in labs]
+        evs: list[Any] = [x.evidence for x in labs]
+        if labs and (min(hs) < 0 or max(hs) >= nv or min(ts) < 0 or max(ts) >= nv or not all(rs)):
+            return None
+        if unset in evs:
+            if evidence:
                 return None
-            if ev is msgspec.UNSET:
-                if evidence:
-                    return None
-                labels.append((lab.h, lab.t, lab.r, None))
-                continue
-            if ev and (min(ev) < 0 or max(ev) >= ns):
-                return None
-            labels.append((lab.h, lab.t, lab.r, tuple(ev)))
-        names = tuple(tuple(m.name for m in e) for e in d.vertexSet)
-        sents = tuple(tuple(m.sent_id for m in e) for e in d.vertexSet)
-        out.append(DocredDocument(d.title, ns, names, sents, tuple(labels)))
+            evs = [None if e is unset else e for e in evs]
+        flat = list(chain.from_iterable(e for e in evs if e))
+        if flat and (min(flat) < 0 or max(flat) >= ns):
+            return None
+        names = tuple(tuple(map(_name, e)) for e in d.vertexSet)
+        sents = tuple(tuple(map(_sent, e)) for e in d.vertexSet)
+        out.append(DocredDocument(d.title, ns, names, sents, tuple(zip(hs, ts, rs, evs))))
     return _gold(name, out)
+
+
+_name, _sent = operator.attrgetter("name"), operator.attrgetter("sent_id")
 
 
 def _gold(name: str, docs: list[DocredDocument]) -> DocredGold:
@@ -292,25 +290,26 @@ def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
     return _gold(name, docs)
 
 
-def _fast_submission(name: str, preds: list[_Prediction], gold: DocredGold | None) -> Submission | None:
-    """The Submission of typed predictions, or None when a check fails (the checking reader then locates it)."""
-    docs = gold.by_title() if gold is not None else {}
-    out = []
-    for p in preds:
-        doc = docs.get(p.title)
-        nv = len(doc.names) if doc is not None else None
-        if p.h_idx < 0 or p.t_idx < 0 or not p.r or (nv is not None and (p.h_idx >= nv or p.t_idx >= nv)):
+def _fast_submission(name: str, preds: list[DocredPrediction], gold: DocredGold | None) -> Submission | None:
+    """The Submission of typed predictions, or None when a check fails (the checking reader then locates it).
+    The checks run over columns: entity indices >= 0 and within their gold document, a non-empty relation, evidence
+    sentences >= 0 and within their gold document."""
+    lims = {d.title: (len(d.names), d.n_sentences) for d in gold.documents} if gold is not None else {}
+    unbounded = (1 << 62, 1 << 62)  # a title absent from gold: any index >= 0
+    bounds = list(map(lims.get, [p.title for p in preds], repeat(unbounded)))
+    n_ent = [b[0] for b in bounds]
+    heads, tails = [p.h for p in preds], [p.t for p in preds]
+    if min(heads, default=0) < 0 or min(tails, default=0) < 0:
+        return None
+    if any(map(operator.ge, heads, n_ent)) or any(map(operator.ge, tails, n_ent)) or not all(p.r for p in preds):
+        return None
+    evs = [p.evidence or () for p in preds]
+    if any(evs):
+        flat = list(chain.from_iterable(evs))
+        limit = list(chain.from_iterable(map(repeat, [b[1] for b in bounds], map(len, evs))))
+        if min(flat) < 0 or any(map(operator.ge, flat, limit)):
             return None
-        if p.score is not None and p.score != p.score:
-            return None
-        ev = p.evidence
-        if ev is msgspec.UNSET:
-            out.append(DocredPrediction(p.title, p.h_idx, p.t_idx, p.r, None, p.score))
-            continue
-        if ev and (min(ev) < 0 or (doc is not None and max(ev) >= doc.n_sentences)):
-            return None
-        out.append(DocredPrediction(p.title, p.h_idx, p.t_idx, p.r, tuple(ev), p.score))
-    return Submission(name, tuple(out))
+    return Submission(name, tuple(preds))
 
 
 def load_submission(path: PathLike, gold: DocredGold | None = None) -> Submission:
@@ -318,7 +317,7 @@ def load_submission(path: PathLike, gold: DocredGold | None = None) -> Submissio
     its evidence sentences too; a title absent from gold is kept (the official scorer counts it as a false
     positive)."""
     name, raw = str(path), read_bytes(path)
-    typed = _typed(raw, _Prediction)
+    typed = _typed(raw, DocredPrediction) if b"null" not in raw else None  # null evidence: an error, located below
     if typed is not None:
         fast = _fast_submission(name, typed, gold)
         if fast is not None:
@@ -413,3 +412,38 @@ def load_train_facts(paths: Sequence[PathLike]) -> TrainFacts:
             facts.add((triple[0], triple[1], triple[2]))
         kinds.append("fact")
     return TrainFacts(frozenset(facts), tuple(str(p) for p in paths), tuple(kinds), n_docs, n_labels)
+
+
+#: `relation_names` value naming the copy of DocRED's `rel_info.json` bundled with releval (MIT; NOTICE).
+BUNDLED_RELATION_NAMES = "docred"
+
+
+def load_relation_names(source: PathLike) -> dict[str, str]:
+    """Relation names by id from a file in DocRED's `rel_info.json` format, a JSON object {"P131": "located in the
+    administrative territorial entity", …}; `"docred"` reads the bundled copy of DocRED's own (96 types, the same ids
+    in Re-DocRED and Revisit-DocRED). Every key must be a non-empty id and every value a name (a string): a
+    `rel2id.json` (ids to numbers) is refused, naming the file and the key.
+
+    >>> load_relation_names("docred")["P131"]
+    'located in the administrative territorial entity'
+    """
+    if os.fspath(source) == BUNDLED_RELATION_NAMES:
+        source = os.path.join(os.path.dirname(__file__), "docred_rel_info.json")
+    name = str(source)
+    data = _parsed(read_bytes(source), name)
+    if not isinstance(data, dict) or not data:
+        raise InputError(
+            'relation names: expected a non-empty JSON object {"P131": "located in …", …} (DocRED\'s rel_info.json)',
+            file=name,
+        )
+    for key, value in data.items():
+        if not key.strip():
+            raise InputError("relation names: an empty relation id", file=name, field=repr(key))
+        if not isinstance(value, str) or not value.strip():
+            hint = " (rel2id.json maps ids to numbers: give rel_info.json)" if isinstance(value, int) else ""
+            raise InputError(
+                f"relation names: the name of {key!r} must be a non-empty string, got {value!r}{hint}",
+                file=name,
+                field=key,
+            )
+    return {key: value.strip() for key, value in data.items()}

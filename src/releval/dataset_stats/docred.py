@@ -20,6 +20,7 @@ from releval.core.table import Column, Table
 from releval.core.validation import refuse_options
 from releval.data.docred import DocredGold, TrainFacts, load_gold, load_train_facts
 from releval.dataset_stats.label_distribution import perplexity
+from releval.tasks.docred import gold_index, seen_in
 
 #: Facts per document of the DocRED family's dev splits (their papers): a gold file far from the train facts'
 #: own facts per document is probably another annotation (Re-DocRED gold with DocRED's train facts).
@@ -160,13 +161,9 @@ def file_stats(gold: DocredGold, name: str, train: TrainFacts | None) -> DocredF
     na = candidates - len(pairs_with_fact)
     n_docs = len(gold.documents) or 1
     seen = None
-    if train is not None:
-        docs = gold.by_title()
-        seen = sum(
-            any((n1, n2, r) in train.facts for n1 in docs[title].names[h] for n2 in docs[title].names[t])
-            for title, h, t, r in facts
-        )
-    counts = list(types.values())
+    if train is not None:  # the scorer's own "in train" (releval.tasks.docred.seen_in), once per distinct gold fact
+        seen = int(seen_in(gold, gold_index(gold).keys, train.facts).sum())
+    counts = sorted(types.values())  # a fixed order: the set of facts iterates in a per-process order
     return DocredFileStats(
         name,
         len(gold.documents),
@@ -194,6 +191,7 @@ def statistics(paths: Sequence[Any], config: Any = None, **options: Any) -> Docr
                 "--scorer": config.scorer != "codalab",
                 "--distant-facts": bool(config.distant_facts),
                 "--no-evidence": not config.evidence,
+                "--relation-names": config.relation_names is not None,
             },
             "not used by stats --task docred (only --train-facts is: the leak check)",
         )
@@ -210,7 +208,19 @@ def statistics(paths: Sequence[Any], config: Any = None, **options: Any) -> Docr
             agreement.append((names[0], n, len(a), len(b), len(a & b)))
         else:
             notes.append(f"{n}: other documents than {names[0]}: no agreement computed")
-    warnings = []
+    more_notes, warnings = dataset_checks(files, train)
+    notes += more_notes
+    return DocredStats(files, agreement, train, notes, warnings)
+
+
+def dataset_checks(files: Sequence[DocredFileStats], train: TrainFacts | None) -> tuple[list[str], list[str]]:
+    """(notes, warnings) on whether the gold files and the train facts come from the same dataset: facts per
+    document of the gold against those of the train facts' own documents (a DocRED training file) or, for a known
+    train-fact set (KNOWN_TRAIN_FACTS, by digest), against its dataset's (Re-DocRED gold with DocRED's train facts is
+    the common mistake: its Ign F1 is wrong); a `.fact` list of unknown origin gets a note. `stats` and `audit`
+    both say it with these words."""
+    notes: list[str] = []
+    warnings: list[str] = []
     if train is not None and train.n_documents:
         per_doc = train.n_labels / train.n_documents
         for f in files:
@@ -235,4 +245,4 @@ def statistics(paths: Sequence[Any], config: Any = None, **options: Any) -> Docr
             "facts per document of the family's dev sets: "
             + ", ".join(f"{k} {v}" for k, v in FACTS_PER_DOCUMENT.items())
         )
-    return DocredStats(files, agreement, train, notes, warnings)
+    return notes, warnings

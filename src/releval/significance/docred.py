@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.notices import Notice
 from releval.core.options import RESAMPLING_TESTS
+from releval.core.validation import refuse_options
 from releval.data.docred import load_gold, load_submission
 from releval.metrics.averages import fix_class_set
 from releval.metrics.cells import (
@@ -62,8 +63,14 @@ def _dense_bootstrap_totals(
     plan = bootstrap_plan(cells.counts)
     both = np.hstack([cells.stats_a, cells.stats_b])
     d = cells.stats_a.shape[1]
+    # A resample's totals are sums of integers, at most n × the largest cell value: below 2**24 every partial sum
+    # is exact in float32 too, whose product is about twice as fast; else float64.
+    bound = float(cells.counts.sum()) * float(np.abs(both).max(initial=0.0))
+    dtype = np.float32 if bound < 2**24 else np.float64
+    both_t = both.astype(dtype)
     for start in range(0, resamples, BLOCK):
-        tot = bootstrap_cell_counts(cells, min(BLOCK, resamples - start), rng, plan) @ both  # exact integers
+        draws = bootstrap_cell_counts(cells, min(BLOCK, resamples - start), rng, plan)
+        tot = (draws.astype(dtype) @ both_t).astype(np.float64)  # exact integers
         yield tot[:, :d], tot[:, d:]
 
 
@@ -122,6 +129,8 @@ def compare_files(
     """
     if len(systems) < 2:
         raise InputError(f"comparison needs at least 2 systems, got {len(systems)}", field="system")
+    refuse_options({"--relation-names": config.relation_names is not None}, "not used by compare (no per-relation "
+                   "table; `score` and `plot per-class` show the names)")  # fmt: skip
     if baseline is not None and baseline not in systems:
         raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
     runs = {len(paths) for paths in systems.values()}

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import chain, product, repeat
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -39,12 +40,13 @@ from releval.core.options import DOCRED_SCORERS
 from releval.core.schema import header
 from releval.core.signature import Signature, short_hash
 from releval.core.table import Column, Table
-from releval.core.validation import check_choice
+from releval.core.validation import check_choice, check_nonempty
 from releval.data.docred import (
     DocredGold,
     Submission,
     TrainFacts,
     load_gold,
+    load_relation_names,
     load_submission,
     load_train_facts,
 )
@@ -87,7 +89,9 @@ class DocredConfig(ScoringConfig):
 
     `scorer`: whose quirks the official numbers reproduce (codalab, atlop, redocred); `train_facts`: files of
     the train facts Ign F1 leaves out (DocRED training files or `.fact` lists, their union); `distant_facts`: the
-    same for Ign-distant F1 (not reported without them); `evidence`: score evidence (gold labels need `evidence`).
+    same for Ign-distant F1 (not reported without them); `evidence`: score evidence (gold labels need `evidence`);
+    `relation_names`: a file in DocRED's `rel_info.json` format, or "docred" (the bundled copy), whose names the
+    per-relation tables and figures show beside the ids (display only: not in the signature).
     Class weightings run over the relation types with gold support.
     """
 
@@ -97,6 +101,7 @@ class DocredConfig(ScoringConfig):
     train_facts: tuple[str, ...] = ()
     distant_facts: tuple[str, ...] = ()
     evidence: bool = True
+    relation_names: str | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -106,6 +111,8 @@ class DocredConfig(ScoringConfig):
             paths = (value,) if isinstance(value, (str, os.PathLike)) else tuple(value or ())
             object.__setattr__(self, name, tuple(os.fspath(p) for p in paths))
         object.__setattr__(self, "evidence", bool(self.evidence))
+        if self.relation_names is not None:
+            object.__setattr__(self, "relation_names", check_nonempty(os.fspath(self.relation_names), "relation_names"))
 
     def signature_fields(self) -> dict[str, object]:
         return {**super().signature_fields(), "scorer": self.scorer, "evidence": "yes" if self.evidence else "no"}
@@ -120,10 +127,12 @@ class Facts:
 
     @classmethod
     def of(cls, config: DocredConfig) -> Facts:
-        return cls(
-            load_train_facts(config.train_facts) if config.train_facts else None,
-            load_train_facts(config.distant_facts) if config.distant_facts else None,
-        )
+        """The train and distant facts of `config`, each set read once: the same files given as both (as the
+        CodaLab scorer's own setup does when no distant file exists) are one set, its digest computed once."""
+        train = load_train_facts(config.train_facts) if config.train_facts else None
+        if config.distant_facts and config.distant_facts == config.train_facts:
+            return cls(train, train)
+        return cls(train, load_train_facts(config.distant_facts) if config.distant_facts else None)
 
 
 @dataclass(frozen=True)
@@ -139,6 +148,8 @@ class DocredCounts:
     duplicates: int
     scores: NDArray[np.float64]
     correct: NDArray[np.bool_]
+    #: The deduplicated predictions' (document or unit, h, t, r), in the order of `scores`.
+    keys: list[tuple[int, int, int, str]] = field(default_factory=list, compare=False, repr=False)
 
     def widen(self, labels: Sequence[str], units: Sequence[str]) -> NDArray[np.float64]:
         """The statistics over other type and unit lists (a superset: absent ones get zeros)."""
@@ -154,101 +165,222 @@ class DocredCounts:
         return out
 
 
-def _intra(doc_sents: tuple[tuple[int, ...], ...], h: int, t: int) -> bool:
-    """Re-DocRED's intra-sentence pair: some mention of h and some mention of t share a sentence."""
-    return not set(doc_sents[h]).isdisjoint(doc_sents[t])
+@dataclass(frozen=True)
+class GoldIndex:
+    """A gold file's distinct facts, for matching predictions by columns: `keys[i]` = (document, h, t, r) of fact i
+    in file order (the first of equal keys), `position` its inverse; per fact its document (`unit`), relation,
+    evidence (of the **last** of equal keys, as in the CodaLab scorer) and whether it is intra-sentence (some mention
+    of h and some of t share a sentence: Re-DocRED's definition); per document the sum of its labels' evidence
+    counts (repeated labels included, as the scorer counts them) and per entity a bit mask of its sentences."""
+
+    keys: list[tuple[int, int, int, str]]
+    position: dict[tuple[int, int, int, str], int]
+    unit: NDArray[np.intp]
+    relation: list[str]
+    evidence: list[tuple[int, ...]]
+    intra: NDArray[np.bool_]
+    evidence_gold: NDArray[np.float64]
+    entity_offset: NDArray[np.intp]
+    sentence_mask: NDArray[Any]
+    #: Per fact its evidence sentences as a bit mask (None when a sentence index is past 62: sets are used).
+    evidence_mask: NDArray[np.int64] | None = None
+
+    @classmethod
+    def of(cls, gold: DocredGold) -> GoldIndex:
+        docs = gold.documents
+        all_keys = [(u, h, t, r) for u, d in enumerate(docs) for h, t, r, _ in d.labels]
+        all_evidence = [ev or () for d in docs for *_, ev in d.labels]
+        evidence = dict(zip(all_keys, all_evidence))  # the last of equal keys gives the evidence, the first its place
+        keys = list(evidence)
+        n_labels = np.fromiter(map(len, (d.labels for d in docs)), dtype=np.intp, count=len(docs))
+        evi_gold = np.bincount(
+            np.repeat(np.arange(len(docs)), n_labels), weights=list(map(len, all_evidence)), minlength=len(docs)
+        ).astype(np.float64)
+        entities = [s for d in docs for s in d.sentences]  # every entity's mention sentence ids
+        n_entities = np.fromiter(map(len, (d.sentences for d in docs)), dtype=np.intp, count=len(docs))
+        off = np.concatenate([[0], np.cumsum(n_entities)[:-1]]).astype(np.intp) if len(docs) else n_entities
+        flat = np.fromiter(chain.from_iterable(entities), dtype=np.int64)
+        lo = min(int(flat.min()), 0) if flat.size else 0  # a negative sentence id (unchecked) still gets its own bit
+        mask: NDArray[Any]
+        if flat.size and int(flat.max()) - lo < 62:
+            mentions = np.fromiter(map(len, entities), dtype=np.intp, count=len(entities))
+            starts = np.concatenate([[0], np.cumsum(mentions)[:-1]]).astype(np.intp)
+            mask = np.bitwise_or.reduceat(np.left_shift(1, flat - lo), starts) if len(entities) else flat
+        else:  # more than 62 sentences: Python integers as bit masks
+            mask = np.array([sum(1 << (s - lo) for s in set(e)) for e in entities] or [0], dtype=object)
+        unit = np.fromiter((key[0] for key in keys), dtype=np.intp, count=len(keys))
+        intra = np.zeros(len(keys), dtype=bool)
+        if keys:
+            h = off[unit] + np.fromiter((key[1] for key in keys), dtype=np.intp, count=len(keys))
+            t = off[unit] + np.fromiter((key[2] for key in keys), dtype=np.intp, count=len(keys))
+            intra = np.asarray((mask[h] & mask[t]) != 0, dtype=bool)
+        fact_evidence = list(evidence.values())
+        ev_len = np.fromiter(map(len, fact_evidence), dtype=np.intp, count=len(keys))
+        ev_flat = np.fromiter(chain.from_iterable(fact_evidence), dtype=np.int64, count=int(ev_len.sum()))
+        ev_mask = None
+        if not ev_flat.size or int(ev_flat.max()) <= 62:
+            ev_mask = np.zeros(len(keys), dtype=np.int64)
+            np.bitwise_or.at(ev_mask, np.repeat(np.arange(len(keys)), ev_len), np.left_shift(1, ev_flat))
+        return cls(
+            keys, {k: i for i, k in enumerate(keys)}, unit, [k[3] for k in keys], fact_evidence, intra,
+            evi_gold, off, mask, ev_mask,
+        )  # fmt: skip
+
+
+def gold_index(gold: DocredGold) -> GoldIndex:
+    """The GoldIndex of `gold`, built once per gold object (several submissions are scored against one)."""
+    cached = gold.__dict__.get("_index")
+    if cached is None:
+        cached = GoldIndex.of(gold)
+        object.__setattr__(gold, "_index", cached)
+    return cached
+
+
+def seen_in(
+    gold: DocredGold, keys: Sequence[tuple[int, int, int, str]], facts: frozenset[tuple[str, str, str]]
+) -> NDArray[np.bool_]:
+    """Per (document, h, t, r) key (a gold fact or a prediction for a gold document): whether some (head mention
+    name, tail mention name, r) of it is among `facts` — the CodaLab scorer's "in train" of a correct prediction,
+    the leak check's "gold fact seen in train" and "prediction that copies a train fact".
+
+    >>> from releval.data.docred import DocredDocument
+    >>> g = DocredGold("g", (DocredDocument("D", 1, (("A", "Ay"), ("B",)), ((0, 0), (0,)), ()),), "d")
+    >>> seen_in(g, [(0, 0, 1, "P1"), (0, 1, 0, "P1")], frozenset({("Ay", "B", "P1")})).tolist()
+    [True, False]
+    """
+    out = np.zeros(len(keys), dtype=bool)
+    if not facts:
+        return out
+    docs = gold.documents
+    hit = facts.isdisjoint
+    for j, (u, h, t, r) in enumerate(keys):
+        names = docs[u].names
+        out[j] = not hit(product(names[h], names[t], (r,)))
+    return out
+
+
+def _evidence_counts(
+    index: GoldIndex, evidence: list[tuple[int, ...]], gi: NDArray[np.intp], known: NDArray[np.bool_]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per deduplicated prediction: its distinct evidence sentences (0 for a title absent from gold, which the
+    scorer skips) and how many of them its gold fact's evidence holds (`gi` ≥ 0: a correct prediction) — the
+    scorer's len(evi) and len(stdevi & evi). By columns: (prediction, sentence) pairs made unique, tested against
+    the gold fact's sentences as a bit mask; with a sentence index past 62, by Python sets."""
+    m = len(evidence)
+    lengths = np.fromiter(map(len, evidence), dtype=np.intp, count=m)
+    flat = np.fromiter(chain.from_iterable(evidence), dtype=np.int64, count=int(lengths.sum()))
+    gold_mask = index.evidence_mask
+    if (flat.size and int(flat.max()) > 62) or gold_mask is None:
+        sets = [frozenset(e) for e in evidence]
+        n_pred = np.fromiter(map(len, sets), dtype=np.float64, count=m) * known
+        n_ok = np.zeros(m)
+        okj = np.flatnonzero(gi >= 0)
+        n_ok[okj] = [len(sets[j].intersection(index.evidence[g])) for j, g in zip(okj.tolist(), gi[okj].tolist())]
+        return n_pred, n_ok
+    owner = np.repeat(np.arange(m, dtype=np.int64), lengths)
+    pairs = np.unique(owner * 64 + flat)  # a sentence repeated in one evidence list counts once (a set)
+    owner, sentence = pairs // 64, pairs % 64
+    n_pred = np.bincount(owner, minlength=m).astype(np.float64) * known
+    g = gi[owner]
+    held = (g >= 0) & (((gold_mask[np.where(g >= 0, g, 0)] >> sentence) & 1) == 1)
+    return n_pred, np.bincount(owner, weights=held, minlength=m).astype(np.float64)
 
 
 def count(gold: DocredGold, sub: Submission, facts: Facts, config: DocredConfig) -> DocredCounts:
-    """The per-unit statistics of a submission, with the CodaLab scorer's deduplication."""
-    docs = gold.by_title()
+    """The per-unit statistics of a submission, with the CodaLab scorer's deduplication (the first of equal
+    (title, h, t, r) keeps its evidence), computed over columns: predictions are matched to the gold facts by key,
+    and "in train" is looked up once per matched gold fact."""
+    index = gold_index(gold)
+    n_docs = len(gold.documents)
     unit_of = {d.title: i for i, d in enumerate(gold.documents)}
     units = [d.title for d in gold.documents]
-    kept: dict[tuple[str, int, int, str], Any] = {}
-    for p in sub.predictions:  # a stable sort keeps the first of equal keys: so does the first seen
-        kept.setdefault((p.title, p.h, p.t, p.r), p)
-    duplicates = len(sub.predictions) - len(kept)
-    std: dict[tuple[str, str, int, int], frozenset[int]] = {}
-    gold_rows: list[tuple[int, str, int, int]] = []  # unit, r, h, t of each distinct gold fact
-    evi_gold_per_unit = np.zeros(len(units))
-    for gu, gdoc in enumerate(gold.documents):
-        for h, t, r, ev in gdoc.labels:
-            key = (gdoc.title, r, h, t)
-            evi_gold_per_unit[gu] += len(ev or ())
-            if key not in std:
-                gold_rows.append((gu, r, h, t))
-            std[key] = frozenset(ev or ())  # the last of equal gold keys gives the evidence, as in the scorer
-    labels = sorted({r for (_, r, _, _) in std} | {k[3] for k in kept})
+    preds = sub.predictions
+    titles = [p.title for p in preds]
+    for title in dict.fromkeys(titles):  # titles absent from gold: units of their own, in order of appearance
+        if title not in unit_of:
+            unit_of[title] = len(units)
+            units.append(title)
+    pu_all = list(map(unit_of.__getitem__, titles))
+    h_all, t_all, r_all = [p.h for p in preds], [p.t for p in preds], [p.r for p in preds]
+    keys = list(zip(pu_all, h_all, t_all, r_all))
+    n = len(keys)
+    first = dict(zip(reversed(keys), range(n - 1, -1, -1)))  # each key's first occurrence: it keeps its evidence
+    kept = np.sort(np.fromiter(first.values(), dtype=np.intp, count=len(first)))
+    duplicates = n - len(kept)
+    labels = sorted(set(index.relation) | set(r_all))
     li = {x: i for i, x in enumerate(labels)}
     k = len(labels)
-    train = facts.train.facts if facts.train else frozenset()
-    distant = facts.distant.facts if facts.distant else frozenset()
-    pred_rows = []  # unit, type, correct, in_train, in_distant, evi_correct, evi_pred, intra, inter
-    scores, correct_flags = [], []
-    matched: set[tuple[str, str, int, int]] = set()
-    for (title, h, t, r), p in kept.items():
-        doc = docs.get(title)
-        if doc is None:
-            if title not in unit_of:
-                unit_of[title] = len(units)
-                units.append(title)
-            pred_rows.append((unit_of[title], li[r], 0, 0, 0, 0, 0, 0, 0))
-            scores.append(np.nan if p.score is None else p.score)
-            correct_flags.append(False)
-            continue
-        evi = set(p.evidence or ()) if config.evidence else set()
-        key = (title, r, h, t)
-        intra = _intra(doc.sentences, h, t)
-        ok = key in std
-        in_train = in_distant = ec = 0
-        if ok:
-            matched.add(key)
-            ec = len(std[key] & evi)
-            pairs = [(n1, n2, r) for n1 in doc.names[h] for n2 in doc.names[t]]
-            in_train = int(not train.isdisjoint(pairs))
-            in_distant = int(bool(distant) and not distant.isdisjoint(pairs))
-        pred_rows.append(
-            (unit_of[title], li[r], int(ok), in_train, in_distant, ec, len(evi), int(intra), int(not intra))
-        )
-        scores.append(np.nan if p.score is None else p.score)
-        correct_flags.append(ok)
-    stats = np.zeros((len(units), 3 * k + len(EXTRA)))
+    m = len(kept)
+    kept_list = kept.tolist()
+    pu = np.array(pu_all, dtype=np.intp)[kept] if n else np.zeros(0, dtype=np.intp)
+    pc = np.fromiter(map(li.__getitem__, r_all), dtype=np.intp, count=n)[kept]
+    gi = np.fromiter(map(index.position.get, [keys[i] for i in kept_list], repeat(-1)), dtype=np.intp, count=m)
+    ok = gi >= 0
+    known = pu < n_docs
+    intra = np.zeros(m, dtype=bool)
+    if known.any():
+        off = index.entity_offset[pu[known]]
+        rows = kept[known].tolist()  # entity indices of gold documents only (any integer >= 0 for other titles)
+        h = off + np.array([h_all[i] for i in rows], dtype=np.intp)
+        t = off + np.array([t_all[i] for i in rows], dtype=np.intp)
+        intra[known] = (index.sentence_mask[h] & index.sentence_mask[t]) != 0
+    evi_pred = np.zeros(m)
+    evi_ok = np.zeros(m)
+    if config.evidence:
+        # a prediction for a title absent from gold counts no evidence (the scorer skips it): its list is not read
+        evs = [preds[i].evidence or () if u < n_docs else () for i, u in zip(kept_list, pu.tolist())]
+        evi_pred, evi_ok = _evidence_counts(index, evs, gi, known)
+    hit = np.zeros(len(index.keys), dtype=bool)
+    hit[gi[ok]] = True
+    matched = np.flatnonzero(hit)
+    in_train = np.zeros(m)
+    in_distant = np.zeros(m)
+    for flags, fs in ((in_train, facts.train), (in_distant, facts.distant)):
+        if fs is not None and fs.facts and matched.size:
+            if fs is facts.train and flags is in_distant:  # the same set as both: looked up once
+                flags[:] = in_train
+                continue
+            seen = np.zeros(len(index.keys), dtype=bool)
+            seen[matched] = seen_in(gold, [index.keys[i] for i in matched.tolist()], fs.facts)
+            flags[ok] = seen[gi[ok]]
+    n_units = len(units)
+    width = 3 * k + len(EXTRA)
     x0 = 3 * k
-    if pred_rows:
-        pr = np.array(pred_rows, dtype=np.int64)
-        pu, c, ok_ = pr[:, 0], pr[:, 1], pr[:, 2]
-        n_units, width = stats.shape
-        flat = stats.reshape(-1)
-        np.add.at(flat, pu * width + c, ok_)  # TP
-        np.add.at(flat, pu * width + k + c, 1 - ok_)  # FP
+    okf = ok.astype(np.float64)
+    intra_f = (intra & known).astype(np.float64)
+    inter_f = (~intra & known).astype(np.float64)
+    cells = pu * width + pc + np.where(ok, 0, k)  # TP or FP
+    stats = np.bincount(cells, minlength=n_units * width).astype(np.float64).reshape(n_units, width)
 
-        def add(name: str, values: NDArray[np.int64] | None = None) -> None:
-            stats[:, x0 + _X[name]] += np.bincount(pu, weights=values, minlength=n_units)
+    def add(name: str, values: NDArray[np.float64] | None = None) -> None:
+        stats[:, x0 + _X[name]] += np.bincount(pu, weights=values, minlength=n_units)
 
+    if m:
         add("predictions")
-        for j, name in enumerate(("correct", "correct_in_train", "correct_in_distant", "evidence_correct")):
-            add(name, pr[:, 2 + j])
-        add("evidence_predicted", pr[:, 6])
-        add("pred_intra", pr[:, 7])
-        add("correct_intra", pr[:, 7] * ok_)
-        add("pred_inter", pr[:, 8])
-        add("correct_inter", pr[:, 8] * ok_)
-    for u_, r, h, t in gold_rows:
-        title = gold.documents[u_].title
-        intra = _intra(gold.documents[u_].sentences, h, t)
-        stats[u_, x0 + _X["gold"]] += 1
-        stats[u_, x0 + (_X["gold_intra"] if intra else _X["gold_inter"])] += 1
-        if (title, r, h, t) not in matched:
-            stats[u_, 2 * k + li[r]] += 1  # FN
-    stats[: len(gold.documents), x0 + _X["evidence_gold"]] = evi_gold_per_unit
+        add("correct", okf)
+        add("correct_in_train", in_train)
+        add("correct_in_distant", in_distant)
+        add("evidence_correct", evi_ok)
+        add("evidence_predicted", evi_pred)
+        add("pred_intra", intra_f)
+        add("correct_intra", intra_f * okf)
+        add("pred_inter", inter_f)
+        add("correct_inter", inter_f * okf)
+    n_gold = len(index.keys)
+    if n_gold:
+        gu = index.unit
+        gc = np.fromiter(map(li.__getitem__, index.relation), dtype=np.intp, count=n_gold)
+        unmatched = np.ones(n_gold, dtype=bool)
+        unmatched[matched] = False
+        fn = gu[unmatched] * width + 2 * k + gc[unmatched]
+        stats += np.bincount(fn, minlength=n_units * width).reshape(n_units, width)
+        stats[:, x0 + _X["gold"]] += np.bincount(gu, minlength=n_units)
+        stats[:, x0 + _X["gold_intra"]] += np.bincount(gu, weights=index.intra.astype(np.float64), minlength=n_units)
+        stats[:, x0 + _X["gold_inter"]] += np.bincount(gu, weights=(~index.intra).astype(np.float64), minlength=n_units)
+    stats[:n_docs, x0 + _X["evidence_gold"]] = index.evidence_gold
+    scores = np.array([np.nan if preds[i].score is None else preds[i].score for i in kept_list], dtype=np.float64)
     return DocredCounts(
-        tuple(labels),
-        tuple(units),
-        stats,
-        len(gold.documents),
-        duplicates,
-        np.array(scores, dtype=np.float64),
-        np.array(correct_flags, dtype=bool),
+        tuple(labels), tuple(units), stats, n_docs, duplicates, scores, ok, [keys[i] for i in kept_list]
     )
 
 
@@ -404,6 +536,8 @@ class DocredResult:
     signature: Signature
     notes: list[str] = field(default_factory=list)
     warnings: list[Notice] = field(default_factory=list)
+    #: Relation names by id (`DocredConfig.relation_names`), shown beside the ids; empty: ids only.
+    relation_names: dict[str, str] = field(default_factory=dict)
 
     task: ClassVar[str] = "docred"
 
@@ -428,7 +562,17 @@ class DocredResult:
             "signature": self.signature.format(),
             "notes": list(self.notes),
             "warnings": [w.to_dict() for w in self.warnings],
+            **({"relation_names": self.names_of(self.counts.labels)} if self.relation_names else {}),
         }
+
+    def names_of(self, labels: Sequence[str]) -> dict[str, str]:
+        """{id: name} of the `labels` that have a name."""
+        return {x: self.relation_names[x] for x in labels if x in self.relation_names}
+
+    def display_label(self, label: str) -> str:
+        """'P131 located in the administrative territorial entity', or the id alone when it has no name."""
+        name = self.relation_names.get(label)
+        return f"{label} {name}" if name else label
 
     def to_tables(self) -> list[Table]:
         return DocredResult.tables_of([self])
@@ -489,13 +633,31 @@ class DocredResult:
         if per_class is None:
             per_class = len(results) == 1
         for r in results if per_class else []:
-            out += score_tables(
+            tables = score_tables(
                 [r.per_relation],
                 title=f"{r.system}: per relation type (micro = the official F1)",
                 support_header="gold",
                 accuracy=False,
             )
+            out += [_named(t, r) for t in tables] if r.relation_names else tables
         return out
+
+
+def _named(table: Table, result: DocredResult) -> Table:
+    """A per-relation table with the relation names: the display table shows 'P131 located in …' in its label
+    column; a data table (CSV) gets a `name` column after `label` (empty for averages and unnamed ids)."""
+    at = next(i for i, c in enumerate(table.columns) if c.name == "label")
+    if table.show == "display":
+        columns = list(table.columns)
+        columns[at] = replace(columns[at], display=result.display_label)
+        return replace(table, columns=columns)
+    kind = next(i for i, c in enumerate(table.columns) if c.name == "kind")
+    columns = [*table.columns[: at + 1], Column("name"), *table.columns[at + 1 :]]
+    rows = [
+        (*row[: at + 1], result.relation_names.get(row[at], "") if row[kind] == "class" else "", *row[at + 1 :])
+        for row in table.rows
+    ]
+    return replace(table, columns=columns, rows=rows)
 
 
 def _short(key: str) -> str:
@@ -612,7 +774,8 @@ def result_of(
     curve = pr_curve(counts, float(x["gold"]))
     if curve is not None:
         warnings.append(Notice(THRESHOLD_WARNING))
-    return DocredResult(system, off, sub, per_relation, counts, curve, sig, notes, warnings)
+    names = load_relation_names(config.relation_names) if config.relation_names else {}
+    return DocredResult(system, off, sub, per_relation, counts, curve, sig, notes, warnings, names)
 
 
 def _system_name(path: str) -> str:

@@ -9,7 +9,7 @@ The values are the results' own per-class rows and averages (`releval.result.Sco
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -125,12 +125,19 @@ def per_class_figure(
     metric: str = "f",
     averages: Sequence[str] | None = None,
     dataset: str | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> tuple[PerClassData, Figure]:
     """`per_class_scores` and its figure: on the left each class's score per system (one marker series per
     system, classes by support), on the right, on the same scale, each system's averages (one column per
-    average). `dataset` names the data in the title."""
+    average). `dataset` names the data in the title; `names` ({class: name}, e.g. DocRED's relation names) are
+    shown beside the class ids. Many classes (more than HORIZONTAL_FROM) or names: the classes are rows, one per
+    line, the figure as tall as they need (every name readable, none overlapping), the averages below."""
     data = per_class_scores(results, metric=metric, averages=averages)
     k, s, a = len(data.classes), len(data.systems), len(data.averages)
+    named = [f"{c} {names[c]}" if names and names.get(c) else c for c in data.classes]
+    ticks = [f"{c} ({n:,})" for c, n in zip(named, data.support.tolist())]
+    if k > HORIZONTAL_FROM or any(n != c for n, c in zip(named, data.classes)):
+        return data, _horizontal(data, ticks, metric, dataset)
     fig = new_figure((max(7.0, 3.8 + 0.24 * k + 0.45 * a), 5.6), what="the per-class figure", layout="constrained")
     grid = fig.add_gridspec(1, 2, width_ratios=[max(k, 1), max(2.0, 0.9 * a)])
     left = fig.add_subplot(grid[0, 0])
@@ -148,7 +155,7 @@ def per_class_figure(
             linewidth=0.8,
             **style,
         )
-    class_ticks(left, [f"{c} ({n:,})" for c, n in zip(data.classes, data.support.tolist())])
+    class_ticks(left, ticks)
     left.set_xlabel("positive class (gold items), by gold support")
     left.set_ylabel(f"{name} (%)")
     left.set_ylim(-3, 103)
@@ -164,3 +171,47 @@ def per_class_figure(
     what = f"Per-class {name} of {s} system{'s' if s != 1 else ''}"
     fig.suptitle(title_with(what, dataset) + f" (N = {data.n_items:,} items), and their averages", fontsize=10)
     return data, settle_layout(fig)
+
+
+#: Above this many classes the per-class figure draws them as rows (the figure grows in height).
+HORIZONTAL_FROM = 40
+#: Height of one class row in inches: more than a 7-pt tick label's height, so that labels never overlap.
+ROW_INCHES = 0.2
+
+
+def _horizontal(data: PerClassData, ticks: list[str], metric: str, dataset: str | None) -> Figure:
+    """The per-class figure with the classes as rows (most gold support on top) and the averages as rows below,
+    on the same score axis; the height grows with the number of classes (ROW_INCHES each)."""
+    k, s, a = len(data.classes), len(data.systems), len(data.averages)
+    longest = max(map(len, ticks), default=0)
+    height = 1.6 + ROW_INCHES * (k + a + 2)
+    width = max(7.0, 4.5 + 0.06 * longest)
+    fig = new_figure((width, height), what="the per-class figure", layout="constrained")
+    grid = fig.add_gridspec(2, 1, height_ratios=[max(k, 1), max(a, 1) + 1])
+    top = fig.add_subplot(grid[0, 0])
+    bottom = fig.add_subplot(grid[1, 0], sharex=top)
+    spread = 0.5 / max(s, 1)
+    name = metric_name(metric, data.beta)
+    for i, system in enumerate(data.systems):
+        offset = (i - (s - 1) / 2) * spread
+        style: dict[str, Any] = {"marker": _MARKERS[i % len(_MARKERS)], "color": f"C{i}", "markersize": 4}
+        top.plot(100 * data.values[i], np.arange(k) + offset, linestyle="none", label=system, **style)
+        bottom.plot([100 * v[i] for v in data.averages.values()], np.arange(a) + offset, linestyle="none", **style)
+    class_ticks(top, ticks, axis="y")
+    top.set_ylim(k - 0.4, -0.6)  # most support on top
+    top.set_ylabel("positive class (gold items), by gold support")
+    bottom.set_yticks(range(a))
+    bottom.set_yticklabels(list(data.averages))
+    bottom.set_ylim(a - 0.4, -0.6)
+    bottom.set_ylabel("average")
+    bottom.set_xlabel(f"{name} (%)")
+    top.set_xlim(-3, 103)
+    percent_axis(bottom.xaxis, decimals=0)
+    top.tick_params(axis="x", labelbottom=True)
+    percent_axis(top.xaxis, decimals=0)
+    for axes in (top, bottom):
+        axes.grid(axis="x", alpha=0.3)
+    top.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=min(s, 6), fontsize=8, frameon=False)
+    what = f"Per-class {name} of {s} system{'s' if s != 1 else ''}"
+    fig.suptitle(title_with(what, dataset) + f" (N = {data.n_items:,} items), and their averages", fontsize=10)
+    return settle_layout(fig)
