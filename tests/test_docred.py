@@ -364,3 +364,29 @@ def test_huge_entity_index_for_a_title_absent_from_gold(tmp_path: Path) -> None:
     case = json.loads(json.dumps(CASES["mixed"]))
     case["submission"][-1]["h_idx"] = 2**64 - 1  # D9: beyond int64
     assert _score(tmp_path, case, "codalab").official["f1"] == VECTORS["mixed"]["codalab"]["RE_F1"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (("stats", "--task", "docred", "{gold}"), "stats"),
+        (("compare", "--task", "docred", "{gold}", "-s", "a={a}", "-s", "b={b}", "-R", "20"), "compare"),
+        (("audit", "run", "--task", "docred", "{gold}", "{a}"), "audit"),
+        (("replicability", "from-predictions", "--task", "docred", "-d", "x={gold},{a},{b}", "-R", "20"),
+         "replicability"),
+    ],
+)  # fmt: skip
+def test_relation_names_are_refused_where_no_per_relation_table_is_shown(
+    argv: tuple[str, ...], command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only score and plot per-class show per-relation rows: every other command says it does not use the names
+    (exit 2, no output file), naming itself."""
+    bundled = HERE.parent / "examples" / "docred"
+    files = {"gold": bundled / "redocred_dev_first40.json.gz", "a": bundled / "system_a.json.gz",
+             "b": bundled / "system_b.json.gz"}  # fmt: skip
+    out = tmp_path / "out.json"
+    args = [a.format(**files) for a in argv]
+    assert main([*args, "--relation-names", "docred", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"--relation-names: not used by {command}" in err and "Traceback" not in err
+    assert not out.exists()

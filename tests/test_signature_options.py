@@ -736,6 +736,7 @@ NOT_VARIED = {
     "stats --relation-names": "refused by stats (no per-relation table)",
     "compare --relation-names": "refused by compare (no per-relation table)",
     "audit run --relation-names": "refused by an audit (no per-relation table)",
+    "replicability from-predictions --relation-names": "refused by replicability (no per-relation table)",
     "audit run --task": "the kind of input: run as the variants audit run (rc) and audit run-docred",
 }
 

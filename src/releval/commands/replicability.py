@@ -321,6 +321,10 @@ def from_predictions_command(
     if dupes:
         raise OptionError(f"--dataset: name(s) used twice: {', '.join(dupes)}", option="--dataset")
     refuse_foreign(the_task, inputs.given_fields(), COMPARE_TASKS)
+    refuse_options(
+        {"--relation-names": inputs.relation_names is not None},
+        "not used by replicability (no per-relation table; `score` and `plot per-class` show the names)",
+    )
     if the_task.name == "rc":
         refuse_options(
             {"--dataset-setting": bool(dataset_settings)},
