@@ -189,7 +189,9 @@ class LibraryTask:
                     "their folder (or the main file with the others beside it), or upload a tar archive of them"
                 )
             raise error from None
-        n = stats.get("n_items", stats.get("n", 0))
+        table1 = stats.get("table1")
+        samples = table1.get("samples", 0) if isinstance(table1, dict) else 0  # Table 1 statistics: the samples
+        n = stats.get("n_items", stats.get("n", samples))
         return scoring.StoredGold([], [], short_hash(data), int(n) if isinstance(n, int) else 0, stats)
 
     def _gold(self, bench: Any) -> Path:
