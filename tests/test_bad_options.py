@@ -287,6 +287,13 @@ CASES: list[Case] = [
     c(*FROM_PREDICTIONS, "--per-u=yes", names="--per-u"),
     c(*FROM_PREDICTIONS, "--format", "xml", names="--format"),
     c(*FROM_PREDICTIONS, "-o", "{dir}", names="--output"),
+    c(*FROM_PREDICTIONS, "--task", "bogus", names="--task"),
+    c(*FROM_PREDICTIONS, "--task", "semeval-official", names="--task"),
+    c(*FROM_PREDICTIONS, "--task", "docred", "-t", "mcnemar", names="--test"),
+    c(*FROM_PREDICTIONS, "--dataset-setting", "x:negative=Other", names="--dataset-setting"),  # not for rc
+    c(*FROM_PREDICTIONS, "--task", "docred", "--dataset-setting", "train_facts=a.fact", names="--dataset-setting"),
+    c(*FROM_PREDICTIONS, "--task", "docred", "--dataset-setting", "y:train_facts=a", names="--dataset-setting"),
+    c(*FROM_PREDICTIONS, "--task", "docred", "--dataset-setting", "x:scorer=bogus", names="--dataset-setting"),
     # replicability simulate
     c("replicability", "simulate", "--reps", "0", names="--reps"),
     c(*SIMULATE, "--no-progress=yes", names="--no-progress"),

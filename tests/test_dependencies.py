@@ -96,6 +96,7 @@ def _module_map() -> dict[str, set[str]]:
     """
     out: dict[str, set[str]] = {}
     for dist in md.distributions():
+        dist_name = dist.metadata["Name"]  # METADATA is parsed again on every access: once per distribution
         for file in dist.files or []:
             top = file.parts[0]
             if top.endswith((".dist-info", ".egg-info", ".data")) or top in ("..", "__pycache__"):
@@ -103,7 +104,7 @@ def _module_map() -> dict[str, set[str]]:
             name = top.removesuffix(".py") if len(file.parts) == 1 else top
             if len(file.parts) == 1 and not top.endswith((".py", ".so", ".pth")):
                 continue
-            out.setdefault(name.split(".")[0], set()).add(dist.metadata["Name"])
+            out.setdefault(name.split(".")[0], set()).add(dist_name)
     return out
 
 

@@ -8,8 +8,9 @@ the end of the block, are its expected output.
 How a command runs. Each test gets a scratch copy of the repository root made of symlinks (``../shared`` too),
 so the docs' relative paths work and files the examples write (``-o leaky.json``) land in a temporary directory,
 never in the repository. The command runs under ``bash`` with ``releval`` and ``python`` on PATH meaning this
-interpreter (``sys.executable -m releval`` and ``sys.executable``). The block's earlier commands run first, with
-their output discarded, so a block is a shell session: variables, files written and ``$?`` carry over. stderr
+interpreter (``sys.executable -m releval`` and ``sys.executable``). A block's commands run in order in one shell
+(once per test process; each command's test reads its own output), so a block is a shell session: variables, files
+written and ``$?`` carry over. stderr
 is merged into stdout (the notes and signatures the docs show are partly on stderr) and Python runs unbuffered,
 so the interleaving is the order of the writes, as on a terminal.
 
@@ -54,6 +55,7 @@ class Example:
     command: str
     setup: tuple[str, ...]
     expected: tuple[str, ...]
+    block: int = 0  # the line of the block's first command
 
     @property
     def id(self) -> str:
@@ -89,7 +91,8 @@ def _block_examples(doc: str, body: list[tuple[int, str]]) -> list[Example]:
         while i < len(body) and not body[i][1].startswith("$ "):
             expected.append(body[i][1])
             i += 1
-        examples.append(Example(doc, lineno, command, tuple(setup), tuple(expected)))
+        block = examples[0].line if examples else lineno
+        examples.append(Example(doc, lineno, command, tuple(setup), tuple(expected), block))
         setup.append(command)
     return examples
 
@@ -196,32 +199,45 @@ def test_block_parsing() -> None:
     assert (third.setup, third.expected) == ((first.command, second.command), ())
 
 
-def run(example: Example, tmp_path: Path) -> tuple[int, str]:
-    """Run `example` (after its block's earlier commands) in a scratch copy under `tmp_path`: (exit status, output)."""
+def run_block(commands: tuple[str, ...], tmp_path: Path) -> list[tuple[int, str]]:
+    """Run a block's commands in order in one shell, in a scratch copy under `tmp_path`: each one's (exit status,
+    output). Each command's stdout and stderr go to its own file, in the order of the writes; `$?` after a command
+    is its status, as in an interactive session."""
     bash = shutil.which("bash")
     if bash is None:
         pytest.skip("bash not installed")
     work, env = _scratch(tmp_path)
-    script = "".join(f"{{\n{cmd}\n}} >/dev/null 2>&1\n" for cmd in example.setup) + example.command + "\n"
-    proc = subprocess.run(
-        [bash, "-c", script],
-        cwd=work,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        timeout=TIMEOUT_S,
-        check=False,
+    outs = tmp_path / "outputs"
+    outs.mkdir()
+    script = "".join(
+        f"{{\n{cmd}\n}} >{outs}/{i}.out 2>&1\nstatus=$?\necho $status >{outs}/{i}.status\n(exit $status)\n"
+        for i, cmd in enumerate(commands)
     )
-    return proc.returncode, proc.stdout.decode("utf-8")
+    subprocess.run([bash, "-c", script], cwd=work, env=env, stdin=subprocess.DEVNULL, timeout=TIMEOUT_S, check=False)
+    ran = []
+    for i, cmd in enumerate(commands):
+        status = outs / f"{i}.status"
+        assert status.exists(), f"the block stopped before this command: {cmd}"
+        ran.append((int(status.read_text()), (outs / f"{i}.out").read_text(encoding="utf-8")))
+    return ran
+
+
+#: Each block's outputs, run once per test process when the first of its commands is tested: a block of n commands
+#: runs n commands, not the n(n+1)/2 of running every command after its block's earlier ones.
+_BLOCK_RUNS: dict[tuple[str, int], list[tuple[int, str]]] = {}
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
-def test_console_example(example: Example, tmp_path: Path) -> None:
+def test_console_example(example: Example, tmp_path_factory: pytest.TempPathFactory) -> None:
     """The command exits 0 or 1 (2 only when an error is shown) and prints the documented output."""
     missing = _missing_shared(example)
     if missing is not None:
         pytest.skip(f"{missing} not available")
-    status, output = run(example, tmp_path)
+    key = (example.doc, example.block)
+    if key not in _BLOCK_RUNS:
+        block = [e for e in EXAMPLES if (e.doc, e.block) == key]
+        _BLOCK_RUNS[key] = run_block((*block[-1].setup, block[-1].command), tmp_path_factory.mktemp("block"))
+    status, output = _BLOCK_RUNS[key][len(example.setup)]
     expected, actual = _normalise("\n".join(example.expected)), _normalise(output)
     shows_error = any(ln.lstrip().startswith("error:") for ln in expected)
     if status not in ({0, 1, 2} if shows_error else {0, 1}):

@@ -578,6 +578,46 @@ VARIANTS = (
             PER_U,
         ),
     ),
+    Variant(  # --task docred: each dataset tested as compare --task docred tests it (A vs B, then B vs A)
+        "replicability from-predictions-docred",
+        ("replicability", "from-predictions", "--task", "docred"),
+        ("-d", "x={docred_gold},{docred_a},{docred_b}", "-d", "y={docred_gold},{docred_b},{docred_a}"),
+        (
+            Values("metric", (("--metric", "ign_f1"), ("--metric", "f1"), ("--metric", "power:0.5"))),
+            Values("test", ((), ("-t", "randomization"))),
+            Values("resamples", (("-R", "50"), ("-R", "80"))),
+            SEED,
+            Values("scorer", ((), ("--scorer", "atlop"), ("--scorer", "redocred"))),
+            Values("train-facts", ((), ("--train-facts", "{docred_train}"))),
+            Values("distant-facts", ((), ("--distant-facts", "{docred_distant}")), changes=False),  # not Ign F1's
+            Values("no-evidence", ((), ("--no-evidence",)), changes=False),  # Ign F1 reads no evidence
+            Values(
+                "dataset-setting",
+                ((), ("--dataset-setting", "x:train_facts={docred_train}"), ("--dataset-setting", "y:scorer=atlop")),
+            ),
+        ),
+    ),
+    Variant(  # --task ranked: AUC of each dataset (P@N and F1 at a threshold are other measures)
+        "replicability from-predictions-ranked",
+        ("replicability", "from-predictions", "--task", "ranked"),
+        ("-d", "x={ranked_gold},{ranked_a},{ranked_b}", "-R", "50"),
+        (
+            RANKED_DUPLICATES,
+            RANKED_TIES,
+            Values("at", ((), ("--at", "50")), changes=False),
+            Values("threshold", ((), ("--threshold", "0.3")), changes=False),
+        ),
+    ),
+    Variant(
+        "replicability from-predictions-e2e",
+        ("replicability", "from-predictions", "--task", "e2e"),
+        ("-d", "x={e2e_gold},{e2e_a},{e2e_b}", "-d", "y={e2e_gold},{e2e_c},{e2e_a}", "-R", "50"),
+        (
+            Values("metric", ((), ("--metric", "boundaries:micro"), ("--metric", "strict:macro"))),
+            Values("types", ((), ("--types", "{types}"), ("--types", "{types_sym}"))),
+            Values("by-position", ((), ("--by-position",)), changes=False),
+        ),
+    ),
     Variant(
         "replicability simulate",
         ("replicability", "simulate"),
@@ -651,6 +691,7 @@ NOT_VARIED = {
     "compare --rank-intervals": "adds the rank intervals (drawn with the signed resamples, seed, level and class "
     "set), every other number unchanged: tests/test_ranks.py checks them",
     "compare --macro-classes": "e2e only: its signature field is varied through score-e2e (the same E2EConfig)",
+    "replicability from-predictions --macro-classes": "as compare's: varied through score-e2e (the same E2EConfig)",
     "compare --allow-absent-negative": "accepts a --negative label gold lacks; without it that run is refused",
     "replicability from-predictions --allow-absent-negative": "as compare's: a permission, not a setting",
     "audit run --allow-absent-negative": "as compare's: a permission, not a setting",

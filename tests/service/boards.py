@@ -127,7 +127,7 @@ class Board:
             q = self.json("/api/v1/queue")
             if q["queued"] == 0 and q["running"] == 0:
                 return
-            time.sleep(0.2)
+            time.sleep(0.05)
         raise AssertionError(f"jobs still pending after {timeout} s: {q}")
 
     def start_worker(self) -> subprocess.Popen[bytes]:
@@ -213,5 +213,5 @@ def _wait_up(board: Board, log: Path, timeout: float = 60) -> None:
             with urllib.request.urlopen(board.url + "/api/v1/queue", timeout=2):
                 return
         except (urllib.error.URLError, OSError):
-            time.sleep(0.2)
+            time.sleep(0.05)
     raise AssertionError(f"releval serve did not answer within {timeout} s: {log.read_text()[-3000:]}")

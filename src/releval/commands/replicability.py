@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -17,7 +18,8 @@ from releval.commands.common import (
     format_option,
     output_option,
 )
-from releval.commands.inputs import Inputs, input_options
+from releval.commands.compare import COMPARE_TASKS
+from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.errors import OptionError
 from releval.core.notices import as_notices
@@ -92,7 +94,16 @@ def _analyze_and_emit(
 ) -> None:
     """Run the analysis, send its warnings to stderr and write the rendered result; `test`, `settings` and
     `notices` record how from-predictions made the p-values."""
-    result = analyze(p, alpha, names=names, effects=effects, dependence=dependence, method=method, pc_methods=pc)
+    result = analyze(
+        p,
+        alpha,
+        names=names,
+        effects=effects,
+        dependence=dependence,
+        method=method,
+        pc_methods=pc,
+        one_sided=test is not None,
+    )
     if test is not None or settings or notices:
         result = replace(
             result, test=test, settings=dict(settings or {}), warnings=[*as_notices(notices or []), *result.warnings]
@@ -190,7 +201,15 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
     "dataset",
     multiple=True,
     required=True,
-    help="NAME=GOLD,PRED_A,PRED_B (repeatable; one per dataset).",
+    help="NAME=GOLD,PRED_A,PRED_B (repeatable; one per dataset). GOLD and PRED as `releval compare --task` reads "
+    "them (DocRED JSON, a DrugProt gold folder, …).",
+)
+@task_option(
+    "rc",
+    "The task of every dataset (one for all, so that every p-value tests the same measure): rc (labels per item, "
+    "default), or any registered task with a comparison (docred, ranked, fewrel, e2e, chemprot-blue, …); the "
+    "dataset's paired test is the one `releval compare --task NAME` runs, over the task's unit.",
+    needs="compare",
 )
 @click.option(
     "--test",
@@ -198,13 +217,25 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
     "test",
     type=Choice(PAIRED_TESTS),
     default="bootstrap",
-    help=f"One-sided paired test: {', '.join(PAIRED_TESTS)}.",
+    help=f"One-sided paired test: {', '.join(PAIRED_TESTS)} (McNemar and sign: tasks whose unit is the item).",
 )
 @click.option(
     "--metric",
     "metric",
-    default="micro",
-    help=f"F average tested by {' or '.join(RESAMPLING_TESTS)}: micro, {', '.join(weighting_names())}.",
+    default=None,
+    help=f"The measure tested. --task rc: the F average of {' or '.join(RESAMPLING_TESTS)} (micro, default; "
+    f"{', '.join(weighting_names())}). Other tasks: one of the measures `releval compare --task NAME` reports "
+    "(default its headline: docred f1, ranked auc, fewrel accuracy, e2e strict:micro, …); others are refused, "
+    "listing them.",
+)
+@click.option(
+    "--dataset-setting",
+    "dataset_settings",
+    multiple=True,
+    metavar="NAME:KEY=VALUE",
+    help="A setting of the task's Config for dataset NAME only, replacing the option's value there (repeatable; "
+    "VALUE read as JSON when it parses, else as text), e.g. redocred:train_facts=re_train.fact. The input options "
+    "(--train-facts, --duplicates, …) apply to every dataset. Not for --task rc.",
 )
 @click.option(
     "--resamples",
@@ -221,7 +252,7 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
     default=DEFAULT_SEED,
     help="Random seed of the resampling tests (same for every dataset).",
 )
-@input_options("replicability from-predictions", ("-d", "x={gold},{pred},{pred2}", "-R", "50"))
+@input_options("replicability from-predictions", ("-d", "x={gold},{pred},{pred2}", "-R", "50"), tasks=COMPARE_TASKS)
 @click.option(
     "--alpha", "-a", "alpha", type=float, default=DEFAULT_ALPHA, help="Bound on P(k_hat > k) and on the FWER."
 )
@@ -245,8 +276,10 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
 @output_option()
 def from_predictions_command(
     dataset: tuple[str, ...],
+    task: str,
     test: str,
-    metric: str,
+    metric: str | None,
+    dataset_settings: tuple[str, ...],
     resamples: int,
     seed: int,
     inputs: Inputs,
@@ -260,32 +293,62 @@ def from_predictions_command(
     format: str,
     output: Path | None,
 ) -> None:
-    """Run a one-sided paired test (A better than B) on every dataset, then the replicability analysis."""
+    """Run a one-sided paired test (A better than B) on every dataset, then the replicability analysis.
+
+    With --task NAME every dataset is tested as `releval compare --task NAME` tests two systems (its unit, its
+    measures) with the alternative "greater"; the task's input options apply to every dataset, --dataset-setting
+    changes one dataset's.
+    """
+    from releval.tasks import get_task
+
     check_choice(format, FORMATS, "--format")
+    the_task = get_task(task)
     check_choice(test, PAIRED_TESTS, "--test")
     refuse_options(
-        {"--metric": metric != "micro" and test not in RESAMPLING_TESTS},
-        f"applies to --test {' or '.join(RESAMPLING_TESTS)} only ({CORRECTNESS_TITLES} use accuracy)",
+        {"--test": the_task.unit != "item" and test not in RESAMPLING_TESTS},
+        f"{CORRECTNESS_TITLES} need per-item correctness, which --task {the_task.name} does not have (its unit: "
+        f"{the_task.unit}); use {' or '.join(RESAMPLING_TESTS)}",
     )
-    metric = check_metric(metric)
     check_resamples(resamples)
     check_seed(seed)
     check_alpha(alpha)
     normalise_id_method(method)
     pc = _methods(estimators)
     dependence = _dependence(dependent, positive)
-    config = inputs.config()
     specs = [_parse_dataset(d) for d in dataset]
     names = [s[0] for s in specs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise OptionError(f"--dataset: name(s) used twice: {', '.join(dupes)}", option="--dataset")
-    with progress_bar(2 * len(specs), "testing datasets", progress_wanted(progress)) as advance:
-        tests = dataset_tests(
-            specs, test=test, metric=metric, config=config, resamples=resamples, seed=seed, progress=advance
+    refuse_foreign(the_task, inputs.given_fields(), COMPARE_TASKS)
+    if the_task.name == "rc":
+        refuse_options(
+            {"--dataset-setting": bool(dataset_settings)},
+            "not for --task rc: its input options apply to every dataset",
         )
-    settings = dict(tests.settings)
-    notices = list(tests.warnings)
+        refuse_options(
+            {"--metric": metric not in (None, "micro") and test not in RESAMPLING_TESTS},
+            f"applies to --test {' or '.join(RESAMPLING_TESTS)} only ({CORRECTNESS_TITLES} use accuracy)",
+        )
+        config = inputs.config()
+        with progress_bar(2 * len(specs), "testing datasets", progress_wanted(progress)) as advance:
+            tests = dataset_tests(
+                specs,
+                test=test,
+                metric=check_metric(metric or "micro"),
+                config=config,
+                resamples=resamples,
+                seed=seed,
+                progress=advance,
+            )
+    else:
+        from releval.replicability.task_tests import task_dataset_tests
+
+        configs = _task_configs(the_task, inputs, names, dataset_settings, metric)
+        with progress_bar(len(specs), "testing datasets", progress_wanted(progress)) as advance:
+            tests = task_dataset_tests(
+                specs, the_task, configs, test=test, metric=metric, resamples=resamples, seed=seed, progress=advance
+            )
     _analyze_and_emit(
         tests.pvalues,
         tests.names,
@@ -298,9 +361,77 @@ def from_predictions_command(
         per_u,
         output,
         tests.test,
-        settings,
-        notices,
+        dict(tests.settings),
+        list(tests.warnings),
     )
+
+
+def _dataset_settings(items: Sequence[str], names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """--dataset-setting NAME:KEY=VALUE items as {dataset: {key: value}}, VALUE read as JSON when it parses (3,
+    true, ["a.fact", "b.fact"]), else as text.
+
+    >>> _dataset_settings(["x:train_facts=t.fact", "x:evidence=false"], ["x", "y"])
+    {'x': {'train_facts': 't.fact', 'evidence': False}}
+    """
+    import json
+
+    out: dict[str, dict[str, Any]] = {}
+    for item in items:
+        head, eq, value = item.partition("=")
+        name, colon, key = head.rpartition(":")
+        if not (eq and colon and name.strip() and key.strip()):
+            raise OptionError(f"--dataset-setting expects NAME:KEY=VALUE, got {item!r}", option="--dataset-setting")
+        name, key = name.strip(), key.strip()
+        if name not in names:
+            raise OptionError(
+                f"--dataset-setting {item!r}: no dataset {name!r} (datasets: {', '.join(names)})",
+                option="--dataset-setting",
+            )
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = value
+        out.setdefault(name, {})[key] = parsed
+    return out
+
+
+#: The criteria of end-to-end RE's measures (`strict:micro`), as `releval compare --task e2e` names them.
+_E2E_CRITERIA = ("strict", "boundaries", "ner")
+
+
+def _task_configs(
+    task: Any, inputs: Inputs, names: Sequence[str], items: Sequence[str], metric: str | None
+) -> dict[str, Any]:
+    """Each dataset's Config of `task`: the input options (every dataset) with its --dataset-setting values over
+    them. The class weightings are compare's defaults, plus the one --metric names when it is another (power:0.5);
+    end-to-end RE compares strict and boundaries as compare does (NER when --metric asks for it)."""
+    from releval.core.options import DEFAULT_WEIGHTING_NAMES
+    from releval.metrics.weightings import get_weighting
+
+    base: dict[str, Any] = {}
+    criterion, _, average = (metric or "").partition(":")
+    if criterion not in _E2E_CRITERIA:  # a weighting's own colon: power:0.5
+        average = metric or ""
+    if "weightings" in task.settings:
+        weightings = [get_weighting(w).name for w in DEFAULT_WEIGHTING_NAMES]
+        try:
+            extra = get_weighting(average).name if average else None
+        except OptionError:  # not a weighting (ign_f1, auc, …): the task's comparison checks it
+            extra = None
+        base["weightings"] = (*weightings, *([extra] if extra and extra not in weightings else []))
+    if "criteria" in task.settings:
+        base |= {"criteria": ("strict", "boundaries"), "ner": criterion == "ner"}
+    overrides = _dataset_settings(items, names)
+    configs = {}
+    for name in names:
+        own = overrides.get(name, {})
+        try:
+            configs[name] = inputs.config(task, **{**base, **own})
+        except OptionError as exc:
+            if not own:
+                raise
+            raise OptionError(f"--dataset-setting {name}: {exc.message}", option="--dataset-setting") from None
+    return configs
 
 
 @replicability_app.command("simulate")

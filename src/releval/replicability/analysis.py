@@ -448,12 +448,15 @@ def analyze(
     dependence: str = "dependent",
     method: str = "holm",
     pc_methods: Sequence[str] = DEFAULT_PC_METHODS,
+    one_sided: bool = False,
 ) -> ReplicabilityResult:
     """Full replicability analysis (Dror et al. 2017 §4): k_hat per method and the identified datasets.
 
     `pvalues` are one-sided p-values, all for the same alternative (A better than B). `effects`, when
     given, are the observed differences A - B; mixed signs produce a warning because such p-values are
-    usually not one-sided in a single direction (Dror's own POS table is an example).
+    usually not one-sided in a single direction (Dror's own POS table is an example). `one_sided`: the p-values
+    are known to be one-sided tests of A > B (from-predictions ran them), so mixed signs only say on which
+    datasets B is ahead.
     """
     p = check_pvalues(pvalues)
     a = check_alpha(alpha)
@@ -490,7 +493,16 @@ def analyze(
     notes: list[Notice] = []
     if eff is not None:
         pos, neg = int(np.sum(eff > 0)), int(np.sum(eff < 0))
-        if pos and neg:
+        if pos and neg and one_sided:
+            behind = ", ".join(label[i] for i in np.flatnonzero(eff < 0))
+            notes.append(
+                Notice(
+                    f"mixed effect signs ({pos} positive, {neg} negative): B is ahead on {behind}, where the "
+                    "one-sided tests of A > B give large p-values; to count the datasets where B is better, swap "
+                    "PRED_A and PRED_B"
+                )
+            )
+        elif pos and neg:
             notes.append(
                 Notice(
                     f"mixed effect signs ({pos} positive, {neg} negative): the p-values must all be one-sided "
@@ -593,6 +605,28 @@ class DatasetTests:
     __hash__ = None  # type: ignore[assignment]  # arrays inside: not hashable
 
 
+class DatasetInputError(InputError):
+    """An input problem of one dataset's files: the dataset's name first, then the file, line or record, field.
+
+    >>> str(DatasetInputError("redocred", InputError("no such title", file="a.json", record=3, field="title")))
+    "dataset 'redocred': a.json: record 3: field 'title': no such title"
+    """
+
+    def __init__(self, dataset: str, error: InputError) -> None:
+        self.dataset = dataset
+        super().__init__(error.message, file=error.file, line=error.line, field=error.field, record=error.record)
+
+    def location(self) -> str:
+        return f"dataset '{self.dataset}': " + super().location()
+
+
+def in_dataset(name: str, exc: InputError | InputErrors) -> list[InputError]:
+    """The input problems of `exc` each named by the dataset they belong to (an OptionError is about an option,
+    not a file: it is returned as it is)."""
+    errors = exc.errors if isinstance(exc, InputErrors) else [exc]
+    return [e if isinstance(e, (OptionError, DatasetInputError)) else DatasetInputError(name, e) for e in errors]
+
+
 def check_metric(metric: str) -> str:
     """The F average a resampling test reports: 'micro' or a weighting (its canonical name, e.g. power:0.5)."""
     from releval.metrics.averages import MICRO
@@ -655,11 +689,8 @@ def dataset_tests(
     for name, gold, pred_a, pred_b in datasets:
         try:
             labels, runs, facts = align_systems(gold, {f"{name} A": [pred_a], f"{name} B": [pred_b]}, config)
-        except InputErrors as exc:
-            errors += exc.errors
-            continue
-        except InputError as exc:
-            errors.append(exc)
+        except (InputError, InputErrors) as exc:
+            errors += in_dataset(name, exc)
             continue
         finally:
             if progress is not None:

@@ -53,11 +53,13 @@ class Client:
     def wait(self, run: int, timeout: float) -> Any:
         """The run once scored (or as it is when `timeout` seconds have passed)."""
         end = time.monotonic() + timeout
+        pause = 0.05  # a small run is scored in a fraction of a second; a long wait asks once a second
         while True:
             got = self.get(f"/api/v1/runs/{run}")
             if got["status"] != "queued" or time.monotonic() > end:
                 return got
-            time.sleep(0.25)
+            time.sleep(pause)
+            pause = min(1.0, pause * 1.5)
 
 
 def multipart(fields: dict[str, str], filename: str, data: bytes) -> tuple[bytes, str]:

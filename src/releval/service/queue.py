@@ -37,6 +37,9 @@ DEFAULT_LEASE = 60.0
 
 Handler = Callable[[dict[str, Any]], None]
 HANDLERS: dict[str, Handler] = {}
+#: Set when a job is committed in this process: the in-process workers of `releval serve` take it at once instead
+#: of at their next poll (a separate `releval worker` process polls).
+_WAKE = threading.Event()
 #: Called with a job's payload when it has failed for the last time (e.g. to mark its run failed).
 GIVE_UP: dict[str, Handler] = {}
 
@@ -63,11 +66,18 @@ def enqueue(kind: str, payload: dict[str, Any], key: str | None = None) -> Job |
     key, so a request made meanwhile is queued."""
     try:
         with transaction.atomic():
-            return Job.objects.create(kind=kind, payload=payload, key=key)
+            job = Job.objects.create(kind=kind, payload=payload, key=key)
+            transaction.on_commit(_WAKE.set)  # once the job is visible to the workers' transactions
+            return job
     except IntegrityError:
         if key is None:
             raise
         return None
+
+
+def wake_workers() -> None:
+    """Make this process's idle workers look at the queue (and at their stop event) now."""
+    _WAKE.set()
 
 
 def claim(worker: str) -> Job | None:
@@ -150,7 +160,9 @@ def worker_name() -> str:
 
 
 def work(stop: threading.Event | None = None, poll: float = 0.2, burst: bool = False) -> int:
-    """Do jobs until `stop` is set (or, with `burst`, until the queue is empty); the number of jobs done."""
+    """Do jobs until `stop` is set (or, with `burst`, until the queue is empty); the number of jobs done.
+
+    An idle worker looks at the queue every `poll` seconds, and at once when this process enqueues a job."""
     name = worker_name()
     done = 0
     stop = stop or threading.Event()
@@ -160,8 +172,8 @@ def work(stop: threading.Event | None = None, poll: float = 0.2, burst: bool = F
                 done += 1
             elif burst:
                 break
-            else:
-                stop.wait(poll)
+            elif _WAKE.wait(poll):  # a job enqueued here: claim at once (a clear after the set is safe: the loop
+                _WAKE.clear()  # claims every committed job before it waits again)
     finally:
         connection.close()
     return done

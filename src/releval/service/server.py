@@ -47,6 +47,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, examples:
         http.run()
     finally:
         stop.set()
+        queue.wake_workers()  # an idle worker sees `stop` now, not at its next poll
         for t in pool:
             t.join(timeout=5)  # daemon threads: a job cut short is leased, and retried by the next worker
 
