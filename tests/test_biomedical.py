@@ -344,3 +344,61 @@ def test_drugprot_seed_runs_are_compared_by_their_scores(tmp_path: Path) -> None
         want = sum(r.averages["micro"].f for r in scored) / 2
         assert table["runs"][system]["micro"] == pytest.approx([r.averages["micro"].f for r in scored])
         assert sum(table["runs"][system]["micro"]) / 2 == pytest.approx(want)
+
+
+def _labels_of(path: Path) -> list[str]:
+    """The label column of a BLUE TSV or of SciBERT's JSON lines, read here without releval."""
+    if path.suffix == ".tsv":
+        return [line.split("\t")[-1] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+    return [json.loads(line)["label"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize(
+    ("task", "gold", "preds", "labels"),
+    [
+        ("chemprot-blue", "blue_gold.tsv", ("blue_sys_a.tsv",), GROUPS),
+        ("chemprot-scibert", "scibert_test_head.txt", ("scibert_sys_a.txt", "scibert_sys_b.txt"), None),
+    ],
+)
+def test_plot_per_class_of_chemprot_is_sklearn_s_per_class_f(
+    task: str, gold: str, preds: tuple[str, ...], labels: list[str] | None, tmp_path: Path
+) -> None:
+    """`plot per-class --task chemprot-*`: each plotted class value is scikit-learn's per-class F1 of the same
+    files (BLUE: the five CPR groups only, 'false' not a class; SciBERT: every gold label), micro its micro-F1."""
+    png, data_file = tmp_path / "pc.png", tmp_path / "pc.json"
+    files = [CHEMPROT / gold, *(CHEMPROT / p for p in preds)]
+    code, _, err = _run("plot", "per-class", "--task", task, *files, "-o", png, "--data-json", data_file, "-w", "macro")
+    assert code == 0, err
+    drawn = json.loads(data_file.read_text(encoding="utf-8"))["data"]
+    y_true = _labels_of(files[0])
+    classes = labels if labels is not None else sorted(set(y_true))
+    support = {c: y_true.count(c) for c in classes if y_true.count(c)}
+    assert drawn["classes"] == sorted(support, key=lambda c: (-support[c], c))
+    for s, pred in enumerate(files[1:]):
+        y_pred = _labels_of(pred)
+        _, _, f, _ = precision_recall_fscore_support(y_true, y_pred, labels=drawn["classes"], zero_division=0)
+        assert drawn["values"][s] == pytest.approx(list(f), abs=1e-12)
+        micro = precision_recall_fscore_support(y_true, y_pred, labels=classes, average="micro", zero_division=0)[2]
+        macro = precision_recall_fscore_support(y_true, y_pred, labels=drawn["classes"], average="macro")[2]
+        assert drawn["averages"]["micro"][s] == pytest.approx(micro, abs=1e-12)
+        assert drawn["averages"]["macro"][s] == pytest.approx(macro, abs=1e-12)
+    assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_plot_per_class_of_drugprot_is_the_official_library_s_per_type_f(tmp_path: Path) -> None:
+    """`plot per-class --task drugprot`: the plotted per-type F and micro F are the official library's on its toy
+    data (OFFICIAL_TOY, 3 digits); --entropy-n, a classification setting, is refused for drugprot."""
+    png, data_file = tmp_path / "pc.png", tmp_path / "pc.json"
+    pred = DRUGPROT / "toy-data" / "pred_relations.tsv"
+    code, _, err = _run(
+        "plot", "per-class", "--task", "drugprot", DRUGPROT / "gs-data", pred, "-o", png, "--data-json", data_file
+    )
+    assert code == 0, err
+    drawn = json.loads(data_file.read_text(encoding="utf-8"))["data"]
+    got = {c: round(v, 3) for c, v in zip(drawn["classes"], drawn["values"][0])}
+    assert got == {c: v[2] for c, v in OFFICIAL_TOY.items() if c != "micro"}
+    assert round(drawn["averages"]["micro"][0], 3) == OFFICIAL_TOY["micro"][2]
+    code, _, err = _run(
+        "plot", "per-class", "--task", "drugprot", DRUGPROT / "gs-data", pred, "-o", png, "--entropy-n", "positive"
+    )
+    assert code == 2 and "--entropy-n" in err and "drugprot" in err

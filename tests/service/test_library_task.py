@@ -89,12 +89,15 @@ BOARD_EXAMPLES: dict[str, tuple[str, ...]] = {
     "ranked": ("ranked/gold.jsonl", "ranked/pcnn.jsonl", "ranked/cnn.tsv"),
     "docred": ("docred/redocred_dev_first40.json.gz", "docred/system_a.json.gz", "docred/system_b.json.gz"),
     "chemprot-scibert": ("chemprot/scibert_test_head.txt", "chemprot/scibert_sys_a.txt", "chemprot/scibert_sys_b.txt"),
+    # gold of three files (relations, entities, PMID list): the board stores its folder (releval.data.parts)
+    "drugprot": ("drugprot/gs-data", "drugprot/toy-data/pred_relations.tsv"),
 }
 #: Settings of a task's benchmark (`--setting KEY=VALUE`), given to `releval compare` as `--KEY VALUE`: the ranked
 #: example has duplicated predictions, which OpenNRE counts each time (releval refuses them by default).
 BOARD_SETTINGS: dict[str, dict[str, str]] = {"ranked": {"duplicates": "count"}}
-#: Tasks whose gold is more than one file: a board takes one gold file, so they are refused with the reason.
-NOT_ON_A_BOARD = {"drugprot": ("drugprot/gs-data/gs_relations.tsv", "no entities file")}
+#: Tasks whose gold is more than one file (`Task.gold_parts`), given one of its files alone: refused, naming the
+#: part that is missing.
+PART_MISSING = {"drugprot": ("drugprot/gs-data/gs_relations.tsv", "no entities file")}
 OWN_STORAGE = ("rc", "e2e")
 
 
@@ -102,7 +105,8 @@ def test_every_library_task_has_a_board_example() -> None:
     from releval.tasks import TASKS, get_task
 
     library = {name for name in TASKS if name not in OWN_STORAGE and get_task(name).compare is not None}
-    assert library == set(BOARD_EXAMPLES) | set(NOT_ON_A_BOARD)
+    assert library == set(BOARD_EXAMPLES)
+    assert {name for name in TASKS if get_task(name).gold_parts is not None} == set(PART_MISSING)
 
 
 def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_path: Path) -> None:
@@ -137,8 +141,11 @@ def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_
                 table = json.loads(done.stdout)["results"][0]
                 rows = {r["metric"]: r for r in table["pairs"]}
                 expected[out["run"]] = {m: (table["scores"]["x"][m], rows[m]["ci_a"]) for m in measures}
-        for task, (gold, reason) in NOT_ON_A_BOARD.items():
-            done = releval("benchmark", f"lib-{task}", str(EXAMPLES_DIR / gold), "--task", task, env=board.env)
+        for task, (gold, reason) in PART_MISSING.items():
+            alone = tmp_path / "alone" / Path(gold).name
+            alone.parent.mkdir()
+            alone.write_bytes((EXAMPLES_DIR / gold).read_bytes())
+            done = releval("benchmark", f"lib-{task}-alone", str(alone), "--task", task, env=board.env)
             assert done.returncode == 2 and reason in done.stderr and "releval-board-" not in done.stderr, done.stderr
         board.wait_idle()
         for run, cells in expected.items():

@@ -34,6 +34,9 @@ from releval.metrics.weightings import weighting_names
 if TYPE_CHECKING:
     from releval.tasks.classification import ClassificationConfig, Prepared
 
+#: The tasks `plot per-class` draws: their results have per-class rows and averages (ScoreResult).
+PER_CLASS_TASKS = ("rc", "docred", "chemprot-blue", "chemprot-scibert", "drugprot")
+
 #: Pixel density of a PNG when --dpi is not given (the library's default).
 DEFAULT_DPI = 150
 
@@ -280,8 +283,12 @@ def weights_command(
 )
 @_weighting_option(f"Averages besides micro: {', '.join(weighting_names())} (repeatable).")
 @_ENTROPY_N_OPTION
-@task_option("rc", "rc (labels per item) or docred (per relation type of DocRED submissions).")
-@input_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"), tasks=("rc", "docred"))
+@task_option(
+    "rc",
+    "rc (labels per item), docred (per relation type of DocRED submissions), chemprot-blue, chemprot-scibert "
+    "(the ChemProt presets) or drugprot (per DrugProt relation type; gold: its folder or relations file).",
+)
+@input_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"), tasks=PER_CLASS_TASKS)
 @_figure_options
 def per_class_command(
     gold: Path,
@@ -298,27 +305,37 @@ def per_class_command(
 ) -> None:
     """Per-class F of one or several systems, with each system's averages beside them.
 
-    Each system is scored as `releval score` scores it; the classes are the positive classes with gold support,
-    by support, and the averages are micro and each --weighting.
+    Each system is scored as `releval score --task TASK` scores it; the classes are the positive classes with gold
+    support, by support, and the averages are micro and each --weighting. For --task chemprot-blue the classes are
+    the five CPR groups ('false' is the negative class), for chemprot-scibert the 13 labels, for drugprot the 13
+    relation types (gold: the gold standard's folder or its relations file).
     """
     from releval.report.figures import per_class_figure
     from releval.tasks import get_task
     from releval.tasks.classification import score_prepared
 
-    if task not in ("rc", "docred"):
-        raise OptionError(f"--task {task!r}: plot per-class draws --task rc or docred", option="--task")
+    if task not in PER_CLASS_TASKS:
+        raise OptionError(
+            f"--task {task!r}: plot per-class draws --task {', '.join(PER_CLASS_TASKS[:-1])} or {PER_CLASS_TASKS[-1]}",
+            option="--task",
+        )
     the_task = get_task(task)
-    refuse_foreign(the_task, inputs.given_fields(), ("rc", "docred"))
+    refuse_foreign(the_task, inputs.given_fields(), PER_CLASS_TASKS)
     systems = [_system(p) for p in preds]
     results: list[Any]
     names: dict[str, str] | None = None
-    if task == "docred":  # one point per relation type; the official F1 is the micro average
-        refuse_options({"--entropy-n": entropy_n != "all"}, "applies to --task rc only")
-        docred_config = inputs.config(the_task, weightings=tuple(weighting))
+    if task != "rc":  # the task's own scoring: one point per relation type (class) of its results
+        own: dict[str, Any] = {"weightings": tuple(weighting)}
+        if "entropy_n" in the_task.settings:
+            own["entropy_n"] = entropy_n
+        else:
+            refuse_options({"--entropy-n": entropy_n != "all"}, f"does not apply to --task {task}")
+        task_config = inputs.config(the_task, **own)
         _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
-        scored = the_task.score_files(gold, systems, docred_config)
-        results = [r.per_relation for r in scored]
-        names = scored[0].relation_names if scored else None
+        results = list(the_task.score_files(gold, systems, task_config))
+        if task == "docred":  # the official F1 is the micro average of the per-relation rows
+            names = results[0].relation_names if results else None
+            results = [r.per_relation for r in results]
     else:
         config = _config(inputs, weightings=tuple(weighting), entropy_n=entropy_n)
         _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])

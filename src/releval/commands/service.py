@@ -131,7 +131,12 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
 
 @click.command("benchmark", cls=Command)
 @click.argument("slug", cls=Argument, help="Short name in URLs: lower-case letters, digits, hyphens.")
-@click.argument("gold", cls=Argument, type=PATH, help="Gold file (any format releval reads, with ids).")
+@click.argument(
+    "gold",
+    cls=Argument,
+    type=PATH,
+    help="Gold file (any format releval reads, with ids); for --task drugprot its folder or relations file.",
+)
 @click.option(
     "--task",
     default="rc",
@@ -167,9 +172,13 @@ def benchmark_command(
     database_url: str | None,
     data_dir: Path | None,
 ) -> None:
-    """Add a benchmark to the board from its gold file (kept by the server, never served)."""
+    """Add a benchmark to the board from its gold file (kept by the server, never served).
+
+    A task whose gold is several files takes their folder or main file (--task drugprot: `gs-data/` or its
+    relations TSV, the entities TSV and PMID list beside it): the board keeps them together; runs upload the
+    predictions file alone.
+    """
     from releval.core.validation import check_resamples, check_seed
-    from releval.data.io import read_bytes
 
     if not SLUG.fullmatch(slug):
         raise OptionError(f"SLUG {slug!r}: lower-case letters, digits and hyphens, 1 to 60", option="SLUG")
@@ -192,8 +201,8 @@ def benchmark_command(
     from releval.service.board_tasks import task_of
 
     task_of(task).spec(settings, resamples=resamples, seed=seed)  # a bad setting refused before a database exists
-    data = read_bytes(gold)
-    dev_data = read_bytes(dev) if dev is not None else None
+    data, gold_name = _gold_bytes(the_task, gold)
+    dev_data, dev_name = _gold_bytes(the_task, dev) if dev is not None else (None, "dev")
     _start(database_url, data_dir)
     from releval.service import board
 
@@ -202,11 +211,11 @@ def benchmark_command(
             slug,
             title or slug,
             data,
-            gold.name,
+            gold_name,
             settings,
             task=task,
             dev_gold=dev_data,
-            dev_gold_name=dev.name if dev is not None else "dev",
+            dev_gold_name=dev_name,
             resamples=resamples,
             seed=seed,
         )
@@ -217,6 +226,22 @@ def benchmark_command(
         f"benchmark {bench.slug}: {bench.n_items} items, measures {', '.join(m.name for m in bench.measures.all())}"
         f"; {phase}"
     )
+
+
+def _gold_bytes(task: Any, gold: Path) -> tuple[bytes, str]:
+    """What the board stores of a gold file: its bytes and name; for a task whose gold is several files
+    (`Task.gold_parts`: DrugProt's relations, entities and PMID list), those files packed as one tar archive,
+    named after their folder (releval.data.parts). A missing part is refused here, naming it."""
+    from releval.data.io import read_bytes
+
+    if task.gold_parts is None:
+        return read_bytes(gold), gold.name
+    from releval.data.parts import pack_parts
+    from releval.tasks.base import resolve
+
+    parts = [Path(p) for p in resolve(task.gold_parts)(gold)]
+    folder = gold if gold.is_dir() else gold.parent
+    return pack_parts(parts), f"{folder.resolve().name or 'gold'}.tar"
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, Any]:

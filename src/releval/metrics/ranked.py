@@ -225,3 +225,190 @@ def relation_aucs(
     terms = (recall[1:] - recall[:-1]) * (precision[1:] + precision[:-1]) / 2.0
     out[r[starts]] = np.bincount(segment[1:][same], weights=terms[same], minlength=starts.shape[0])
     return out
+
+
+# ----------------------------------------------------------------------------------------- resampled rankings
+
+
+@dataclass(frozen=True)
+class Runs:
+    """A ranking arranged once for resampling: cut into segments (the whole ranking, or one per relation) and each
+    segment into runs, the stretches over which c_k grows linearly — one prediction each under tie policy
+    ``input-order``, one group of equal scores each under ``average``.
+
+    A resample gives each prediction a multiplicity w_i (a bag drawn twice: two copies of each of its predictions,
+    side by side at its place in the ranking, tied with each other). Copies never change a run: a run of total
+    weight S holding H hits (Σ w_i h_i) covers positions K+1 … K+S of the expanded ranking, and at its m-th
+    position c = C + m·H/S (C, K: the hits and positions before it) — exactly the cumulative hits of the expanded
+    ranking under ``input-order`` (a run is one prediction: all hits or none) and its expected hits under
+    ``average``. So the expanded curve is read off cumulative sums of run weights without building it: recall only
+    moves at the positions of runs with hits, so the trapezoids of the AUC are summed there only, and P@N, F1 at a
+    threshold and max F1 are read at run boundaries (2pr/(p+r) is monotone along a run, where c grows linearly in
+    k). `order`: the ranking's positions in this arrangement (None: the ranking itself); `starts`: each run's first
+    index (None: every prediction a run); `segment`: each run's segment; `first_run`: each segment's first run;
+    `labels`: each segment's label (a relation id; 0 for the whole ranking); `hit_runs`: the predictions that
+    are hits, in this arrangement.
+
+    >>> runs = Runs.of(np.array([0.9, 0.8, 0.8, 0.1]), np.array([1.0, 0.0, 1.0, 0.0]))
+    >>> point = runs.points(np.array([1, 2, 0, 1]))  # the expanded ranking: hit, miss, miss, miss
+    >>> point.k_all.tolist(), point.index.tolist(), point.c_end.tolist()
+    ([1, 3, 3, 4], [0], [1.0])
+    >>> point.precision_at(2), point.max_f1(2.0)
+    (0.5, 0.6666666666666666)
+    """
+
+    order: NDArray[np.intp] | None
+    hits: NDArray[np.float64]
+    starts: NDArray[np.intp] | None
+    segment: NDArray[np.intp]
+    first_run: NDArray[np.intp]
+    labels: NDArray[np.int64]
+    hit_runs: NDArray[np.intp]
+
+    @classmethod
+    def of(
+        cls,
+        sorted_scores: NDArray[np.float64],
+        sorted_hits: NDArray[np.float64],
+        ties: str = "input-order",
+        segments: NDArray[np.int64] | None = None,
+    ) -> Runs:
+        """The runs of a ranking (scores and hits in ranking order); `segments`: a label per prediction (a relation
+        id) to cut the ranking into one segment per label, each in ranking order."""
+        n = sorted_scores.shape[0]
+        order: NDArray[np.intp] | None = None
+        scores, hits = sorted_scores, np.asarray(sorted_hits, dtype=np.float64)
+        labels_per = np.zeros(n, dtype=np.int64)
+        if segments is not None:
+            order = np.argsort(segments, kind="stable")
+            scores, hits, labels_per = scores[order], hits[order], np.asarray(segments, dtype=np.int64)[order]
+        new_segment = np.ones(n, dtype=bool)
+        new_segment[1:] = labels_per[1:] != labels_per[:-1]
+        starts: NDArray[np.intp] | None = None
+        if ties == "average":
+            new_run = new_segment.copy()
+            new_run[1:] |= scores[1:] != scores[:-1]
+            starts = np.flatnonzero(new_run)
+            run_segment = (np.cumsum(new_segment) - 1)[starts]
+        else:
+            run_segment = np.cumsum(new_segment) - 1
+        first_run = np.flatnonzero(np.diff(run_segment, prepend=-1) != 0) if n else np.zeros(0, dtype=np.intp)
+        return cls(
+            order,
+            hits,
+            starts,
+            run_segment.astype(np.intp),
+            first_run.astype(np.intp),
+            labels_per[new_segment],
+            np.flatnonzero(hits > 0),
+        )
+
+    @property
+    def n_segments(self) -> int:
+        return int(self.first_run.shape[0])
+
+    def points(self, weights: NDArray[np.int64], *, arranged: bool = False) -> RunPoints:
+        """One resample: each run's weight S and hits H (weights: one per prediction, in ranking order, or in this
+        arrangement's order if `arranged`), the cumulative positions over all runs, and for the runs with hits their
+        positions K and hits C at their end, counted within their segment."""
+        w = weights if self.order is None or arranged else weights[self.order]
+        if self.starts is None:
+            size = w
+            with_hits = self.hit_runs[w[self.hit_runs] > 0]
+            hit = w[with_hits] * self.hits[with_hits]
+        else:
+            size = np.add.reduceat(w, self.starts)
+            all_hits = np.add.reduceat(w * self.hits, self.starts)
+            with_hits = np.flatnonzero(all_hits > 0)
+            hit = all_hits[with_hits]
+        k_all = np.cumsum(size)
+        h_size = size[with_hits].astype(np.float64)
+        h_k = k_all[with_hits].astype(np.float64)
+        h_c = np.cumsum(hit)
+        h_segment = self.segment[with_hits]
+        if self.n_segments > 1 and with_hits.shape[0]:  # each segment counts from 0
+            before = self.first_run[1:] - 1
+            k_base = np.concatenate(([0.0], k_all[before].astype(np.float64)))
+            h_k = h_k - k_base[h_segment]
+            first = np.flatnonzero(np.diff(h_segment, prepend=-1) != 0)
+            c_base = (h_c - hit)[first]
+            h_c = h_c - np.repeat(c_base, np.diff(np.append(first, h_segment.shape[0])))
+        return RunPoints(k_all, with_hits, h_size, hit.astype(np.float64), h_k, h_c.astype(np.float64), h_segment)
+
+
+@dataclass(frozen=True)
+class RunPoints:
+    """One resample's runs (Runs.points): `k_all`, the positions of the expanded ranking at each run's end (over
+    the whole arrangement), and for the runs with hits — `index` — their weight S, hits H, and the positions K and
+    hits C of their segment at their end (the run covers positions K−S+1 … K, where c goes from C−H to C in equal
+    steps)."""
+
+    k_all: NDArray[np.int64]
+    index: NDArray[np.intp]
+    size: NDArray[np.float64]
+    hit: NDArray[np.float64]
+    k_end: NDArray[np.float64]
+    c_end: NDArray[np.float64]
+    segment: NDArray[np.intp]
+
+    @property
+    def total(self) -> float:
+        """The positions of the whole expanded ranking."""
+        return float(self.k_all[-1]) if self.k_all.shape[0] else 0.0
+
+    def aucs(self, facts: NDArray[np.float64], n_segments: int) -> NDArray[np.float64]:
+        """The trapezoidal AUC of each segment's expanded curve (p = c/k, r = c/facts[segment]; a segment without
+        facts: 0), summed over the positions where recall moves (the runs with hits); the first position of a
+        segment opens its curve and adds no area (sklearn.metrics.auc from its first point)."""
+        out = np.zeros(n_segments)
+        if self.index.shape[0] == 0:
+            return out
+        sizes = self.size.astype(np.intp)
+        run = np.repeat(np.arange(sizes.shape[0]), sizes)
+        block_start = np.cumsum(sizes) - sizes
+        m = np.arange(run.shape[0], dtype=np.float64) - np.repeat(block_start, sizes) + 1.0
+        rate = self.hit[run] / self.size[run]
+        k_before = self.k_end[run] - self.size[run]
+        c_before = self.c_end[run] - self.hit[run]
+        k = k_before + m
+        c = c_before + m * rate
+        c_prev = c_before + (m - 1.0) * rate
+        seg = self.segment[run]
+        f = facts[seg]
+        valid = (k > 1.0) & (f > 0)
+        k, c, c_prev, f, seg = k[valid], c[valid], c_prev[valid], f[valid], seg[valid]
+        terms = (c / f - c_prev / f) * (c / k + c_prev / (k - 1.0)) / 2.0
+        out += np.bincount(seg, weights=terms, minlength=n_segments)
+        return out
+
+    def hits_at(self, position: float) -> float:
+        """c at a position 1 … total of the (single-segment) expanded ranking: the hits of the runs before it, plus
+        its own run's at its rate."""
+        g = int(np.searchsorted(self.k_all, np.int64(position), side="left"))  # positions are whole numbers
+        j = int(np.searchsorted(self.index, g, side="right")) - 1
+        if j < 0:
+            return 0.0
+        if self.index[j] != g:
+            return float(self.c_end[j])
+        c_before, k_before = self.c_end[j] - self.hit[j], self.k_end[j] - self.size[j]
+        return float(c_before + (position - k_before) * (self.hit[j] / self.size[j]))
+
+    def precision_at(self, n: int) -> float:
+        """P@N of the expanded ranking (fewer than N positions: its hits / N, as RankedCurve.precision_at)."""
+        if n <= self.total:
+            return self.hits_at(float(n)) / float(n)
+        return float(self.c_end[-1] if self.c_end.shape[0] else 0.0) / n
+
+    def max_f1(self, facts: float) -> float:
+        """max over the positions of 2pr/(p+r+1e-20) (RankedCurve.max_f1), read at the first and last position of
+        each run with hits: along a run c grows linearly in k, so 2pr/(p+r) is monotone there, and along a run
+        without hits it falls (c fixed, k growing) from the value before it."""
+        if self.index.shape[0] == 0 or not facts:
+            return 0.0
+        rate = self.hit / self.size
+        c_before = self.c_end - self.hit
+        k = np.concatenate((self.k_end - self.size + 1.0, self.k_end))
+        c = np.concatenate((c_before + rate, c_before + self.size * rate))
+        p = c / k
+        r = c / facts
+        return float((2 * p * r / (p + r + F1_EPSILON)).max())

@@ -14,9 +14,10 @@ paired p-value of two runs. A library Task provides all of it (releval.tasks.bas
 * a measure is one of the `metrics` of that PairedTable (`task.measures` are the defaults).
 
 The library reads files, so gold and uploads are written to a private temporary directory under their uploaded
-names (errors name the upload, never the directory). Relation classification and end-to-end RE keep the board's
-own storage (aligned labels, validated documents: releval.service.board_tasks), which is faster on large boards
-and gives the same numbers.
+names (errors name the upload, never the directory); a gold of several files (`Task.gold_parts`, DrugProt) is
+stored as a tar archive of them and unpacked into a folder of its own (releval.data.parts). Relation
+classification and end-to-end RE keep the board's own storage (aligned labels, validated documents:
+releval.service.board_tasks), which is faster on large boards and gives the same numbers.
 
 Example (the doctest of a toy task lives in tests/test_input_stage.py)::
 
@@ -153,21 +154,48 @@ class LibraryTask:
         return replace(spec.config, weightings=tuple(dict.fromkeys((*own, *wanted))))
 
     # -- files -----------------------------------------------------------------------------------------------
+    def _gold_path(self, data: bytes, name: str) -> Path:
+        """Gold as the task reads it: its file, or — for a task whose gold is several files (`Task.gold_parts`),
+        stored as a tar archive of them — their folder (releval.data.parts)."""
+        if self.task.gold_parts is not None:
+            from releval.data.parts import is_parts, unpack_parts
+
+            if is_parts(data):
+                folder = _workdir() / scoring.digest(data)[:32] / "gold"
+                if not folder.is_dir():
+                    staging = folder.parent / f".gold.{threading.get_ident()}"
+                    shutil.rmtree(staging, ignore_errors=True)
+                    unpack_parts(data, staging, name)
+                    try:
+                        staging.replace(folder)
+                    except OSError:  # another thread unpacked it first
+                        shutil.rmtree(staging, ignore_errors=True)
+                return folder
+        return _materialise(data, name)
+
     def read_gold(self, data: bytes, name: str, spec: scoring.BenchmarkSpec) -> scoring.StoredGold:
         from releval.core.signature import short_hash
 
-        path = _materialise(data, name)
+        path = self._gold_path(data, name)
         stats: dict[str, Any] = {}
         try:
             if self.task.statistics is not None:
                 stats = resolve(self.task.statistics)([path], spec.config).to_dict()
         except RelevalError as exc:
-            raise _named(exc, [path.parent]) from None
-        n = stats.get("n_items", stats.get("n", 0))
+            error = _named(exc, [path if path.is_dir() else path.parent])
+            if self.task.gold_parts is not None:
+                error = InputError(
+                    f"{error}; task {self.name!r} reads its gold from several files: give `releval benchmark` "
+                    "their folder (or the main file with the others beside it), or upload a tar archive of them"
+                )
+            raise error from None
+        table1 = stats.get("table1")
+        samples = table1.get("samples", 0) if isinstance(table1, dict) else 0  # Table 1 statistics: the samples
+        n = stats.get("n_items", stats.get("n", samples))
         return scoring.StoredGold([], [], short_hash(data), int(n) if isinstance(n, int) else 0, stats)
 
     def _gold(self, bench: Any) -> Path:
-        return _materialise(bytes(bench.gold), bench.gold_name)
+        return self._gold_path(bytes(bench.gold), bench.gold_name)
 
     def prepare_run(
         self, bench: Any, data: bytes, filename: str, spec: scoring.BenchmarkSpec, limit: int, fmt: str | None = None
@@ -186,7 +214,7 @@ class LibraryTask:
             try:
                 self.task.score_files(gold, [(None, path)], spec.config)
             except RelevalError as exc:
-                raise _named(exc, [path.parent, gold.parent]) from None
+                raise _named(exc, [path.parent, gold if gold.is_dir() else gold.parent]) from None
         return stored
 
     # -- numbers ---------------------------------------------------------------------------------------------

@@ -90,10 +90,13 @@ class Task:
       `to_dict()`, rendered by releval.report), or None;
     * `measures`: the board's default measures, headline first — names of the `metrics` of the PairedTable that
       `compare` returns for one file per system (its `scores[system][measure]` is the value, a row's `ci_a` the
-      bootstrap interval, `p_value` the paired test); empty: micro and the Config's weightings.
+      bootstrap interval, `p_value` the paired test); empty: micro and the Config's weightings;
+    * `gold_parts(path)`: for a task whose gold is several files (DrugProt: relations, entities, PMID list), the
+      files that the gold given as `path` (its folder or main file) is made of; None: gold is one file. The board
+      stores them as one archive (releval.data.parts) and gives the task their folder.
 
-    `compare` and `statistics` may be "module:function" references (`resolve`): a task names functions of the
-    layers above it (significance, statistics) without importing them.
+    `compare`, `statistics` and `gold_parts` may be "module:function" references (`resolve`): a task names
+    functions of the layers above it (significance, statistics) without importing them.
 
     >>> from releval.tasks import get_task
     >>> task = get_task("rc")
@@ -109,6 +112,7 @@ class Task:
     compare: Any = None
     statistics: Any = None
     measures: tuple[str, ...] = ()
+    gold_parts: Any = None
 
     @property
     def settings(self) -> frozenset[str]:

@@ -195,4 +195,5 @@ TASK = Task(
     score_files=score_files,
     compare="releval.significance.drugprot:compare_files",
     statistics="releval.dataset_stats.biomedical:drugprot_statistics",
+    gold_parts="releval.data.drugprot:gold_files",
 )
