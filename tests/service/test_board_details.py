@@ -301,3 +301,55 @@ def test_the_organiser_signs_in_to_see_the_pages_in_full_during_a_hidden_phase(b
             "GET", "/api/v1/benchmarks/hid/board", headers={"Cookie": f"releval_viewer={signed_in['admin']}"}
         )
         assert json.loads(body)["hidden_phase"] == "test"
+
+
+def test_serve_stops_on_sigterm_while_it_answers_requests(tmp_path) -> None:
+    """SIGTERM (or Ctrl-C) stops `releval serve` at once — exit 143, one line — even while it is answering requests.
+    (The signal's exception was raised inside waitress's event loop when it landed during a connection's handler;
+    waitress logged it and went on serving, and the board ignored every later signal.) Four clients keep the server
+    busy, so most signals land during a handler; three servers in turn make a miss unlikely to go unseen."""
+    import signal
+    import threading
+    import urllib.request
+
+    from tests.service.boards import _wait_up, board_env, free_port
+
+    env = board_env(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path)
+    for attempt in range(3):
+        port = free_port()
+        log_path = tmp_path / f"serve{attempt}.log"
+        with open(log_path, "wb") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "releval", "serve", "--port", str(port), "--no-examples", "--workers", "1"],
+                env=env, stdout=log, stderr=log,
+            )  # fmt: skip
+            board = type("B", (), {"process": proc, "url": f"http://127.0.0.1:{port}"})()
+            _wait_up(board, log_path)  # type: ignore[arg-type]
+            done = threading.Event()
+
+            def hammer(url: str = board.url, done: threading.Event = done) -> None:
+                while not done.is_set():
+                    try:
+                        with urllib.request.urlopen(url + "/api/v1/queue", timeout=5) as r:
+                            r.read()
+                    except OSError:
+                        pass
+
+            clients = [threading.Thread(target=hammer, daemon=True) for _ in range(4)]
+            for c in clients:
+                c.start()
+            time.sleep(0.3)
+            proc.send_signal(signal.SIGTERM)
+            try:
+                code = proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                code = None
+            finally:
+                done.set()
+                for c in clients:
+                    c.join()
+        text = log_path.read_text(errors="replace")
+        assert code == 143, f"attempt {attempt}: still serving 10 s after SIGTERM\n{text[-2000:]}"
+        # one line says why it stopped (waitress's threads may still log a line after it)
+        assert "error: terminated by SIGTERM" in text.splitlines() and "uncaptured python exception" not in text

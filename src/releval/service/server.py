@@ -43,8 +43,24 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, examples:
     for t in pool:
         t.start()
     print(f"releval board on http://{host}:{port}/ ({workers} in-process worker(s))", file=sys.stderr, flush=True)
+    # waitress runs in its own thread and the main thread only waits: a signal's exception (SIGTERM, SIGINT: the
+    # command line's clean exit) is raised here, never inside waitress's event loop, which catches every exception
+    # of a connection's handler, logs it, and goes on serving (a SIGTERM then did not stop the board).
+    failed: list[BaseException] = []
+
+    def _serve_http() -> None:
+        try:
+            http.run()
+        except BaseException as exc:  # handed to the main thread, which raises it
+            failed.append(exc)
+
+    loop = threading.Thread(target=_serve_http, daemon=True, name="http")
+    loop.start()
     try:
-        http.run()
+        while loop.is_alive():
+            loop.join(0.5)
+        if failed:
+            raise failed[0]
     finally:
         stop.set()
         queue.wake_workers()  # an idle worker sees `stop` now, not at its next poll
