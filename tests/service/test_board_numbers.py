@@ -78,7 +78,7 @@ def test_board_equals_score_and_compare(backend: str, tmp_path, reference) -> No
             "semeval2010-task8": "rc",
             "conll04": "e2e",
             "chemprot-scibert": "chemprot-scibert",
-            "redocred-dev40": "docred",
+            "redocred-dev": "docred",
             "fewrel-wiki-5-1": "fewrel",
             "nyt-style-ranked": "ranked",
         }

@@ -101,6 +101,26 @@ PART_MISSING = {"drugprot": ("drugprot/gs-data/gs_relations.tsv", "no entities f
 OWN_STORAGE = ("rc", "e2e")
 
 
+def _bags(path: Path) -> int:
+    """The entity pairs (bags) of an OpenNRE gold file, counted here."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return len({(r["h"]["id"], r["t"]["id"]) for r in rows})
+
+
+#: What each example's statistics line counts (its page: "N test UNITS."): the task's resampling units where they
+#: are counted, else its items — known from the files: the first 40 Re-DocRED documents, 50 FewRel episodes, the
+#: ranked example's entity pairs, the lines of the ChemProt files (BLUE's after its header), DrugProt's 466
+#: candidate pairs (its official toy data).
+COUNTED = {
+    "docred": (40, "documents"),
+    "fewrel": (50, "episodes"),
+    "ranked": (_bags(EXAMPLES_DIR / "ranked" / "gold.jsonl"), "bags"),
+    "chemprot-blue": (len((EXAMPLES_DIR / "chemprot" / "blue_gold.tsv").read_text().splitlines()) - 1, "items"),
+    "chemprot-scibert": (len((EXAMPLES_DIR / "chemprot" / "scibert_test_head.txt").read_text().splitlines()), "items"),
+    "drugprot": (466, "items"),
+}
+
+
 def test_every_library_task_has_a_board_example() -> None:
     from releval.tasks import TASKS, get_task
 
@@ -125,6 +145,11 @@ def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_
             )
             assert done.returncode == 0, (task, done.stderr)
             open_benchmark(board, slug)
+            described = board.request("GET", f"/api/v1/benchmarks/{slug}")[1].decode()
+            assert str(tmp_path) not in described and "releval-board-" not in described, task  # no server path
+            n, unit = COUNTED[task]
+            page = board.request("GET", f"/b/{slug}/")[1].decode()
+            assert f'id="statistics">{n} test {unit}.' in page, task
             measures = board.json(f"/api/v1/benchmarks/{slug}")["measures"]
             weighted = "weightings" in get_task(task).settings
             default = ["micro", "weighted", "dodrans", "entropy", "macro"] if weighted else ["micro"]

@@ -23,14 +23,15 @@ from releval.dataset_stats.label_distribution import LabelStatistics, LabelStats
 from releval.metrics.classification import detect_negative
 
 
-def file_labels(path: Any) -> tuple[list[str], str | None, str]:
-    """The labels of one FewRel file, its negative label and what a label counts: the relation per instance (a
-    data file) or per query (gold episodes; none-of-the-above is the negative)."""
+def file_labels(path: Any) -> tuple[list[str], str | None, str, int]:
+    """The labels of one FewRel file, its negative label, what a label counts — the relation per instance (a
+    data file) or per query (gold episodes; none-of-the-above is the negative) — and its episodes (0: a data
+    file)."""
     raw = parse_json(read_utf8(path), str(path))
     if isinstance(raw, dict) and not {"episodes", "answers"} <= set(raw):
         relations = load_relations(raw, str(path))
         labels = [r for r, instances in relations.items() for _ in instances]
-        return labels, detect_negative(list(relations)), "instances"
+        return labels, detect_negative(list(relations)), "instances", 0
     episodes = load_episodes(path)
     labels = []
     for i in range(episodes.n_queries):
@@ -43,7 +44,7 @@ def file_labels(path: Any) -> tuple[list[str], str | None, str]:
                 field="relation",
             )
         labels.append(relation)
-    return labels, NOTA, "queries"
+    return labels, NOTA, "queries", episodes.n_episodes
 
 
 #: What `stats --task fewrel` says its rows count.
@@ -59,6 +60,8 @@ class FewRelStatistics:
     count."""
 
     labels: LabelStatistics
+    #: Episodes in the gold episode files (0 for data files): the unit the bootstrap resamples.
+    episodes: int = 0
 
     @property
     def rows(self) -> list[tuple[str, LabelStats]]:
@@ -69,9 +72,11 @@ class FewRelStatistics:
 
     def to_dict(self) -> dict[str, Any]:
         """{"files": one object per row (releval.dataset_stats.label_distribution), "n": the samples of the last
-        row (the total when there are several files)}: an object, as a board's statistics line is."""
+        row (the total when there are several files), "episodes": the episodes of the episode files}: an object,
+        as a board's statistics line is."""
         rows = self.labels.to_dict()
-        return {**header("fewrel-stats"), "files": rows, "n": rows[-1]["samples"] if rows else 0}
+        n = rows[-1]["samples"] if rows else 0
+        return {**header("fewrel-stats"), "files": rows, "n": n, "episodes": self.episodes}
 
 
 def statistics(paths: Sequence[Any], config: Any = None) -> FewRelStatistics:
@@ -80,8 +85,10 @@ def statistics(paths: Sequence[Any], config: Any = None) -> FewRelStatistics:
     every: list[str] = []
     negatives: set[str | None] = set()
     units: set[str] = set()
+    episodes = 0
     for path in paths:
-        labels, negative, unit = file_labels(path)
+        labels, negative, unit, in_file = file_labels(path)
+        episodes += in_file
         negatives.add(negative)
         units.add(unit)
         every += labels
@@ -89,4 +96,4 @@ def statistics(paths: Sequence[Any], config: Any = None) -> FewRelStatistics:
     if len(paths) > 1:
         negative = next((n for n in negatives if n is not None), None)
         rows.append(("+".join(sorted(units)), label_stats("total", every, negative)))
-    return FewRelStatistics(LabelStatistics(rows))
+    return FewRelStatistics(LabelStatistics(rows), episodes)

@@ -6,8 +6,8 @@
 * CoNLL04 end-to-end RE (the 288 test sentences of sincere's split file in `examples/conll04`), Strict,
   Boundaries and NER measures, open for submissions (no system's predictions are bundled);
 * one benchmark per other family, each a task of the library's registry driven through the Task protocol
-  (releval.service.library_task): ChemProt as SciBERT distributes it (its test split), DocRED (the first 40
-  Re-DocRED dev documents), FewRel (50 val_wiki 5-way 1-shot episodes) and ranked relation facts (the NYT-style
+  (releval.service.library_task): ChemProt as SciBERT distributes it (its test split), DocRED (Re-DocRED's dev
+  split, 500 documents), FewRel (50 val_wiki 5-way 1-shot episodes) and ranked relation facts (the NYT-style
   example), open for submissions (`FAMILIES`).
 """
 
@@ -53,12 +53,12 @@ FAMILIES: dict[str, tuple[str, str, str, dict[str, object], str, str]] = {
         "Krallinger et al. (2017) via Beltagy et al. (2019): no negative class, so micro-F1 equals accuracy; "
         "not comparable with BLUE's ChemProt (micro over CPR:3/4/5/6/9).",
     ),
-    "redocred-dev40": (
+    "redocred-dev": (
         "docred",
         "docred",
-        "redocred_dev_first40.json.gz",
+        "redocred_dev_revised.json.gz",
         {},
-        "Re-DocRED dev, first 40 documents (document-level RE)",
+        "Re-DocRED dev split, 500 documents (document-level RE)",
         "Tan et al. (2022): F1, Ign F1 (no train facts given here: equal to F1), Evi F1 as the CodaLab scorer, "
         "with per-relation weightings, frequent/long-tail and intra/inter-sentence F1.",
     ),

@@ -95,6 +95,18 @@ def _named(exc: RelevalError, folders: Sequence[Path]) -> InputError:
     return InputError(text)
 
 
+def _without_folder(value: Any, folder: Path) -> Any:
+    """`value` (statistics as JSON) with the temporary folder's paths replaced by the upload's name: what the board
+    shows and serves names the file its organiser gave, never a path on the server."""
+    if isinstance(value, str):
+        return value.replace(f"{folder}/", "") if str(folder) in value else value
+    if isinstance(value, dict):
+        return {k: _without_folder(v, folder) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_folder(v, folder) for v in value]
+    return value
+
+
 class LibraryTask:
     """The board's interface (what releval.service.board and .jobs call) over one library Task."""
 
@@ -189,10 +201,32 @@ class LibraryTask:
                     "their folder (or the main file with the others beside it), or upload a tar archive of them"
                 )
             raise error from None
+        stats = _without_folder(stats, path if path.is_dir() else path.parent)
+        return scoring.StoredGold([], [], short_hash(data), self.counted(stats)[0], stats)
+
+    def counted(self, stats: dict[str, Any]) -> tuple[int, str]:
+        """How much gold holds, and of what, from its statistics: the resampling units (documents, episodes, bags)
+        where the statistics count them (`episodes`, `n_items`, the files' `documents`), else the items they count
+        (`n`, Table 1's samples).
+
+        >>> from releval.tasks import get_task
+        >>> LibraryTask(get_task("docred")).counted({"files": [{"documents": 40}, {"documents": 60}]})
+        (100, 'documents')
+        >>> LibraryTask(get_task("ranked")).counted({"n_items": 150, "bags": [150]})
+        (150, 'bags')
+        >>> LibraryTask(get_task("drugprot")).counted({"table1": {"samples": 466}})
+        (466, 'items')
+        """
+        plural, files = f"{self.task.unit}s", stats.get("files")
+        n = stats.get(plural) if isinstance(stats.get(plural), int) else stats.get("n_items")
+        if not isinstance(n, int) and isinstance(files, list) and files:
+            counts = [f.get(plural) if isinstance(f, dict) else None for f in files]
+            n = sum(counts) if all(isinstance(c, int) for c in counts) else None  # type: ignore[arg-type]
+        if isinstance(n, int) and n:
+            return n, plural
         table1 = stats.get("table1")
-        samples = table1.get("samples", 0) if isinstance(table1, dict) else 0  # Table 1 statistics: the samples
-        n = stats.get("n_items", stats.get("n", samples))
-        return scoring.StoredGold([], [], short_hash(data), int(n) if isinstance(n, int) else 0, stats)
+        n = stats.get("n", table1.get("samples", 0) if isinstance(table1, dict) else 0)
+        return (n if isinstance(n, int) else 0), "items"
 
     def _gold(self, bench: Any) -> Path:
         return self._gold_path(bytes(bench.gold), bench.gold_name)

@@ -500,6 +500,13 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "board/index.html", {"benchmarks": benchmarks, "version": __version__})
 
 
+def _counted(bench: Benchmark) -> str:
+    """What the benchmark's item count counts: items, or a library task's resampling units (documents, …)."""
+    adapter = task_of(bench.task)
+    counted = getattr(adapter, "counted", None)
+    return counted(bench.stats or {})[1] if counted is not None else "items"
+
+
 @ensure_csrf_cookie
 @require_http_methods(["GET"])
 def board_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -515,6 +522,7 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
         "head": _head_html(b),
         "rows": _rows_html(b),
         "stats": bench.stats,
+        "counted": _counted(bench),
         "version": __version__,
         "pending": any(not v for v in b.ties_current.values()) or b.stale > 0,
     }
