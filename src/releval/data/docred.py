@@ -201,6 +201,23 @@ def _gold(name: str, docs: list[DocredDocument]) -> DocredGold:
     return DocredGold(name, tuple(docs), digest)
 
 
+def _titled_record(
+    obj: Any, keys: tuple[str, ...], where: str, name: str, rec: int, shown: tuple[str, ...] = ()
+) -> str:
+    """A gold document's or a prediction's object: every key of `keys` present and a string title, else a located
+    InputError (record `rec`, the field); its title. `shown`: optional keys named in the error's shape."""
+    if not isinstance(obj, dict):
+        shape = ", ".join((*keys, *shown))
+        raise InputError(f"{where}: expected an object {{{shape}}}", file=name, record=rec)
+    for key in keys:
+        if key not in obj:
+            raise InputError(f"{where}: missing key", file=name, record=rec, field=key)
+    title = obj["title"]
+    if not isinstance(title, str):
+        raise InputError(f"{where}: title must be a string", file=name, record=rec, field="title")
+    return title
+
+
 def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
     """A DocRED-format gold file. A label without `evidence` is an error naming its document unless `evidence` is
     False (evidence not scored); a repeated title is an error (the official scorer would merge the documents)."""
@@ -218,14 +235,7 @@ def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
     for i, doc in enumerate(data):
         rec = i + 1
         where = _where(i, doc.get("title") if isinstance(doc, dict) else None)
-        if not isinstance(doc, dict):
-            raise InputError(f"{where}: expected an object {{title, sents, vertexSet, labels}}", file=name, record=rec)
-        for key in ("title", "sents", "vertexSet", "labels"):
-            if key not in doc:
-                raise InputError(f"{where}: missing key", file=name, record=rec, field=key)
-        title = doc["title"]
-        if not isinstance(title, str):
-            raise InputError(f"{where}: title must be a string", file=name, record=rec, field="title")
+        title = _titled_record(doc, ("title", "sents", "vertexSet", "labels"), where, name, rec)
         if title in seen:
             raise InputError(f"{where}: title repeats document {seen[title]}", file=name, record=rec, field="title")
         seen[title] = rec
@@ -330,14 +340,7 @@ def load_submission(path: PathLike, gold: DocredGold | None = None) -> Submissio
     for i, x in enumerate(data):
         rec = i + 1
         where = f"prediction {rec}"
-        if not isinstance(x, dict):
-            raise InputError(f"{where}: expected an object {{title, h_idx, t_idx, r, evidence}}", file=name, record=rec)
-        for key in ("title", "h_idx", "t_idx", "r"):
-            if key not in x:
-                raise InputError(f"{where}: missing key", file=name, record=rec, field=key)
-        title = x["title"]
-        if not isinstance(title, str):
-            raise InputError(f"{where}: title must be a string", file=name, record=rec, field="title")
+        title = _titled_record(x, ("title", "h_idx", "t_idx", "r"), where, name, rec, shown=("evidence",))
         doc = docs.get(title)
         for key in ("h_idx", "t_idx"):
             v = x[key]
