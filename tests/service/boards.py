@@ -168,6 +168,11 @@ def running_board(
         try:
             _start(board, tmp / "serve.log", log, workers, examples)
             yield board
+        except BaseException:  # what the server logged (a job's traceback) shows in the failing test's report
+            log.flush()
+            print(f"--- {tmp / 'serve.log'} (last 8,000 characters) ---")
+            print((tmp / "serve.log").read_text(errors="replace")[-8000:])
+            raise
         finally:
             for proc in [board.process, *board.workers]:
                 if proc.poll() is None:

@@ -170,6 +170,9 @@ def test_every_list_endpoint_is_paginated(backend: str, tmp_path) -> None:
 
         whole = board.json("/api/v1/benchmarks/toy/board")
         assert sorted(r["name"] for r in whole["rows"]) == ["e0", "e1", "e2", "e3"]  # the withdrawn entry is no row
+        assert whole["measures"] == ["micro", "weighted", "dodrans", "entropy", "macro"], board.json(
+            "/api/v1/benchmarks/toy"
+        )["measures_off"]
         ranks = [r["cells"]["micro"]["rank"] for r in whole["rows"]]
         assert ranks == sorted(ranks)  # rows in rank order
         paged = _collect(board, "/api/v1/benchmarks/toy/board?limit=3", "rows")

@@ -1,5 +1,6 @@
 """Concurrency and faults, against a real board on SQLite and PostgreSQL: 50 submissions from several processes
-at once, a worker killed in the middle of a job, a measure backfill while submissions arrive."""
+at once, a worker killed in the middle of a job, a measure backfill while submissions arrive, a run withdrawn while a
+job reads it."""
 
 from __future__ import annotations
 
@@ -156,3 +157,75 @@ def test_quota_is_charged_atomically(backend: str, tmp_path) -> None:
             assert statuses == [201] * stored + [429] * (50 - stored), (slug, statuses)
             rows = board.json(f"/b/{slug}/board.json")["rows"]
             assert sum(r["runs"] for r in rows) == stored, slug
+
+
+WITHDRAWN_MEANWHILE = """
+import json
+from releval.service import configure
+configure()
+from django.db import connection
+from releval.service import board, jobs
+from releval.service.models import Benchmark, Cell, Job, Measure, Run, Submitter
+bench = Benchmark.objects.get(slug="toy")
+admin = Submitter.objects.get(is_admin=True)
+a, b, c, d = Run.objects.filter(entry__benchmark=bench).order_by("id")
+# d is scored, then withdrawn before its scores are stored
+d = Run.objects.select_related("entry__benchmark").get(pk=d.pk)
+scored = jobs.scores_of(d)
+board.delete_run(admin, d.pk)
+jobs.store_scores(d, scored)
+for run in (a, b, c):
+    jobs.score_run({{"run": run.pk}})
+# a `ties` job has read the runs a, b, c and their cells; c is withdrawn as the job reads c's stored predictions
+withdrawals = []
+
+
+def withdraw_c_when_read(execute, sql, params, many, context):
+    if not withdrawals and '"aligned"' in sql and list(params or ())[:1] == [c.pk]:
+        withdrawals.append(c.pk)
+        board.delete_run(admin, c.pk)
+    return execute(sql, params, many, context)
+
+
+with connection.execute_wrapper(withdraw_c_when_read):
+    jobs.compute_ties({{"benchmark": bench.pk}})
+assert withdrawals == [c.pk], "the job never read c's stored predictions"
+print(json.dumps({{
+    "measures": dict(Measure.objects.filter(benchmark=bench).values_list("name", "status")),
+    "cells_of_withdrawn": Cell.objects.filter(run_id__in=[c.pk, d.pk]).count(),
+    "runs": sorted(Run.objects.values_list("id", flat=True)),
+    "ties_queued": Job.objects.filter(kind="ties", status="queued").count(),
+}}))
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_run_withdrawn_while_a_job_reads_it_fails_nothing(backend: str, tmp_path) -> None:
+    """A run withdrawn while a `ties` job reads the runs (its stored predictions gone before the job reaches them)
+    is not the measure's failure: no measure is marked failed (CI once saw `micro` leave the board this way), and
+    the tie groups are computed on the runs left. A run withdrawn while it is scored stores nothing and fails no
+    job. The withdrawals are made at the moment the job reads the run (Django's execute_wrapper) or between its
+    scoring and its storing: the race made certain."""
+    import subprocess
+    import sys
+
+    with running_board(backend, tmp_path, workers=0) as board:
+        _benchmark(board, tmp_path)
+        runs = [
+            board.submit("toy", e, synthetic.jsonl(synthetic.predictions(i)), f"{e}.jsonl")[1]["run"]
+            for i, e in enumerate("abcd")
+        ]
+        done = subprocess.run(
+            [sys.executable, "-c", WITHDRAWN_MEANWHILE.format()], env=board.env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        out = json.loads(done.stdout)
+        assert out["measures"] == dict.fromkeys(MEASURES, "active")
+        assert out["cells_of_withdrawn"] == 0 and out["runs"] == runs[:2] and out["ties_queued"] >= 1
+        board.start_worker()
+        board.wait_idle()
+        assert board.json("/api/v1/queue")["failed"] == 0
+        data = _every_cell_fresh(board, MEASURES, 2)
+        assert sorted(r["name"] for r in data["rows"]) == ["a", "b"] and all(data["ties_current"].values())
+        assert {r["cells"]["micro"]["tie"] for r in data["rows"]} <= {"best", "tied", "below"}
+        assert board.json("/api/v1/benchmarks/toy")["measures_off"] == []

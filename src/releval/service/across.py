@@ -10,7 +10,7 @@ from releval.core.errors import OptionError, RelevalError
 from releval.service import board as ops
 from releval.service.board_tasks import task_of
 from releval.service.jobs import primary_runs, stored_predictions
-from releval.service.models import Benchmark, Entry
+from releval.service.models import Benchmark, Entry, RunData
 from releval.service.phases import view_for
 
 
@@ -36,8 +36,12 @@ def replicability(a: str, b: str, measure: str = "micro", alpha: float = 0.05) -
         if entries[a].pk not in runs or entries[b].pk not in runs:
             continue
         task = task_of(bench.task)
-        gold, pred_a = task.inputs(bench, stored_predictions(runs[entries[a].pk].pk))
-        pred_b = task.inputs(bench, stored_predictions(runs[entries[b].pk].pk))[1]
+        try:
+            stored_a, stored_b = (stored_predictions(runs[entries[e].pk].pk) for e in (a, b))
+        except RunData.DoesNotExist:  # withdrawn as this request reads it: not on this benchmark any more
+            continue
+        gold, pred_a = task.inputs(bench, stored_a)
+        pred_b = task.inputs(bench, stored_b)[1]
         datasets.append((bench.slug, gold, pred_a, pred_b))
     if len(datasets) < 2:
         raise ops.Refused(f"entries {a!r} and {b!r} share {len(datasets)} benchmark(s); the analysis needs two", 404)

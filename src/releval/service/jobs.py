@@ -7,12 +7,16 @@ is harmless:
   missing ones go to `pair-tests` jobs), Holm's correction, the seed tests; cached by `tie_key`;
 * `pair-tests`: a chunk of paired tests with a measure's best run; then `ties`;
 * `copy-runs`: a variant's share of its parent's runs, read again from their uploads and submitted to it.
+
+A run may be withdrawn while a job reads it: that is no job's or measure's failure. A job stores nothing of a
+withdrawn run (`withdrawn` locks the run's row while it writes), and the withdrawal queues the tie groups again.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -28,7 +32,14 @@ def stored_predictions(run_id: int) -> bytes:
     return bytes(RunData.objects.only("aligned").get(run_id=run_id).aligned)
 
 
+def withdrawn(run_id: int) -> bool:
+    """Whether run `run_id` is gone, its row locked until the caller's transaction ends when it is not: a
+    withdrawal (`board.delete_run`) made meanwhile waits for what the caller writes and removes it with the run."""
+    return not Run.objects.select_for_update().filter(pk=run_id).exists()
+
+
 def _write_cells(run: Run, measures: list[Measure], cells: dict[str, scoring.Cell]) -> None:
+    """Upsert a run's cells; inside a transaction that has checked the run is not `withdrawn`."""
     for measure in measures:
         c = cells[measure.name]
         Cell.objects.update_or_create(
@@ -95,29 +106,52 @@ def score_run(payload: dict[str, Any]) -> None:
     """Every measure of a new run, its per-class result and its audit flags; then the tie groups again."""
     try:
         run = Run.objects.select_related("entry__benchmark").get(pk=payload["run"])
-    except Run.DoesNotExist:  # withdrawn meanwhile
+        scored = scores_of(run)
+    except (Run.DoesNotExist, RunData.DoesNotExist):  # withdrawn meanwhile
         return
+    store_scores(run, scored)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """What `score_run` computes of a run before it stores it."""
+
+    measures: list[Measure]
+    cells: dict[str, scoring.Cell]
+    result: Any
+    flags: list[dict[str, str]]
+
+
+def scores_of(run: Run) -> Scored:
+    """A run's cells under every active measure (a measure that fails alone marked failed), result and flags."""
     bench = run.entry.benchmark
     spec = board.spec_of(bench)
     task = task_of(bench.task)
     stored = stored_predictions(run.pk)
     gold = split_view(bench, run.split)
     measures, cells = _cells_isolated(task, gold, stored, spec, active_measures(bench))
-    names = [m.name for m in measures]
-    result = task.result(gold, stored, spec, names)
+    result = task.result(gold, stored, spec, [m.name for m in measures])
     flags = task.flags(gold, stored, spec) if run.split == "test" else []
     if run.split == "test" and cells and all(abs(c.value - 1.0) < 1e-9 for c in cells.values()):
         flags.append(EQUALS_GOLD)
+    return Scored(measures, cells, result, flags)
+
+
+def store_scores(run: Run, scored: Scored) -> None:
+    """Store what `scores_of` computed and queue the tie groups; nothing when the run was withdrawn meanwhile (its
+    withdrawal queued the tie groups)."""
     with transaction.atomic():
-        _write_cells(run, measures, cells)
-        RunData.objects.filter(run_id=run.pk).update(result=result)
+        if withdrawn(run.pk):
+            return
+        _write_cells(run, scored.measures, scored.cells)
+        RunData.objects.filter(run_id=run.pk).update(result=scored.result)
         run.status = "scored"
         run.save(update_fields=["status"])
         entry = Entry.objects.select_for_update().get(pk=run.entry_id)
         known = {f["code"] for f in entry.flags}
-        entry.flags = [*entry.flags, *(f for f in flags if f["code"] not in known)]
+        entry.flags = [*entry.flags, *(f for f in scored.flags if f["code"] not in known)]
         entry.save(update_fields=["flags"])
-        queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
+        queue.enqueue("ties", {"benchmark": run.entry.benchmark_id}, key=f"ties:{run.entry.benchmark_id}")
 
 
 def _cells_failed(payload: dict[str, Any]) -> None:
@@ -140,8 +174,14 @@ def compute_cells(payload: dict[str, Any]) -> None:
     spec = board.spec_of(bench)
     task = task_of(bench.task)
     for run in Run.objects.filter(pk__in=payload["runs"]).only("id", "split"):
-        gold = split_view(bench, run.split)
-        _write_cells(run, [measure], task.cells(gold, stored_predictions(run.pk), spec, [measure.name]))
+        try:
+            stored = stored_predictions(run.pk)
+        except RunData.DoesNotExist:  # withdrawn since the query
+            continue
+        cells = task.cells(split_view(bench, run.split), stored, spec, [measure.name])
+        with transaction.atomic():
+            if not withdrawn(run.pk):
+                _write_cells(run, [measure], cells)
     # the tie groups wait for every cell of the measure: the last chunk's request finds them all
     queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
 
@@ -236,7 +276,13 @@ def pair_tests(payload: dict[str, Any]) -> None:
         PairTest.objects.filter(measure=measure, run_a=best, version=__version__).values_list("run_b_id", flat=True)
     )
     for other in Run.objects.filter(pk__in=payload["runs"]).exclude(pk__in=done).only("id"):
-        _pair_p(bench, measure, best, other, spec)
+        try:
+            _pair_p(bench, measure, best, other, spec)
+        except Exception:
+            if Run.objects.filter(pk__in=[best.pk, other.pk]).count() == 2:
+                raise
+            # one of the two was withdrawn meanwhile: its withdrawal queued the tie groups again, which ask again
+            # for the tests they still need
     queue.enqueue("ties", {"benchmark": bench.pk}, key=f"ties:{bench.pk}")
 
 
@@ -258,7 +304,15 @@ def compute_ties(payload: dict[str, Any]) -> None:
         try:
             _measure_ties(bench, measure, spec, all_runs, runs)
         except Exception as exc:  # one measure's failure never blocks the others' tie groups
+            if _run_ids(test_runs(bench)) != _run_ids(all_runs):
+                # the runs changed while this job read them (a run withdrawn: its stored predictions gone): not the
+                # measure's fault; the change queued the tie groups again, computed then on the runs left
+                return
             measure_failed(measure, exc)
+
+
+def _run_ids(runs: Mapping[int, Sequence[Run]]) -> set[int]:
+    return {r.pk for rs in runs.values() for r in rs}
 
 
 def _measure_ties(
