@@ -81,7 +81,11 @@ def test_board_equals_score_and_compare(backend: str, tmp_path, reference) -> No
             "redocred-dev": "docred",
             "fewrel-wiki-5-1": "fewrel",
             "nyt-style-ranked": "ranked",
+            "drugprot-sample": "drugprot",
         }
+        # DrugProt's gold is three files, stored as one archive: its 466 candidate pairs (the official toy data)
+        drugprot = board.json("/api/v1/benchmarks/drugprot-sample")
+        assert drugprot["n"] == 466 and drugprot["open"], drugprot
     assert data["measures"] == MEASURES
     assert data["stale_cells"] == 0 and all(data["ties_current"].values())
     rows = {r["name"]: r for r in data["rows"]}

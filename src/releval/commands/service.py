@@ -201,8 +201,8 @@ def benchmark_command(
     from releval.service.board_tasks import task_of
 
     task_of(task).spec(settings, resamples=resamples, seed=seed)  # a bad setting refused before a database exists
-    data, gold_name = _gold_bytes(the_task, gold)
-    dev_data, dev_name = _gold_bytes(the_task, dev) if dev is not None else (None, "dev")
+    data, gold_name = the_task.gold_upload(gold)
+    dev_data, dev_name = the_task.gold_upload(dev) if dev is not None else (None, "dev")
     _start(database_url, data_dir)
     from releval.service import board
 
@@ -226,22 +226,6 @@ def benchmark_command(
         f"benchmark {bench.slug}: {bench.n_items} items, measures {', '.join(m.name for m in bench.measures.all())}"
         f"; {phase}"
     )
-
-
-def _gold_bytes(task: Any, gold: Path) -> tuple[bytes, str]:
-    """What the board stores of a gold file: its bytes and name; for a task whose gold is several files
-    (`Task.gold_parts`: DrugProt's relations, entities and PMID list), those files packed as one tar archive,
-    named after their folder (releval.data.parts). A missing part is refused here, naming it."""
-    from releval.data.io import read_bytes
-
-    if task.gold_parts is None:
-        return read_bytes(gold), gold.name
-    from releval.data.parts import pack_parts
-    from releval.tasks.base import resolve
-
-    parts = [Path(p) for p in resolve(task.gold_parts)(gold)]
-    folder = gold if gold.is_dir() else gold.parent
-    return pack_parts(parts), f"{folder.resolve().name or 'gold'}.tar"
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, Any]:

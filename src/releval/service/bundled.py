@@ -7,8 +7,9 @@
   Boundaries and NER measures, open for submissions (no system's predictions are bundled);
 * one benchmark per other family, each a task of the library's registry driven through the Task protocol
   (releval.service.library_task): ChemProt as SciBERT distributes it (its test split), DocRED (Re-DocRED's dev
-  split, 500 documents), FewRel (50 val_wiki 5-way 1-shot episodes) and ranked relation facts (the NYT-style
-  example), open for submissions (`FAMILIES`).
+  split, 500 documents), FewRel (50 val_wiki 5-way 1-shot episodes), ranked relation facts (the NYT-style
+  example) and DrugProt (the official library's gold sample, its three files stored as one archive), open for
+  submissions (`FAMILIES`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.db import transaction
 
 from releval.service import board as ops
 from releval.service.models import Benchmark, Submitter
+from releval.tasks import get_task
 
 SLUG = "semeval2010-task8"
 SYSTEMS = {
@@ -35,7 +37,7 @@ def example_dir(name: str = "semeval2010_task8", probe: str = "test_key_directed
     """An example folder: packaged with a wheel, or the repository's `examples/` in an editable install."""
     here = Path(__file__).resolve()
     for candidate in (here.parent / "examples" / name, here.parents[3] / "examples" / name):
-        if (candidate / probe).is_file():
+        if (candidate / probe).exists():
             return candidate
     return None
 
@@ -79,6 +81,15 @@ FAMILIES: dict[str, tuple[str, str, str, dict[str, object], str, str]] = {
         "Bag-level held-out evaluation as OpenNRE computes it: AUC of the precision-recall curve, P@N, max F1; "
         "duplicated predictions counted as OpenNRE counts them.",
     ),
+    "drugprot-sample": (
+        "drugprot",
+        "drugprot",
+        "gs-data",
+        {},
+        "DrugProt, the official evaluation library's gold sample (5 PubMed abstracts)",
+        "Miranda et al. (2021), BioCreative VII: candidate pairs from entity and relation TSVs, per-type P/R/F and "
+        "micro-F1 as the official library computes them (its toy predictions score P 0.783, R 0.72, F1 0.75).",
+    ),
 }
 
 
@@ -88,11 +99,12 @@ def load_families() -> None:
         folder = example_dir(folder_name, gold_name)
         if folder is None or Benchmark.objects.filter(slug=slug).exists():
             continue
+        gold, stored_name = get_task(task).gold_upload(folder / gold_name)  # DrugProt's folder: one archive
         ops.create_benchmark(
             slug,
             title,
-            (folder / gold_name).read_bytes(),
-            gold_name,
+            gold,
+            stored_name,
             dict(settings),
             task=task,
             open_=True,  # the example files are public

@@ -15,7 +15,9 @@ A new kind of evaluation (document-level RE, ranked relation extraction, few-sho
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any, ClassVar
 
 from releval.core.options import DEFAULT_WEIGHTING_NAMES
@@ -113,6 +115,23 @@ class Task:
     statistics: Any = None
     measures: tuple[str, ...] = ()
     gold_parts: Any = None
+
+    def gold_upload(self, gold: str | os.PathLike[str]) -> tuple[bytes, str]:
+        """What a board stores of the gold `gold`: its bytes and file name; for a task whose gold is several files
+        (`gold_parts`), those files packed as one tar archive (releval.data.parts), named after their folder. A
+        missing part is refused here, naming it (`releval benchmark GOLD --task drugprot`: GOLD is the `gs-data/`
+        folder or its relations file; stored as `gs-data.tar`).
+        """
+        from releval.data.io import read_bytes
+
+        path = Path(gold)
+        if self.gold_parts is None:
+            return read_bytes(path), path.name
+        from releval.data.parts import pack_parts
+
+        parts = [Path(p) for p in resolve(self.gold_parts)(path)]
+        folder = path if path.is_dir() else path.parent
+        return pack_parts(parts), f"{folder.resolve().name or 'gold'}.tar"
 
     @property
     def settings(self) -> frozenset[str]:
