@@ -229,3 +229,75 @@ def test_a_run_withdrawn_while_a_job_reads_it_fails_nothing(backend: str, tmp_pa
         assert sorted(r["name"] for r in data["rows"]) == ["a", "b"] and all(data["ties_current"].values())
         assert {r["cells"]["micro"]["tie"] for r in data["rows"]} <= {"best", "tied", "below"}
         assert board.json("/api/v1/benchmarks/toy")["measures_off"] == []
+
+
+WITHDRAWN_WHILE_STORED = """
+import json, threading, time
+from releval.service import configure
+configure()
+from django.db import connection, connections
+from releval.service import board, jobs
+from releval.service.models import Cell, Run, RunData, Submitter
+admin = Submitter.objects.get(is_admin=True)
+run = Run.objects.select_related("entry__benchmark").get(pk={run})
+scored = jobs.scores_of(run)
+storing, errors = threading.Event(), []
+
+
+def withdraw():
+    storing.wait(60)
+    try:
+        board.delete_run(admin, run.pk)
+    except Exception as exc:
+        errors.append(f"withdrawal: {{type(exc).__name__}}: {{exc}}")
+    finally:
+        connections.close_all()
+
+
+def pause_once_the_run_is_locked(execute, sql, params, many, context):
+    out = execute(sql, params, many, context)
+    if not storing.is_set() and "FOR UPDATE" in sql and '"board_run"' in sql:
+        storing.set()
+        time.sleep(2)  # the withdrawal starts while the run's scores are being stored
+    return out
+
+
+thread = threading.Thread(target=withdraw)
+thread.start()
+with connection.execute_wrapper(pause_once_the_run_is_locked):
+    try:
+        jobs.store_scores(run, scored)
+    except Exception as exc:
+        errors.append(f"storing: {{type(exc).__name__}}: {{exc}}")
+storing.set()
+thread.join()
+print(json.dumps({{
+    "errors": errors,
+    "run_left": Run.objects.filter(pk=run.pk).exists(),
+    "cells_left": Cell.objects.filter(run_id=run.pk).count(),
+    "data_left": RunData.objects.filter(run_id=run.pk).exists(),
+}}))
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_run_withdrawn_while_its_scores_are_stored(backend: str, tmp_path) -> None:
+    """A withdrawal that arrives while a job stores the run's scores waits for it, then removes the run with what
+    was stored. Both take the run's row first: on PostgreSQL the withdrawal used to delete the run's stored data
+    first and the run last, the job the other way round, and one of them died of `deadlock detected` (a 500 for
+    the submitter who withdrew; seen under load in tests/service/test_quotas.py)."""
+    import subprocess
+    import sys
+
+    with running_board(backend, tmp_path, workers=0) as board:
+        _benchmark(board, tmp_path)
+        run = board.submit("toy", "a", synthetic.jsonl(synthetic.predictions(1)), "a.jsonl")[1]["run"]
+        done = subprocess.run(
+            [sys.executable, "-c", WITHDRAWN_WHILE_STORED.format(run=run)],
+            env=board.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == {"errors": [], "run_left": False, "cells_left": 0, "data_left": False}

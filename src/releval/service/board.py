@@ -390,6 +390,10 @@ def delete_run(submitter: Submitter, run_id: int) -> None:
             split=run.split,
         )
         variants = set(copies.values_list("entry__benchmark_id", flat=True))
+        # the runs' rows first, as a job storing a run's scores takes them (releval.service.jobs.withdrawn): a job
+        # storing one of them finishes first; deleting the stored data before the run would deadlock with it
+        doomed = [run.pk, *copies.values_list("pk", flat=True)]
+        list(Run.objects.select_for_update().filter(pk__in=doomed).order_by("pk").values_list("pk", flat=True))
         copies.delete()
         run.delete()
         for changed in (bench_id, *sorted(variants)):
