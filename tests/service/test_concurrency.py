@@ -301,3 +301,62 @@ def test_a_run_withdrawn_while_its_scores_are_stored(backend: str, tmp_path) -> 
         )
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout) == {"errors": [], "run_left": False, "cells_left": 0, "data_left": False}
+
+
+DATABASE_REFUSES = """
+import json
+from releval.service import configure
+configure()
+from django.db import OperationalError, connection
+from releval.service import jobs
+from releval.service.models import Benchmark, Measure, Run, TieCache
+bench = Benchmark.objects.get(slug="toy")
+for run in Run.objects.filter(entry__benchmark=bench):
+    jobs.score_run({{"run": run.pk}})
+refused = []
+
+
+def refuse_the_first_write(execute, sql, params, many, context):
+    if not refused and sql.lstrip().upper().startswith(("INSERT", "UPDATE")):
+        refused.append(sql.split()[2])
+        raise OperationalError("database is locked")
+    return execute(sql, params, many, context)
+
+
+try:
+    with connection.execute_wrapper(refuse_the_first_write):
+        jobs.compute_ties({{"benchmark": bench.pk}})
+    raised = None
+except OperationalError as exc:
+    raised = str(exc)
+after_refusal = dict(Measure.objects.filter(benchmark=bench).values_list("name", "status"))
+jobs.compute_ties({{"benchmark": bench.pk}})  # the job's retry
+print(json.dumps({{
+    "refused": refused,
+    "raised": raised,
+    "after_refusal": after_refusal,
+    "tie_groups": TieCache.objects.filter(measure__benchmark=bench).count(),
+}}))
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_database_error_fails_the_job_not_the_measure(backend: str, tmp_path) -> None:
+    """The database refusing a `ties` job's write (a lock that timed out under load: SQLite's 'database is locked',
+    PostgreSQL's deadlock) fails the job, which the queue retries; it never marks the measure failed (the first
+    measure used to leave the board for good). The retry computes every tie group."""
+    import subprocess
+    import sys
+
+    with running_board(backend, tmp_path, workers=0) as board:
+        _benchmark(board, tmp_path)
+        for i, e in enumerate("ab"):
+            assert board.submit("toy", e, synthetic.jsonl(synthetic.predictions(i)), f"{e}.jsonl")[0] == 201
+        done = subprocess.run(
+            [sys.executable, "-c", DATABASE_REFUSES.format()], env=board.env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        out = json.loads(done.stdout)
+        assert out["after_refusal"] == dict.fromkeys(MEASURES, "active")
+        assert len(out["refused"]) == 1 and out["raised"] == "database is locked"
+        assert out["tie_groups"] == len(MEASURES)

@@ -9,7 +9,9 @@ is harmless:
 * `copy-runs`: a variant's share of its parent's runs, read again from their uploads and submitted to it.
 
 A run may be withdrawn while a job reads it: that is no job's or measure's failure. A job stores nothing of a
-withdrawn run (`withdrawn` locks the run's row while it writes), and the withdrawal queues the tie groups again.
+withdrawn run (`withdrawn` locks the run's row while it writes), and the withdrawal queues the tie groups again. An
+error of the database (a lock that timed out, a deadlock) is no measure's failure either: the job fails, to be
+retried.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from releval import __version__
 from releval.service import board, queue, scoring
@@ -85,6 +87,8 @@ def _cells_isolated(
     measure fails the run is at fault: its job fails (and is retried) and no measure is marked."""
     try:
         return measures, task.cells(gold, stored, spec, [m.name for m in measures])
+    except DatabaseError:  # the database's (a lock timed out), never a measure's: the job is retried
+        raise
     except Exception:
         pass
     cells: dict[str, scoring.Cell] = {}
@@ -92,6 +96,8 @@ def _cells_isolated(
     for measure in measures:
         try:
             cells.update(task.cells(gold, stored, spec, [measure.name]))
+        except DatabaseError:
+            raise
         except Exception as exc:
             failed.append((measure, exc))
     if not cells and failed:  # every measure fails on this run: the run is what fails, not the measures
@@ -303,6 +309,8 @@ def compute_ties(payload: dict[str, Any]) -> None:
     for measure in active_measures(bench):
         try:
             _measure_ties(bench, measure, spec, all_runs, runs)
+        except DatabaseError:  # the database's (a lock timed out, a deadlock), never a measure's: the job is retried
+            raise
         except Exception as exc:  # one measure's failure never blocks the others' tie groups
             if _run_ids(test_runs(bench)) != _run_ids(all_runs):
                 # the runs changed while this job read them (a run withdrawn: its stored predictions gone): not the
