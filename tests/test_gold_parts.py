@@ -93,3 +93,30 @@ def test_the_board_cell_of_a_packed_drugprot_gold_is_compare_s() -> None:
             rows[measure]["ci_a"],
         )
     assert cells["micro"].value == pytest.approx(0.75, abs=1e-12)  # the official library's toy F1
+
+
+def test_a_bad_line_in_a_packed_gold_is_the_same_located_error_as_in_the_folder(tmp_path: Path) -> None:
+    """A malformed relations line: `score` and `stats` on the folder and the board's reading of the packed archive
+    (what `releval benchmark` uploads) name the same file, line and reason; the archive's error has no hint to
+    give a folder (it was one) — that hint is for a single file given where the task reads several."""
+    from releval.service.library_task import LibraryTask
+    from releval.tasks import get_task
+
+    gs = tmp_path / "gs"
+    gs.mkdir()
+    for f in FILES:
+        (gs / f.name).write_bytes(f.read_bytes())
+    with (gs / "gs_relations.tsv").open("a", encoding="utf-8") as fh:
+        fh.write("bad\tline\n")
+    line = len((gs / "gs_relations.tsv").read_text(encoding="utf-8").splitlines())
+    reason = f":{line}: expected 4 tab-separated fields (PMID, type, Arg1:id, Arg2:id), got 2: 'bad\\tline'"
+    for argv in (["score", str(gs), str(PRED)], ["stats", str(gs)]):
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            assert main([*argv, "--task", "drugprot"]) == 2
+        assert err.getvalue().strip() == f"error: {gs / 'gs_relations.tsv'}{reason}", argv
+    adapter = LibraryTask(get_task("drugprot"))
+    blob, name = get_task("drugprot").gold_upload(gs)
+    with pytest.raises(InputError) as raised:
+        adapter.read_gold(blob, name, adapter.spec({}, resamples=10, seed=1, confidence=0.95))
+    assert str(raised.value) == f"gs_relations.tsv{reason}"

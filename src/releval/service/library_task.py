@@ -195,7 +195,7 @@ class LibraryTask:
                 stats = resolve(self.task.statistics)([path], spec.config).to_dict()
         except RelevalError as exc:
             error = _named(exc, [path if path.is_dir() else path.parent])
-            if self.task.gold_parts is not None:
+            if self.task.gold_parts is not None and not path.is_dir():  # one file where the task reads several
                 error = InputError(
                     f"{error}; task {self.name!r} reads its gold from several files: give `releval benchmark` "
                     "their folder (or the main file with the others beside it), or upload a tar archive of them"
