@@ -16,9 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.core.errors import InputError, OptionError, raise_all
-from releval.core.notices import Notice
-from releval.core.options import RESAMPLING_TESTS
+from releval.core.errors import InputError, raise_all
 from releval.core.validation import refuse_options
 from releval.data.docred import load_gold, load_submission
 from releval.metrics.averages import fix_class_set
@@ -29,7 +27,8 @@ from releval.metrics.cells import (
     cells_from_rows,
     randomization_totals,
 )
-from releval.significance.compare import PairedTable, SeedTable, pair_rows, raw_row, seed_table, system_pairs
+from releval.significance.compare import PairedTable, SeedTable
+from releval.significance.comparison import Scored, check_resampling_tests, check_systems, compare_scored, run_warnings
 from releval.significance.config import SignificanceConfig
 from releval.significance.paired import comparison_rows
 from releval.tasks import docred
@@ -117,9 +116,10 @@ def compare_files(
     baseline: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> PairedTable | SeedTable:
-    """DocRED submissions compared: one file per system → paired bootstrap / randomization over documents, every
-    measure at once (metrics: `releval.tasks.docred.measure_names`); several files per system → runs over seeds
-    (Welch's t, Cohen's d per measure).
+    """DocRED submissions compared on the one comparison path (releval.significance.comparison): one file per
+    system → paired bootstrap / randomization over documents, every measure at once (metrics:
+    `releval.tasks.docred.measure_names`); several files per system → runs over seeds (Welch's t, Cohen's d per
+    measure).
 
     >>> from releval.significance.config import SignificanceConfig
     >>> compare_files("g.json", {"a": ["a.json"]}, docred.DocredConfig(), SignificanceConfig())
@@ -127,73 +127,52 @@ def compare_files(
     ...
     releval.core.errors.InputError: field 'system': comparison needs at least 2 systems, got 1
     """
-    if len(systems) < 2:
-        raise InputError(f"comparison needs at least 2 systems, got {len(systems)}", field="system")
+    paired = check_systems(systems, baseline)
     refuse_options({"--relation-names": config.relation_names is not None}, "not used by compare (no per-relation "
                    "table; `score` and `plot per-class` show the names)")  # fmt: skip
-    if baseline is not None and baseline not in systems:
-        raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
-    runs = {len(paths) for paths in systems.values()}
-    if len(runs) > 1 and 1 in runs:
-        raise InputError("give every system one file (paired tests) or several runs (seed comparison)", field="system")
-    bad = [t for t in test.tests if t not in RESAMPLING_TESTS]
-    if bad:
-        raise OptionError(
-            f"tests: {', '.join(bad)} not available for DocRED: they need per-item correctness (use bootstrap or "
-            "randomization, which resample documents)",
-            option="tests",
-        )
-    g, facts, scored = _scored(gold, systems, config)
+    check_resampling_tests(
+        test, "DocRED: they need per-item correctness (use bootstrap or randomization, which resample documents)"
+    )
+    g, facts, results = _scored(gold, systems, config)
     distant = facts.distant is not None
-    metrics = docred.measure_names(config, distant)
-    first = next(iter(scored.values()))[0]
+    first = next(iter(results.values()))[0]
     notes = [
         "DocRED: documents are resampled (per-document counts of every measure); class weightings over the "
         "relation types with gold support"
     ]
-    warnings = [Notice(f"{name}: {w}", w.code) for name, rs in scored.items() for r in rs for w in r.warnings]
-    if runs != {1}:
-        values = {
-            name: {m: [r.measures(config, distant)[m] for r in rs] for m in metrics} for name, rs in scored.items()
+    values: Callable[[Any], Mapping[str, float]] = lambda r: r.measures(config, distant)  # noqa: E731
+    pair = None
+    n = first.n_documents
+    if paired:
+        one = {name: rs[0] for name, rs in results.items()}
+        labels = sorted({x for r in one.values() for x in r.counts.labels})
+        units = list(dict.fromkeys(u for r in one.values() for u in r.counts.units))
+        wide = {name: r.counts.widen(labels, units) for name, r in one.items()}
+        k = len(labels)
+        any_rows = next(iter(wide.values()))
+        gold_support = (any_rows[:, :k] + any_rows[:, 2 * k : 3 * k]).sum(0)  # TP + FN: the same for every system
+        spec = fix_class_set(docred.averaging_spec(config, k), gold_support, test.class_set) if k else None
+        observed = {
+            name: {m: float(v) for m, v in docred.measures_of(w.sum(0), labels, config, distant, spec).items()}
+            for name, w in wide.items()
         }
-        extra = {"test": f"welch:{test.alternative},cohen-d:harbecke-eq4", "methods": test.signature_fields(
-            baseline=baseline)["methods"]}  # fmt: skip
-        sig = docred.signature(config, g, first.counts, facts, extra)
-        return seed_table(values, metrics, sig, first.n_documents, baseline, test, "documents", warnings)
-    results = {name: rs[0] for name, rs in scored.items()}
-    labels = sorted({x for r in results.values() for x in r.counts.labels})
-    units = list(dict.fromkeys(u for r in results.values() for u in r.counts.units))
-    wide = {name: r.counts.widen(labels, units) for name, r in results.items()}
-    k = len(labels)
-    any_rows = next(iter(wide.values()))
-    gold_support = (any_rows[:, :k] + any_rows[:, 2 * k : 3 * k]).sum(0)  # TP + FN: the same for every system
-    spec = fix_class_set(docred.averaging_spec(config, k), gold_support, test.class_set) if k else None
-    observed = {
-        name: {m: float(v) for m, v in docred.measures_of(w.sum(0), labels, config, distant, spec).items()}
-        for name, w in wide.items()
-    }
-    raw: list[dict[str, Any]] = []
-    for a, b in system_pairs(list(results), baseline):
-        for method in test.tests:
-            rows = paired_rows(wide[a], wide[b], labels, config, distant, spec, method, test, progress)
-            for m in metrics:
-                r = rows[m]
-                raw.append(raw_row(a, b, method, m, r))
-    sig = docred.signature(config, g, first.counts, facts, test.signature_fields(unit="documents", baseline=baseline))
-    if len(units) > first.n_documents:
-        notes.append(f"{len(units) - first.n_documents} title(s) absent from gold resampled as units of their own")
-    return PairedTable(
-        observed,
-        pair_rows(raw, test.correction),
-        baseline,
-        test.tests,
-        metrics,
-        test.alternative,
-        test.correction,
-        len(units),
-        sig,
-        test.interval_confidence,
-        notes,
-        unit="documents",
-        warnings=warnings,
+        values = lambda r: observed[r.system]  # noqa: E731 — the measures under the bootstrap's class set
+
+        def pair(a: str, b: str, method: str, advance: Callable[[int], None] | None) -> Mapping[str, Any]:
+            return paired_rows(wide[a], wide[b], labels, config, distant, spec, method, test, advance)
+
+        n = len(units)
+        if len(units) > first.n_documents:
+            notes.append(f"{len(units) - first.n_documents} title(s) absent from gold resampled as units of their own")
+    scored = Scored(
+        results,
+        docred.measure_names(config, distant),
+        values,
+        n,
+        "documents",
+        lambda extra: docred.signature(config, g, first.counts, facts, extra),
+        paired=pair,
+        notes=notes,
+        warnings=run_warnings(results),
     )
+    return compare_scored(scored, paired, test, baseline, progress)

@@ -10,19 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from releval.core.errors import InputError
-from releval.core.notices import Notice
-from releval.significance.compare import (
-    PairedTable,
-    SeedTable,
-    _check_systems,
-    _run_tests,
-    pair_rows,
-    score_runs,
-    seed_table,
-    system_pairs,
+from releval.significance.compare import PairedTable, SeedTable, score_runs
+from releval.significance.comparison import (
+    Scored,
+    check_resampling_tests,
+    check_systems,
+    compare_scored,
+    run_warnings,
 )
-from releval.significance.config import SignificanceConfig, correction_field
+from releval.significance.config import SignificanceConfig
+from releval.significance.paired import resampling_rows
 from releval.tasks import drugprot as dp
 
 _NOTE = "DrugProt: abstracts are resampled (per-abstract TP/FP/FN per relation type)"
@@ -45,46 +42,29 @@ def compare_files(
     baseline: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> PairedTable | SeedTable:
-    """DrugProt's `compare` (releval.tasks.drugprot.TASK): one file per system → paired tests over abstracts;
-    several per system → runs over seeds. Mixing the two is an InputError."""
-    names = _check_systems(systems)
-    counts = {len(runs) for runs in systems.values()}
-    if len(counts) > 1 and 1 in counts:
-        raise InputError("give every system one file (paired tests) or several runs (seed comparison)", field="system")
+    """DrugProt's `compare` (releval.tasks.drugprot.TASK) on the one comparison path
+    (releval.significance.comparison): one file per system → paired tests over abstracts; several per system →
+    runs over seeds. Mixing the two is an InputError."""
+    paired = check_systems(systems, baseline)
+    check_resampling_tests(test, "DrugProt abstracts: they need per-item correctness (use bootstrap or randomization)")
     gold_set = dp.load_gold(gold)
-    scored = _score_all(gold_set, systems, config)
-    metrics = tuple(config.average_names)
-    first = next(iter(scored.values()))[0]
-    n = first.n
-    if counts != {1}:
-        runs = {name: {m: [r.averages[m].f for r in rs] for m in metrics} for name, rs in scored.items()}
-        seed_fields = {
-            "test": f"welch:{test.alternative},cohen-d:harbecke-eq4",
-            "methods": correction_field(test.correction, baseline),
-        }
-        sig = dp.signature(config, gold_set, seed_fields)
-        return seed_table(runs, metrics, sig, n, baseline, test, unit="documents")
-    results = {name: rs[0] for name, rs in scored.items()}
+    results = _score_all(gold_set, systems, config)
+    first = next(iter(results.values()))[0]
     spec = dp.averaging_spec(config)
 
-    def cells(a: str, b: str) -> list[tuple[str, Any, Any]]:
-        return [("", dp.paired_cells(results[a], results[b]), spec)]
+    def pair(a: str, b: str, method: str, advance: Callable[[int], None] | None) -> Mapping[str, Any]:
+        cells = dp.paired_cells(results[a][0], results[b][0])
+        return resampling_rows(cells, spec, method, test, advance)
 
-    raw = _run_tests(system_pairs(names, baseline), test, progress, cells, None)
-    scores = {name: {m: r.averages[m].f for m in metrics} for name, r in results.items()}
-    extra = test.signature_fields(unit="documents", baseline=baseline)
-    return PairedTable(
-        scores,
-        pair_rows(raw, test.correction),
-        baseline,
-        test.tests,
-        metrics,
-        test.alternative,
-        test.correction,
-        n,
-        dp.signature(config, gold_set, extra),
-        test.interval_confidence,
-        [_NOTE, *first.notes[:1]],
-        unit="documents",
-        warnings=[Notice(f"{name}: {w}", w.code) for name, r in results.items() for w in r.warnings],
+    scored = Scored(
+        results,
+        tuple(config.average_names),
+        lambda r: {m: r.averages[m].f for m in config.average_names},
+        first.n,
+        "documents",
+        lambda extra: dp.signature(config, gold_set, extra),
+        paired=pair,
+        notes=[_NOTE, *first.notes[:1]],
+        warnings=run_warnings(results),
     )
+    return compare_scored(scored, paired, test, baseline, progress)

@@ -10,18 +10,17 @@ episode) and, for a file of several settings, one per setting (`accuracy:5-1`, `
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from releval.core.errors import InputError, OptionError, raise_all
-from releval.core.options import RESAMPLING_TESTS
+from releval.core.errors import InputError, raise_all
 from releval.data.fewrel import load_episodes, load_predictions
 from releval.metrics.cells import bootstrap_totals, cells_from_rows, randomization_totals
 from releval.metrics.episodes import ratios
-from releval.significance.compare import PairedTable, SeedTable, pair_rows, raw_row, seed_table, system_pairs
-from releval.significance.config import SignificanceConfig, correction_field
+from releval.significance.compare import PairedTable, SeedTable
+from releval.significance.comparison import Scored, check_resampling_tests, check_systems, compare_scored
+from releval.significance.config import SignificanceConfig
 from releval.significance.paired import comparison_rows
 from releval.tasks.fewrel import EpisodeStats, FewRelConfig, episode_stats, signature
 
@@ -55,71 +54,40 @@ def compare_files(
     baseline: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> PairedTable | SeedTable:
-    """Systems given as prediction files ({name: [files]}) on one gold episodes file: one file each → paired tests
-    over episodes; several each → Welch/Cohen over seed runs. The `compare` of the fewrel Task."""
+    """Systems given as prediction files ({name: [files]}) on one gold episodes file, on the one comparison path
+    (releval.significance.comparison): one file each → paired tests over episodes; several each → Welch/Cohen over
+    seed runs. The `compare` of the fewrel Task."""
     config = config or FewRelConfig()
     test = test or SignificanceConfig()
-    if len(systems) < 2:
-        raise InputError(f"comparison needs at least 2 systems, got {len(systems)}", field="system")
-    run_counts = {name: len(paths) for name, paths in systems.items()}
-    if len(set(run_counts.values())) > 1 and 1 in run_counts.values():
-        single = [k for k, v in run_counts.items() if v == 1]
-        raise InputError(
-            f"mixing single-file systems ({', '.join(single)}) with multi-run systems: give every system one file "
-            "(paired tests) or several runs (seed comparison)",
-            field="system",
-        )
-    if baseline is not None and baseline not in systems:
-        raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
-    bad = [t for t in test.tests if t not in RESAMPLING_TESTS]
-    if bad:
-        raise OptionError(
-            f"tests: {', '.join(bad)} not available for FewRel episodes (use bootstrap or randomization)",
-            option="tests",
-        )
-    episodes, scored = _stats(gold, systems)
-    first = next(iter(scored.values()))[0]
-    metrics = first.measures
-    if set(run_counts.values()) != {1}:
-        runs = {name: {m: [s.values()[m] for s in stats] for m in metrics} for name, stats in scored.items()}
-        fields: dict[str, object] = {
-            "test": f"welch:{test.alternative},cohen-d:harbecke-eq4",
-            "methods": correction_field(test.correction, baseline),
-        }
-        sig = signature(config, episodes, fields)
-        table = seed_table(runs, metrics, sig, episodes.n_episodes, baseline, test, unit="episodes")
-        return replace(table, notes=[NOTE, *table.notes])
-    one = {name: stats[0] for name, stats in scored.items()}
-    scores = {name: s.values() for name, s in one.items()}
-    raw: list[dict[str, Any]] = []
-    for a, b in system_pairs(list(one), baseline):
-        cells = cells_from_rows(one[a].rows, one[b].rows)
-        for method in test.tests:
-            rng = np.random.default_rng(test.seed)
-            draw = bootstrap_totals if method == "bootstrap" else randomization_totals
-            parts_a, parts_b = [], []
-            for tot_a, tot_b in draw(cells, test.resamples, rng):
-                parts_a.append(ratios(tot_a))
-                parts_b.append(ratios(tot_b))
-                if progress is not None:
-                    progress(int(tot_a.shape[0]))
-            fa, fb = np.concatenate(parts_a), np.concatenate(parts_b)
-            draws = {m: (fa[:, j], fb[:, j]) for j, m in enumerate(metrics)}
-            rows = comparison_rows(scores[a], scores[b], draws, method, test)
-            for m, r in rows.items():
-                raw.append(raw_row(a, b, method, m, r))
-    sig = signature(config, episodes, test.signature_fields(unit="episodes", baseline=baseline))
-    return PairedTable(
-        scores,
-        pair_rows(raw, test.correction),
-        baseline,
-        test.tests,
+    paired = check_systems(systems, baseline)
+    check_resampling_tests(test, "FewRel episodes (use bootstrap or randomization)")
+    episodes, results = _stats(gold, systems)
+    metrics = next(iter(results.values()))[0].measures
+
+    def pair(a: str, b: str, method: str, advance: Callable[[int], None] | None) -> dict[str, Any]:
+        sa, sb = results[a][0], results[b][0]
+        cells = cells_from_rows(sa.rows, sb.rows)
+        rng = np.random.default_rng(test.seed)
+        draw = bootstrap_totals if method == "bootstrap" else randomization_totals
+        parts_a, parts_b = [], []
+        for tot_a, tot_b in draw(cells, test.resamples, rng):
+            parts_a.append(ratios(tot_a))
+            parts_b.append(ratios(tot_b))
+            if advance is not None:
+                advance(int(tot_a.shape[0]))
+        fa, fb = np.concatenate(parts_a), np.concatenate(parts_b)
+        draws = {m: (fa[:, j], fb[:, j]) for j, m in enumerate(metrics)}
+        return comparison_rows(sa.values(), sb.values(), draws, method, test)
+
+    scored = Scored(
+        results,
         metrics,
-        test.alternative,
-        test.correction,
+        lambda s: s.values(),
         episodes.n_episodes,
-        sig,
-        test.interval_confidence,
-        [NOTE],
-        unit="episodes",
+        "episodes",
+        lambda extra: signature(config, episodes, extra),
+        paired=pair,
+        notes=[NOTE],
+        seed_notes=[NOTE],
     )
+    return compare_scored(scored, paired, test, baseline, progress)

@@ -27,17 +27,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.core.errors import InputError, OptionError, raise_all
-from releval.core.notices import Notice
-from releval.core.options import RESAMPLING_TESTS
+from releval.core.errors import InputError, raise_all
 from releval.metrics.ranked import Runs, ranked_curve, ranking_order, relation_aucs
-from releval.significance.compare import (
-    PairedTable,
-    SeedTable,
-    pair_rows,
-    raw_row,
-    seed_table,
-    system_pairs,
+from releval.significance.compare import PairedTable, SeedTable, raw_row, score_runs
+from releval.significance.comparison import (
+    Scored,
+    check_resampling_tests,
+    check_systems,
+    compare_scored,
+    run_warnings,
 )
 from releval.significance.config import SignificanceConfig
 from releval.significance.paired import comparison_rows
@@ -304,6 +302,68 @@ def _signature(config: rk.RankedConfig, gold: rk.GoldFacts, extra: dict[str, obj
     return build_signature({**{k: v for k, v in sig.fields.items() if k != "version"}, **extra})
 
 
+def paired_scored(
+    gold: Any,
+    systems: Mapping[str, Any],
+    config: rk.RankedConfig,
+    test: SignificanceConfig,
+) -> Scored:
+    """One file per system, on one numbering of entity pairs, for the one comparison path: the bootstrap's draws
+    are joint over every system (each resample re-ranks each system's predictions), so the task gives every pair's
+    rows at once (`Scored.all_pairs`) rather than one pair's."""
+    prepared = prepare(gold, systems, config)
+    names = config.metric_names
+    scores = {name: dict(r.measures) for name, r in prepared.results.items()}
+
+    def all_pairs(pairs: list[tuple[str, str]], progress: Callable[[int], None] | None) -> list[dict[str, Any]]:
+        rng = np.random.default_rng(test.seed)
+        raw: list[dict[str, Any]] = []
+        boot = bootstrap_draws(prepared, config, test, rng) if "bootstrap" in test.tests else {}
+        for t in test.tests:
+            for a, b in pairs:
+                if t == "bootstrap":
+                    draws = {m: (boot[a][m], boot[b][m]) for m in names}
+                else:
+                    draws = randomization_draws(prepared, a, b, config, test, rng)
+                rows = comparison_rows(scores[a], scores[b], draws, t, test)
+                raw.extend(raw_row(a, b, t, m, rows[m]) for m in names)
+                if progress is not None:
+                    progress(test.resamples)
+        return raw
+
+    notes = [
+        f"ranked facts: entity pairs resampled ({prepared.n_units:,}: the gold bags and every pair a system "
+        "predicts); each resample re-ranks the predictions",
+        *dict.fromkeys(f"{name}: {n}" for name, r in prepared.results.items() for n in r.notes),
+    ]
+    results = {name: [r] for name, r in prepared.results.items()}
+    return Scored(
+        results,
+        tuple(names),
+        lambda r: r.measures,
+        prepared.n_units,
+        "bags",
+        lambda extra: _signature(config, prepared.gold, extra),
+        all_pairs=all_pairs,
+        notes=notes,
+        warnings=run_warnings(results),
+    )
+
+
+def seed_scored(gold: Any, systems: Mapping[str, Sequence[Any]], config: rk.RankedConfig) -> Scored:
+    """Several runs per system, each scored on its own (releval.significance.seeds compares their measures)."""
+    facts = rk.load_facts(gold, config)
+    results = score_runs(systems, lambda name, path: rk.score(facts, path, config, name))
+    return Scored(
+        results,
+        tuple(config.metric_names),
+        lambda r: r.measures,
+        facts.n_bags,
+        "bags",
+        lambda extra: _signature(config, facts, extra),
+    )
+
+
 def paired_table(
     gold: Any,
     systems: Mapping[str, Any],
@@ -312,91 +372,11 @@ def paired_table(
     *,
     baseline: str | None = None,
     progress: Callable[[int], None] | None = None,
-) -> PairedTable:
+) -> PairedTable | SeedTable:
     """Paired bootstrap and/or randomization of every pair of systems (or each against `baseline`) on every
     measure, entity pairs resampled, p-values corrected across pairs per (test, measure)."""
-    bad = [t for t in test.tests if t not in RESAMPLING_TESTS]
-    if bad:
-        raise OptionError(
-            f"tests: {', '.join(bad)} not available for ranked facts: they need per-item correctness, which a "
-            "ranking does not have (use bootstrap or randomization)",
-            option="tests",
-        )
-    if len(systems) < 2:
-        raise InputError(f"comparison needs at least 2 systems, got {len(systems)}", field="system")
-    if baseline is not None and baseline not in systems:
-        raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
-    prepared = prepare(gold, systems, config)
-    names = config.metric_names
-    scores = {name: dict(r.measures) for name, r in prepared.results.items()}
-    pairs = system_pairs(list(systems), baseline)
-    rng = np.random.default_rng(test.seed)
-    raw: list[dict[str, Any]] = []
-    boot = bootstrap_draws(prepared, config, test, rng) if "bootstrap" in test.tests else {}
-    for t in test.tests:
-        for a, b in pairs:
-            if t == "bootstrap":
-                draws = {m: (boot[a][m], boot[b][m]) for m in names}
-            else:
-                draws = randomization_draws(prepared, a, b, config, test, rng)
-            rows = comparison_rows(scores[a], scores[b], draws, t, test)
-            for m in names:
-                r = rows[m]
-                raw.append(raw_row(a, b, t, m, r))
-            if progress is not None:
-                progress(test.resamples)
-    notes = [
-        f"ranked facts: entity pairs resampled ({prepared.n_units:,}: the gold bags and every pair a system "
-        "predicts); each resample re-ranks the predictions",
-        *dict.fromkeys(f"{name}: {n}" for name, r in prepared.results.items() for n in r.notes),
-    ]
-    warnings = [Notice(f"{name}: {w}", w.code) for name, r in prepared.results.items() for w in r.warnings]
-    return PairedTable(
-        scores,
-        pair_rows(raw, test.correction),
-        baseline,
-        test.tests,
-        tuple(names),
-        test.alternative,
-        test.correction,
-        prepared.n_units,
-        _signature(config, prepared.gold, test.signature_fields(unit="bags", baseline=baseline)),
-        test.interval_confidence,
-        notes,
-        unit="bags",
-        warnings=warnings,
-    )
-
-
-def seed_runs(
-    gold: Any,
-    systems: Mapping[str, Sequence[Any]],
-    config: rk.RankedConfig,
-    test: SignificanceConfig,
-    baseline: str | None,
-) -> SeedTable:
-    """Several runs per system: each run scored; Welch's t and Cohen's d per measure (releval.significance.seeds)."""
-    facts = rk.load_facts(gold, config)
-    runs: dict[str, dict[str, list[float]]] = {}
-    errors: list[InputError] = []
-    for name, paths in systems.items():
-        if len(paths) < 2:
-            raise InputError(
-                f"system '{name}' has {len(paths)} run(s); seed comparison needs at least 2", field="system"
-            )
-        for path in paths:
-            try:
-                result = rk.score(facts, path, config, name)
-            except InputError as exc:
-                errors.append(exc)
-                continue
-            for m, v in result.measures.items():
-                runs.setdefault(name, {}).setdefault(m, []).append(v)
-    raise_all(errors)
-    extra: dict[str, object] = {"test": f"welch:{test.alternative},cohen-d:harbecke-eq4", "methods": test.correction}
-    return seed_table(
-        runs, tuple(config.metric_names), _signature(config, facts, extra), facts.n_bags, baseline, test, unit="bags"
-    )
+    return compare_files(gold, {name: [pred] for name, pred in systems.items()}, config, test, baseline=baseline,
+                         progress=progress)  # fmt: skip
 
 
 def compare_files(
@@ -408,23 +388,15 @@ def compare_files(
     baseline: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> PairedTable | SeedTable:
-    """The ranked task's `compare`: one file per system → paired tests over entity pairs; several → seed runs."""
-    counts = {len(paths) for paths in systems.values()}
-    if counts == {1}:
-        return paired_table(
-            gold,
-            {name: paths[0] for name, paths in systems.items()},
-            config,
-            test,
-            baseline=baseline,
-            progress=progress,
-        )
-    if 1 in counts:
-        raise InputError(
-            "mixing single-file systems with multi-run systems: give every system one file (paired tests) or several "
-            "runs (seed comparison)",
-            field="system",
-        )
-    if baseline is not None and baseline not in systems:
-        raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
-    return seed_runs(gold, systems, config, test, baseline)
+    """The ranked task's `compare` on the one comparison path (releval.significance.comparison): one file per
+    system → paired tests over entity pairs; several → seed runs."""
+    paired = check_systems(systems, baseline)
+    check_resampling_tests(
+        test, "ranked facts: they need per-item correctness, which a ranking does not have (use bootstrap or "
+        "randomization)"
+    )  # fmt: skip
+    if paired:
+        scored = paired_scored(gold, {name: runs[0] for name, runs in systems.items()}, config, test)
+    else:
+        scored = seed_scored(gold, systems, config)
+    return compare_scored(scored, paired, test, baseline, progress)

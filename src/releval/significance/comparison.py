@@ -1,0 +1,156 @@
+"""The one comparison path of every task: which systems are compared how, the checks, the table.
+
+`releval compare` gives a task's `compare` the systems as {name: [runs]}. Whatever the task, the same rules hold
+and are written here once:
+
+* two systems at least; a `baseline` must be one of them;
+* one run per system → paired tests on the same units (items, documents, bags, episodes); several runs per system
+  → Welch's t and Cohen's d over the runs (Harbecke et al. 2022, §4, eq. 4); a mix of the two is refused, and a
+  seed comparison needs two runs of every system;
+* tests that need per-item correctness (McNemar, the sign test) are refused by a task whose units have none;
+* every pair (or each system against the baseline) × every test × every measure, the p-values corrected per
+  (test, measure) family (`releval.significance.compare.pair_rows`), one `PairedTable` or `SeedTable` out.
+
+A task gives what only it knows — a `Scored`: its results per run, the measures, each result's values, the number
+of units, its signature, notes and warnings, and `paired(a, b, method, progress)`: the MetricComparison per measure
+of one resampling test of two systems (from its per-unit statistics, `releval.metrics.cells`). A task whose draws
+are joint over all systems (ranked facts re-rank every resample) gives `all_pairs` instead, which returns the raw
+rows of every pair and test.
+
+Example
+-------
+>>> check_systems({"a": ["a.txt"]}, None)
+Traceback (most recent call last):
+...
+releval.core.errors.InputError: field 'system': comparison needs at least 2 systems, got 1
+>>> check_systems({"a": ["a1", "a2"], "b": ["b"]}, None)
+Traceback (most recent call last):
+...
+releval.core.errors.InputError: field 'system': mixing single-file systems (b) with multi-run systems: give every ...
+>>> check_systems({"a": ["a"], "b": ["b"]}, None)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from releval.core.errors import InputError, OptionError
+from releval.core.notices import Notice
+from releval.core.options import RESAMPLING_TESTS
+from releval.core.signature import Signature
+from releval.significance.compare import PairedTable, SeedTable, pair_rows, raw_row, seed_table, system_pairs
+from releval.significance.config import SignificanceConfig, correction_field
+
+#: The seed comparison's test field in every task's signature.
+SEED_TEST = "welch:{alternative},cohen-d:harbecke-eq4"
+
+
+def check_systems(systems: Mapping[str, Sequence[Any]], baseline: str | None) -> bool:
+    """The rules every comparison shares (see the module); True for paired tests, False for runs over seeds."""
+    if len(systems) < 2:
+        raise InputError(f"comparison needs at least 2 systems, got {len(systems)}", field="system")
+    if baseline is not None and baseline not in systems:
+        raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
+    run_counts = {name: len(runs) for name, runs in systems.items()}
+    if set(run_counts.values()) == {1}:
+        return True
+    single = [name for name, n in run_counts.items() if n == 1]
+    if single:
+        raise InputError(
+            f"mixing single-file systems ({', '.join(single)}) with multi-run systems: give every system one file "
+            "(paired tests) or several runs (seed comparison)",
+            field="system",
+        )
+    return False
+
+
+def check_resampling_tests(test: SignificanceConfig, what: str) -> None:
+    """Refuse the tests a task's units cannot give (McNemar, sign: per-item correctness); `what` says why, after
+    "not available for …"."""
+    bad = [t for t in test.tests if t not in RESAMPLING_TESTS]
+    if bad:
+        raise OptionError(f"tests: {', '.join(bad)} not available for {what}", option="tests")
+
+
+#: One resampling test of two systems: (a, b, method, progress) → {measure: MetricComparison}.
+PairedRows = Callable[[str, str, str, Callable[[int], None] | None], Mapping[str, Any]]
+
+
+@dataclass
+class Scored:
+    """What a task gives the comparison path (see the module): `results` every run of every system, `metrics` the
+    measures in order, `values(result)` a result's value per measure, `n` the number of units of `unit`,
+    `signature(extra)` the task's signature with the test's fields, and `paired` (or `all_pairs`) the draws."""
+
+    results: dict[str, list[Any]]
+    metrics: tuple[str, ...]
+    values: Callable[[Any], Mapping[str, float]]
+    n: int
+    unit: str
+    signature: Callable[[dict[str, object]], Signature]
+    paired: PairedRows | None = None
+    all_pairs: Callable[[list[tuple[str, str]], Callable[[int], None] | None], list[dict[str, Any]]] | None = None
+    notes: list[str] = field(default_factory=list)
+    warnings: list[Notice] = field(default_factory=list)
+    #: Notes of the seed comparison only (the paired one's `notes` speak of resampling).
+    seed_notes: list[str] = field(default_factory=list)
+
+
+def run_warnings(results: Mapping[str, Sequence[Any]]) -> list[Notice]:
+    """Every run's warnings, each prefixed with its system's name (the table's warnings)."""
+    return [Notice(f"{name}: {w}", w.code) for name, runs in results.items() for r in runs for w in r.warnings]
+
+
+def compare_scored(
+    scored: Scored,
+    paired: bool,
+    test: SignificanceConfig,
+    baseline: str | None,
+    progress: Callable[[int], None] | None = None,
+) -> PairedTable | SeedTable:
+    """The table of a task's `Scored` systems: paired tests (every pair × test × measure) or runs over seeds."""
+    metrics = scored.metrics
+    if not paired:
+        runs = {
+            name: {m: [float(scored.values(r)[m]) for r in rs] for m in metrics} for name, rs in scored.results.items()
+        }
+        fields: dict[str, object] = {
+            "test": SEED_TEST.format(alternative=test.alternative),
+            "methods": correction_field(test.correction, baseline),
+        }
+        table = seed_table(
+            runs, metrics, scored.signature(fields), scored.n, baseline, test, scored.unit, scored.warnings
+        )
+        if scored.seed_notes:
+            table.notes[:0] = scored.seed_notes
+        return table
+    one = {name: rs[0] for name, rs in scored.results.items()}
+    pairs = system_pairs(list(one), baseline)
+    if scored.all_pairs is not None:
+        raw = scored.all_pairs(pairs, progress)
+    else:
+        assert scored.paired is not None, "a Scored gives paired or all_pairs"
+        raw = []
+        for a, b in pairs:
+            for method in test.tests:
+                rows = scored.paired(a, b, method, progress)
+                raw.extend(raw_row(a, b, method, m, rows[m]) for m in metrics)
+    scores = {name: {m: float(scored.values(r)[m]) for m in metrics} for name, r in one.items()}
+    return PairedTable(
+        scores,
+        pair_rows(raw, test.correction),
+        baseline,
+        test.tests,
+        metrics,
+        test.alternative,
+        test.correction,
+        scored.n,
+        scored.signature(test.signature_fields(unit=scored.unit, baseline=baseline)),
+        test.interval_confidence,
+        list(scored.notes),
+        unit=scored.unit,
+        warnings=list(scored.warnings),
+    )
