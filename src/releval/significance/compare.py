@@ -11,18 +11,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
 from releval.core.errors import InputError, OptionError, raise_all
-from releval.core.frames import data_frame
-from releval.core.notices import Notice, as_notices, warn_all
-from releval.core.options import CORRECTIONS, RESAMPLING_TESTS
-from releval.core.schema import check_schema, header
-from releval.core.signature import Signature, parse
-from releval.core.validation import check_choice
+from releval.core.notices import Notice, warn_all
+from releval.core.options import RESAMPLING_TESTS
+from releval.core.signature import Signature
 from releval.data.columns import distinct
 from releval.metrics.averages import AveragingSpec
 from releval.metrics.classification import score_labels
@@ -35,8 +32,8 @@ from releval.metrics.joint_cells import (
     joint_resampled_f,
 )
 from releval.metrics.rare_classes import rare_class_notices
-from releval.significance.config import SignificanceConfig, correction_field, split_settings
-from releval.significance.corrections import adjust_pvalues
+from releval.significance.comparison import Scored, check_resampling_tests, check_systems, compare_scored, run_warnings
+from releval.significance.config import SignificanceConfig, split_settings
 from releval.significance.paired import (
     CORRECTNESS_TESTS,
     CORRECTNESS_TITLES,
@@ -46,239 +43,22 @@ from releval.significance.paired import (
     percentile_intervals,
     resampling_rows,
 )
-from releval.significance.ranking import RankInterval
-from releval.significance.seeds import SeedComparison, compare_seeds
+from releval.significance.tables import (  # noqa: F401 — importable from here too, their first home
+    PairedTable,
+    PairRow,
+    SeedRow,
+    SeedTable,
+    adjust,
+    pair_rows,
+    raw_row,
+    score_runs,
+    seed_table,
+    system_pairs,
+)
 from releval.tasks import classification as rc
 
 if TYPE_CHECKING:  # end-to-end RE loads its modules (~15 ms) when a comparison has its Config (`_is_e2e`)
     from releval.tasks import e2e
-
-
-def _interval(value: Any) -> tuple[float, float] | None:
-    return None if value is None else (float(value[0]), float(value[1]))
-
-
-@dataclass(frozen=True)
-class PairRow:
-    """One test of system `a` against system `b` under one average (`effect` = a − b)."""
-
-    a: str
-    b: str
-    test: str
-    metric: str
-    score_a: float
-    score_b: float
-    effect: float
-    p_value: float
-    p_adjusted: float
-    ci_effect: tuple[float, float] | None = None
-    ci_a: tuple[float, float] | None = None
-    ci_b: tuple[float, float] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out = dict(self.__dict__)
-        for key in ("ci_effect", "ci_a", "ci_b"):
-            out[key] = list(out[key]) if out[key] else None
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PairRow:
-        values = dict(data)
-        for key in ("ci_effect", "ci_a", "ci_b"):
-            values[key] = _interval(values.get(key))
-        return cls(**values)
-
-
-@dataclass(frozen=True)
-class PairedTable:
-    """Scores of every system under every average, and the pairwise tests with adjusted p-values."""
-
-    scores: dict[str, dict[str, float]]
-    rows: list[PairRow]
-    baseline: str | None
-    tests: tuple[str, ...]
-    metrics: tuple[str, ...]
-    alternative: str
-    correction: str
-    n: int
-    signature: Signature
-    #: The level of the bootstrap's intervals; None when no test gives intervals (then no setting of it changes a
-    #: number, and the signature has no confidence field either).
-    confidence: float | None = 0.95
-    notes: list[str] = field(default_factory=list)
-    unit: str = "items"  # what n counts: items (classification) or documents (end-to-end RE)
-    warnings: list[Notice] = field(default_factory=list)
-    #: Bootstrap rank intervals {system: {average: RankInterval}} (releval.significance.ranks), when asked for.
-    ranks: dict[str, dict[str, RankInterval]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "warnings", as_notices(self.warnings))
-
-    @property
-    def task(self) -> str:
-        return self.signature.get("task") or "rc"
-
-    def to_frame(self) -> Any:
-        """One row per (pair, test, average): scores, Δ, its interval, p and the adjusted p (pandas only here)."""
-        return data_frame([row.to_dict() for row in self.rows], index=["a", "b", "test", "metric"])
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **_table_head(self, "paired"),
-            "tests": list(self.tests),
-            "metrics": list(self.metrics),
-            "alternative": self.alternative,
-            "correction": self.correction,
-            "confidence": self.confidence,
-            "scores": self.scores,
-            **({"rank_intervals": _ranks_dict(self.ranks)} if self.ranks else {}),
-            **_table_tail(self),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PairedTable:
-        check_schema(data, "paired comparison", "paired")
-        return cls(
-            {k: dict(v) for k, v in data["scores"].items()},
-            [PairRow.from_dict(r) for r in data["pairs"]],
-            data.get("baseline"),
-            tuple(data["tests"]),
-            tuple(data["metrics"]),
-            data["alternative"],
-            data["correction"],
-            int(data["n"]),
-            parse(data["signature"]),
-            None if data.get("confidence") is None else float(data["confidence"]),
-            list(data.get("notes", [])),
-            data.get("unit", "items"),
-            [Notice.from_dict(w) for w in data.get("warnings", [])],
-            {
-                s: {m: RankInterval(int(r["rank"]), int(r["low"]), int(r["high"])) for m, r in per.items()}
-                for s, per in data.get("rank_intervals", {}).items()
-            },
-        )
-
-
-def _ranks_dict(ranks: dict[str, dict[str, RankInterval]]) -> dict[str, dict[str, dict[str, int]]]:
-    return {s: {m: r.to_dict() for m, r in per.items()} for s, per in ranks.items()}
-
-
-@dataclass(frozen=True)
-class SeedRow:
-    """Welch's test and Cohen's d of `a` against `b` under one average."""
-
-    a: str
-    b: str
-    metric: str
-    result: SeedComparison
-    p_adjusted: float
-
-    def to_dict(self) -> dict[str, Any]:
-        row = {k: v for k, v in self.result.to_dict().items() if k not in ("schema_version", "kind")}
-        return {"a": self.a, "b": self.b, "metric": self.metric, "p_adjusted": self.p_adjusted, **row}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SeedRow:
-        """The row `to_dict` wrote: its pair and adjusted p, and the seed comparison read by its own from_dict."""
-        fields = {k: v for k, v in data.items() if k not in ("a", "b", "metric", "p_adjusted")}
-        comparison = SeedComparison.from_dict({**fields, **header("seed-comparison")})
-        return cls(data["a"], data["b"], data["metric"], comparison, data["p_adjusted"])
-
-
-@dataclass(frozen=True)
-class SeedTable:
-    """Per system and average the runs' F, their mean ± sample SD, and the pairwise Welch/Cohen rows."""
-
-    runs: dict[str, dict[str, list[float]]]
-    rows: list[SeedRow]
-    baseline: str | None
-    metrics: tuple[str, ...]
-    alternative: str
-    correction: str
-    n: int
-    signature: Signature
-    notes: list[str] = field(default_factory=list)
-    unit: str = "items"
-    warnings: list[Notice] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "warnings", as_notices(self.warnings))
-
-    @property
-    def task(self) -> str:
-        return self.signature.get("task") or "rc"
-
-    def summary(self, system: str, metric: str) -> tuple[float, float, int]:
-        """(mean, sample SD, number of runs)."""
-        values = np.asarray(self.runs[system][metric])
-        return float(values.mean()), float(values.std(ddof=1)) if values.size > 1 else float("nan"), int(values.size)
-
-    def to_frame(self) -> Any:
-        """One row per (pair, average): the seeds' means and SDs, Welch's t, Cohen's d, p and the adjusted p
-        (pandas only here)."""
-        return data_frame([row.to_dict() for row in self.rows], index=["a", "b", "metric"])
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **_table_head(self, "seeds"),
-            "metrics": list(self.metrics),
-            "alternative": self.alternative,
-            "correction": self.correction,
-            "runs": self.runs,
-            "summary": {
-                s: {m: dict(zip(("mean", "sd", "runs"), self.summary(s, m))) for m in self.metrics} for s in self.runs
-            },
-            **_table_tail(self),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SeedTable:
-        check_schema(data, "seed comparison", "seeds")
-        return cls(
-            {k: {m: list(v) for m, v in runs.items()} for k, runs in data["runs"].items()},
-            [SeedRow.from_dict(r) for r in data["pairs"]],
-            data.get("baseline"),
-            tuple(data["metrics"]),
-            data["alternative"],
-            data["correction"],
-            int(data["n"]),
-            parse(data["signature"]),
-            list(data.get("notes", [])),
-            data.get("unit", "items"),
-            [Notice.from_dict(w) for w in data.get("warnings", [])],
-        )
-
-
-def _table_head(table: PairedTable | SeedTable, kind: str) -> dict[str, Any]:
-    """The keys a paired and a seed table's JSON open with: header, task, size and baseline."""
-    return {**header(kind), "task": table.task, "n": table.n, "unit": table.unit, "baseline": table.baseline}
-
-
-def _table_tail(table: PairedTable | SeedTable) -> dict[str, Any]:
-    """The keys both tables' JSON close with: the pair rows, signature (long and short), notes and warnings."""
-    return {
-        "pairs": [r.to_dict() for r in table.rows],
-        **table.signature.to_json(),
-        "notes": list(table.notes),
-        "warnings": [w.to_dict() for w in table.warnings],
-    }
-
-
-def system_pairs(names: Sequence[str], baseline: str | None = None) -> list[tuple[str, str]]:
-    """(system, baseline) for every other system, or every (earlier, later) pair when no baseline is given."""
-    if baseline is not None:
-        if baseline not in names:
-            raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(names)}", option="baseline")
-        return [(name, baseline) for name in names if name != baseline]
-    return [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
-
-
-def adjust(p_values: Sequence[float], correction: str = "holm") -> list[float]:
-    """Adjusted p-values across one family of pairs (releval.significance.corrections; 'none' returns them as is)."""
-    check_choice(correction, CORRECTIONS, "correction")
-    if correction == "none" or len(p_values) == 0:
-        return [float(p) for p in p_values]
-    return [float(p) for p in adjust_pvalues(p_values, correction)]
 
 
 def paired_steps(n_pairs: int, test: SignificanceConfig, criteria: int = 1) -> int:
@@ -480,39 +260,49 @@ def _paired_rc(
         res = correctness_test(t, gold, systems[a], systems[b], test)
         return {"score_a": res.score_a, "score_b": res.score_b, "effect": res.effect, "p_value": res.p_value}
 
-    pairs = system_pairs(names, baseline)
-    joint = None  # two systems: the pair engine, whose numbers for a seed are unchanged
-    if "bootstrap" in test.tests and len(pairs) > 1:
-        joint = _joint_bootstrap(gold, systems, pairs, config, negative, test, progress)
-    raw = _run_tests(pairs, test, progress, cells, discordant, joint)
-    sig = rc.signature(
+    def all_pairs(pairs: list[tuple[str, str]], advance: Callable[[int], None] | None) -> list[dict[str, Any]]:
+        joint = None  # two systems: the pair engine, whose numbers for a seed are unchanged
+        if "bootstrap" in test.tests and len(pairs) > 1:
+            joint = _joint_bootstrap(gold, systems, pairs, config, negative, test, advance)
+        return _run_tests(pairs, test, advance, cells, discordant, joint)
+
+    notes = []
+    if any(t in CORRECTNESS_TESTS for t in test.tests):
+        notes.append(f"{CORRECTNESS_TITLES} compare per-item correctness (accuracy), the same for every average")
+    scored = Scored(
+        {name: [scores[name]] for name in names},
+        metrics,
+        lambda values: values,
+        len(gold),
+        "items",
+        lambda extra: _rc_signature(config, gold, negative, facts, extra),
+        all_pairs=all_pairs,
+        notes=notes,
+        warnings=[*facts.warnings, *rc_rare_notices(gold, negative, config, test.interval_class_set)],
+        unit_signed=False,
+    )
+    table = compare_scored(scored, True, test, baseline, progress)
+    assert isinstance(table, PairedTable)
+    return table
+
+
+def _rc_signature(
+    config: rc.ClassificationConfig,
+    gold: Sequence[str],
+    negative: str | None,
+    facts: rc.DataFacts,
+    extra: dict[str, object],
+) -> Signature:
+    """Classification's signature of a comparison: the data's facts (negative, fills, alignment, patch) and the
+    test's fields (`extra`)."""
+    return rc.signature(
         config,
         gold,
         negative=negative,
         missing=facts.missing,
         by_position=facts.by_position,
         patch_digest=facts.patch_digest,
-        extra=test.signature_fields(baseline=baseline),
-    )
-    notes = []
-    if any(t in CORRECTNESS_TESTS for t in test.tests):
-        notes.append(f"{CORRECTNESS_TITLES} compare per-item correctness (accuracy), the same for every average")
-    return PairedTable(
-        scores,
-        pair_rows(raw, test.correction),
-        baseline,
-        test.tests,
-        metrics,
-        test.alternative,
-        test.correction,
-        len(gold),
-        sig,
-        test.interval_confidence,
-        notes,
-        warnings=[
-            *facts.warnings,
-            *rc_rare_notices(gold, negative, config, test.interval_class_set),
-        ],
+        extra=extra,
     )
 
 
@@ -657,51 +447,6 @@ def _run_tests(
     return raw
 
 
-def score_runs(systems: Mapping[str, Sequence[Any]], score_one: Callable[[str, Any], Any]) -> dict[str, list[Any]]:
-    """Every run of every system scored (`score_one(name, run)`); the input problems of every file reported
-    together (InputErrors), not only the first file's."""
-    scored: dict[str, list[Any]] = {}
-    errors: list[InputError] = []
-    for name, runs in systems.items():
-        for run in runs:
-            try:
-                scored.setdefault(name, []).append(score_one(name, run))
-            except InputError as exc:
-                errors.append(exc)
-    raise_all(errors)
-    return scored
-
-
-def raw_row(a: str, b: str, test: str, metric: str, r: Any) -> dict[str, Any]:
-    """One test of `a` against `b` under one measure, from its MetricComparison `r`, before the correction
-    (`pair_rows` adjusts the p-values of each (test, measure) family and makes the PairRows)."""
-    return {
-        "a": a,
-        "b": b,
-        "test": test,
-        "metric": metric,
-        "score_a": r.score_a,
-        "score_b": r.score_b,
-        "effect": r.effect,
-        "p_value": r.p_value,
-        "ci_effect": r.ci_effect,
-        "ci_a": r.ci_a,
-        "ci_b": r.ci_b,
-    }
-
-
-def pair_rows(raw: list[dict[str, Any]], correction: str) -> list[PairRow]:
-    """PairRows with p-values adjusted within each (test, average) family across the pairs."""
-    families: dict[tuple[str, str], list[int]] = {}
-    for i, row in enumerate(raw):
-        families.setdefault((row["test"], row["metric"]), []).append(i)
-    adjusted = [0.0] * len(raw)
-    for idx in families.values():
-        for i, p in zip(idx, adjust([raw[i]["p_value"] for i in idx], correction)):
-            adjusted[i] = p
-    return [PairRow(p_adjusted=adjusted[i], **row) for i, row in enumerate(raw)]
-
-
 def _score_e2e_systems(
     gold: Any, systems: Mapping[str, Sequence[Any]], config: e2e.E2EConfig
 ) -> dict[str, list[e2e.E2EResult]]:
@@ -748,53 +493,50 @@ def _paired_e2e(
     baseline: str | None,
     progress: Callable[[int], None] | None,
 ) -> PairedTable:
+    check_resampling_tests(
+        test,
+        f"end-to-end RE: {CORRECTNESS_TITLES} need per-item correctness, which relation sets do not have (use "
+        "bootstrap or randomization)",
+    )
+    scored = _e2e_scored(gold, {k: [v] for k, v in systems.items()}, config, test, test.interval_class_set)
+    table = compare_scored(scored, True, test, baseline, progress)
+    assert isinstance(table, PairedTable)
+    return table
+
+
+def _e2e_scored(
+    gold: Any,
+    systems: Mapping[str, Sequence[Any]],
+    config: e2e.E2EConfig,
+    test: SignificanceConfig,
+    class_set: str | None,
+) -> Scored:
+    """End-to-end RE systems for the one comparison path: documents resampled, every criterion's cells drawn
+    with the same documents (each criterion's measures are `criterion:average`)."""
     from releval.tasks import e2e
 
-    bad = [t for t in test.tests if t not in RESAMPLING_TESTS]
-    if bad:
-        raise OptionError(
-            f"tests: {', '.join(bad)} not available for end-to-end RE: {CORRECTNESS_TITLES} need "
-            "per-item correctness, which relation sets do not have (use bootstrap or randomization)",
-            option="tests",
-        )
-    scored = _score_e2e_systems(gold, {k: [v] for k, v in systems.items()}, config)
-    results = {name: runs[0] for name, runs in scored.items()}
-    scores = {
-        name: {f"{c}:{m}": r[c].averages[m].f for c in config.all_criteria for m in r[c].averages}
-        for name, r in results.items()
-    }
+    results = _score_e2e_systems(gold, systems, config)
+    first = next(iter(results.values()))[0]
 
-    def cells(a: str, b: str) -> list[tuple[str, Any, Any]]:
-        out = []
+    def pair(a: str, b: str, method: str, advance: Callable[[int], None] | None) -> dict[str, Any]:
+        rows: dict[str, Any] = {}
         for criterion in config.all_criteria:
-            c, spec = e2e.paired_cells(results[a], results[b], criterion, config)
-            out.append((f"{criterion}:", c, spec))
-        return out
+            cells, spec = e2e.paired_cells(results[a][0], results[b][0], criterion, config)
+            for m, r in resampling_rows(cells, spec, method, test, advance).items():
+                rows[f"{criterion}:{m}"] = r
+        return rows
 
-    raw = _run_tests(system_pairs(list(systems), baseline), test, progress, cells, None)
-    first = next(iter(results.values()))
-    return PairedTable(
-        scores,
-        pair_rows(raw, test.correction),
-        baseline,
-        test.tests,
+    return Scored(
+        results,
         _e2e_metrics(config),
-        test.alternative,
-        test.correction,
+        lambda r: {f"{c}:{m}": r[c].averages[m].f for c in config.all_criteria for m in config.average_names},
         first.n_documents,
-        _e2e_signature(config, first, test.signature_fields(unit="documents", baseline=baseline)),
-        test.interval_confidence,
-        ["end-to-end RE: documents are resampled (per-document TP/FP/FN per relation type)"],
-        unit="documents",
-        warnings=[
-            *_e2e_warnings(scored),
-            *e2e_rare_notices(first, config, test.interval_class_set),
-        ],
+        "documents",
+        lambda extra: _e2e_signature(config, first, extra),
+        paired=pair,
+        notes=["end-to-end RE: documents are resampled (per-document TP/FP/FN per relation type)"],
+        warnings=[*run_warnings(results), *e2e_rare_notices(first, config, class_set)],
     )
-
-
-def _e2e_warnings(scored: dict[str, list[e2e.E2EResult]]) -> list[Notice]:
-    return [Notice(f"{name}: {w}", w.code) for name, runs in scored.items() for r in runs for w in r.warnings]
 
 
 def rc_rare_notices(
@@ -863,34 +605,19 @@ def seed_runs_table(
 ) -> SeedTable:
     """`compare_seed_runs` without repeating the warnings through `warnings.warn`."""
     config, test = _configs(config, test, settings)
-    if baseline is not None and baseline not in systems:
-        raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
+    check_systems(systems, baseline)
     for name, runs in systems.items():
         if len(runs) < 2:
             raise InputError(
                 f"system '{name}' has {len(runs)} run(s); seed comparison needs at least 2", field="system"
             )
-    seed_fields: dict[str, object] = {
-        "test": f"welch:{test.alternative},cohen-d:harbecke-eq4",
-        "methods": correction_field(test.correction, baseline),
-    }
     if not isinstance(config, rc.ClassificationConfig):  # end-to-end RE's (`_configs` gives one or the other)
-        scored = _score_e2e_systems(gold, systems, config)
-        metrics = _e2e_metrics(config)
-        e2e_runs = {
-            name: {m: [r[m.split(":", 1)[0]].averages[m.split(":", 1)[1]].f for r in results] for m in metrics}
-            for name, results in scored.items()
-        }
-        first = next(iter(scored.values()))[0]
-        sig = _e2e_signature(config, first, seed_fields)
-        warnings = [*_e2e_warnings(scored), *e2e_rare_notices(first, config, None)]
-        return seed_table(
-            e2e_runs, metrics, sig, first.n_documents, baseline, test, unit="documents", warnings=warnings
-        )
+        table = compare_scored(_e2e_scored(gold, systems, config, test, None), False, test, baseline)
+        assert isinstance(table, SeedTable)
+        return table
     if not _label_lists(gold):
         gold, systems, facts = align_systems(gold, systems, config)
     gold = list(gold)
-    _check_systems(systems)
     for name, preds in systems.items():
         for i, pred in enumerate(preds, 1):
             if len(pred) != len(gold):
@@ -901,52 +628,20 @@ def seed_runs_table(
     config, facts = micro_only_when_wrong(config, facts)
     rc.check_negative_label(config, gold, (pred for preds in systems.values() for pred in preds))
     negative, _ = rc.resolve_negative(config.negative, gold)
-    schemes = config.weightings
-    metrics = tuple(config.average_names)
-    runs_f: dict[str, dict[str, list[float]]] = {}
-    for name, preds in systems.items():
-        for pred in preds:
-            for m, f in _f_scores(gold, pred, negative, schemes, config).items():
-                runs_f.setdefault(name, {}).setdefault(m, []).append(f)
-    sig = rc.signature(
-        config,
-        gold,
-        negative=negative,
-        missing=facts.missing,
-        by_position=facts.by_position,
-        patch_digest=facts.patch_digest,
-        extra=seed_fields,
-    )
-    warnings = [*facts.warnings, *rc_rare_notices(gold, negative, config, None)]
-    return seed_table(runs_f, metrics, sig, len(gold), baseline, test, warnings=warnings)
-
-
-def seed_table(
-    runs: dict[str, dict[str, list[float]]],
-    metrics: tuple[str, ...],
-    signature: Signature,
-    n: int,
-    baseline: str | None,
-    test: SignificanceConfig,
-    unit: str = "items",
-    warnings: Sequence[Notice] = (),
-) -> SeedTable:
-    """Welch/Cohen rows for every pair and average from each system's per-run F values, adjusted per average."""
-    raw = [
-        (a, b, m, compare_seeds(runs[a][m], runs[b][m], test.alternative, names=(a, b), metric=m))
-        for a, b in system_pairs(list(runs), baseline)
-        for m in metrics
-    ]
-    adjusted = [0.0] * len(raw)
-    for m in metrics:
-        idx = [i for i, r in enumerate(raw) if r[2] == m]
-        for i, p in zip(idx, adjust([raw[i][3].p_value for i in idx], test.correction)):
-            adjusted[i] = p
-    rows = [SeedRow(a, b, m, res, adjusted[i]) for i, (a, b, m, res) in enumerate(raw)]
-    notes = [res.note for *_, res in raw if res.note]  # e.g. both systems constant over seeds: t undefined
-    return SeedTable(
-        runs, rows, baseline, metrics, test.alternative, test.correction, n, signature, notes, unit, list(warnings)
-    )
+    scored = Scored(
+        {name: [_f_scores(gold, pred, negative, config.weightings, config) for pred in preds] for name, preds in
+         systems.items()},
+        tuple(config.average_names),
+        lambda values: values,
+        len(gold),
+        "items",
+        lambda extra: _rc_signature(config, gold, negative, facts, extra),
+        warnings=[*facts.warnings, *rc_rare_notices(gold, negative, config, None)],
+        unit_signed=False,
+    )  # fmt: skip
+    table = compare_scored(scored, False, test, baseline)
+    assert isinstance(table, SeedTable)
+    return table
 
 
 def compare_files(
@@ -962,15 +657,7 @@ def compare_files(
     file per system → paired tests on the same units (items, or documents for e2e); several files per system →
     runs over seeds (Welch, Cohen's d). Mixing the two is an InputError. This is the `compare` of the rc and e2e
     Tasks (releval.tasks), so the command knows no task by name."""
-    run_counts = {name: len(paths) for name, paths in systems.items()}
-    if len(set(run_counts.values())) > 1 and 1 in run_counts.values():
-        single = [k for k, v in run_counts.items() if v == 1]
-        raise InputError(
-            f"mixing single-file systems ({', '.join(single)}) with multi-run systems: give every system one file "
-            "(paired tests) or several runs (seed comparison)",
-            field="system",
-        )
-    paired = set(run_counts.values()) == {1}
+    paired = check_systems(systems, baseline)
     if _is_e2e(config):
         if paired:
             one = {name: paths[0] for name, paths in systems.items()}

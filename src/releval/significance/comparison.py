@@ -41,8 +41,8 @@ from releval.core.errors import InputError, OptionError
 from releval.core.notices import Notice
 from releval.core.options import RESAMPLING_TESTS
 from releval.core.signature import Signature
-from releval.significance.compare import PairedTable, SeedTable, pair_rows, raw_row, seed_table, system_pairs
 from releval.significance.config import SignificanceConfig, correction_field
+from releval.significance.tables import PairedTable, SeedTable, pair_rows, raw_row, seed_table, system_pairs
 
 #: The seed comparison's test field in every task's signature.
 SEED_TEST = "welch:{alternative},cohen-d:harbecke-eq4"
@@ -97,6 +97,9 @@ class Scored:
     warnings: list[Notice] = field(default_factory=list)
     #: Notes of the seed comparison only (the paired one's `notes` speak of resampling).
     seed_notes: list[str] = field(default_factory=list)
+    #: Whether the signature's test field names the resampled unit (`bootstrap:two-sided:documents`); the items of
+    #: classification are implied.
+    unit_signed: bool = True
 
 
 def run_warnings(results: Mapping[str, Sequence[Any]]) -> list[Notice]:
@@ -148,7 +151,7 @@ def compare_scored(
         test.alternative,
         test.correction,
         scored.n,
-        scored.signature(test.signature_fields(unit=scored.unit, baseline=baseline)),
+        scored.signature(test.signature_fields(unit=scored.unit if scored.unit_signed else None, baseline=baseline)),
         test.interval_confidence,
         list(scored.notes),
         unit=scored.unit,

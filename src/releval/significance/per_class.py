@@ -39,7 +39,6 @@ from releval.metrics.cells import PairedCells, counts_of, encode_triplet, f_scor
 from releval.significance.compare import (
     _configs,
     _e2e_signature,
-    _e2e_warnings,
     _label_lists,
     _score_e2e_systems,
     adjust,
@@ -47,6 +46,7 @@ from releval.significance.compare import (
     e2e_rare_notices,
     rc_rare_notices,
 )
+from releval.significance.comparison import run_warnings
 from releval.significance.config import SignificanceConfig, correction_field
 from releval.significance.paired import MetricComparison, comparison_rows
 from releval.tasks import classification as rc
@@ -589,7 +589,7 @@ def _per_class_e2e(
             _family_note(rows, test),
             f"end-to-end RE: documents are resampled; the classes are the {chosen} criterion's types",
         ],
-        warnings=[*_e2e_warnings({a: [ra], b: [rb]}), *e2e_rare_notices(ra, config, test.interval_class_set, [chosen])],
+        warnings=[*run_warnings({a: [ra], b: [rb]}), *e2e_rare_notices(ra, config, test.interval_class_set, [chosen])],
     )
 
 
