@@ -34,6 +34,7 @@ CODES = {
     "swapped-files": "file names or contents suggest that gold and predictions were given the other way round",
     "pred-equals-gold": "the predictions equal gold item for item (gold given twice?)",
     "rare-classes": "a class-weighted average includes classes with very few gold items (its interval rests on them)",
+    "resample-floor": "too few resamples for any p-value of a family to fall below α after the correction",
     "warning": "any other warning",
 }
 

@@ -19,6 +19,7 @@ from releval.core.signature import Signature
 from releval.core.table import Column, Table, attach
 from releval.report.render import render_as
 from releval.significance.compare import PairedTable, SeedTable
+from releval.significance.ties import TIE_ALPHA, tie_groups
 
 if TYPE_CHECKING:  # check-stats' records; importing their module loads SciPy, which a paired table never needs
     from releval.audit.published import StatsCheck
@@ -38,8 +39,6 @@ def _pair_columns() -> tuple[Column, Column, Column]:
 
 #: More systems than this, compared all against all, get the compact view in the display formats by default.
 COMPACT_SYSTEMS = 4
-#: The level the compact view's tie groups use on the adjusted p-values.
-TIE_ALPHA = 0.05
 
 
 def compact_wanted(table: PairedTable, all_pairs: bool | None = None) -> bool:
@@ -195,9 +194,9 @@ def compact_tables(table: PairedTable) -> list[Table]:
     """The compact view of many systems compared all against all (shown only): a matrix of Δ = row − column
     under the first average, the systems best first (so the upper triangle, shown, is ≥ 0); a matrix of the
     adjusted p-values of each test under that average (accuracy for a test on correctness); and per test and
-    average the tie group: the best system and those whose adjusted p against it is at least TIE_ALPHA
-    (two-sided tests only: a one-sided p says nothing about the other direction). Every number is one of the
-    pair rows' (`paired_tables`)."""
+    average the tie group: the best system and those whose p against it, corrected over the k − 1 comparisons
+    with the best (releval.significance.ties), is at least TIE_ALPHA — or "undecided" when the resamples cannot
+    give such a p below it (two-sided tests only: a one-sided p says nothing about the other direction)."""
     adjusted = _ADJUSTED[table.correction]
     pair = _pair_index(table)
     families = list(dict.fromkeys((r.test, r.metric) for r in table.rows))
@@ -225,12 +224,14 @@ def compact_tables(table: PairedTable) -> list[Table]:
     if table.alternative != "two-sided":
         return tables
     groups = []
-    for test, metric in families:
-        best, *others = _ranked(table, test, metric)
-        tied = [o for o in others if (found := pair.get((test, metric, best, o))) is None or found[1] >= TIE_ALPHA]
-        groups.append((test, metric, best, ", ".join(tied) or "–"))
+    for g in tie_groups(table, TIE_ALPHA):
+        tied = (", ".join(g.tied) or "–") if g.decided else "undecided: too few resamples (see the warning)"
+        groups.append((g.test, g.metric, g.best, tied))
     columns = (Column("test"), Column("average"), Column("best"), Column("tied with the best"))
-    title = f"Tie groups: the best system and those not different from it ({adjusted} ≥ {TIE_ALPHA:g})"
+    title = (
+        f"Tie groups: the best system and those not different from it ({adjusted} ≥ {TIE_ALPHA:g} over its "
+        "comparisons with the best)"
+    )
     tables.append(Table(title, columns, groups, show="display"))
     return tables
 

@@ -43,6 +43,7 @@ from releval.core.options import RESAMPLING_TESTS
 from releval.core.signature import Signature
 from releval.significance.config import SignificanceConfig, correction_field
 from releval.significance.tables import PairedTable, SeedTable, pair_rows, raw_row, seed_table, system_pairs
+from releval.significance.ties import floor_warnings
 
 #: The seed comparison's test field in every task's signature.
 SEED_TEST = "welch:{alternative},cohen-d:harbecke-eq4"
@@ -124,12 +125,12 @@ def compare_scored(
             "test": SEED_TEST.format(alternative=test.alternative),
             "methods": correction_field(test.correction, baseline),
         }
-        table = seed_table(
+        seeds = seed_table(
             runs, metrics, scored.signature(fields), scored.n, baseline, test, scored.unit, scored.warnings
         )
         if scored.seed_notes:
-            table.notes[:0] = scored.seed_notes
-        return table
+            seeds.notes[:0] = scored.seed_notes
+        return seeds
     one = {name: rs[0] for name, rs in scored.results.items()}
     pairs = system_pairs(list(one), baseline)
     if scored.all_pairs is not None:
@@ -142,7 +143,7 @@ def compare_scored(
                 rows = scored.paired(a, b, method, progress)
                 raw.extend(raw_row(a, b, method, m, rows[m]) for m in metrics)
     scores = {name: {m: float(scored.values(r)[m]) for m in metrics} for name, r in one.items()}
-    return PairedTable(
+    table = PairedTable(
         scores,
         pair_rows(raw, test.correction),
         baseline,
@@ -157,3 +158,5 @@ def compare_scored(
         unit=scored.unit,
         warnings=list(scored.warnings),
     )
+    table.warnings.extend(floor_warnings(table))
+    return table
