@@ -161,3 +161,32 @@ def test_a_pair_clearly_apart_is_never_tied_with_the_best(tmp_path: Path, rates:
             low, high = row.ci_effect
             if low >= 0.02 or high <= -0.02:
                 assert other not in group.tied, (rates, seed, other, row.ci_effect)
+
+
+def test_forty_nine_systems_fit_a_120_column_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's TACRED-sized board: 49 systems compared all against all. The compact view is one line per
+    system (the Δ matrix would be 48 columns wide); no line but the signature (one copyable token) is wider than
+    120, and the numbers of the lines are the pair rows' (JSON of the same run)."""
+    rates = [0.04 + 0.005 * k for k in range(48)] + [0.6]
+    paths = _systems(tmp_path, rates)
+    named = []
+    for k, path in enumerate(paths):  # long names, as real runs have
+        target = path.with_name(f"bert_large_relation_classifier_seed_{k:02d}.txt")
+        path.rename(target)
+        named.append(target)
+    argv = ["compare", str(SEMEVAL_KEY), *map(str, named), "-R", "500", "--seed", "7"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    wide = [line for line in out.splitlines() if len(line) > 120 and not line.startswith("signature:")]
+    assert not wide, wide[:3]
+    assert "Against the best (bootstrap, micro F)" in out
+    assert cli.main([*argv, "--format", "json"]) == 0
+    table = json.loads(capsys.readouterr().out)["results"][0]
+    scores = {n: s["micro"] for n, s in table["scores"].items()}
+    best = max(scores, key=lambda n: scores[n])
+    worst = min(scores, key=lambda n: scores[n])
+    line = next(line for line in out.splitlines() if re.match(rf"\s*\d+\s+{worst}\s", line))
+    row = next(r for r in table["pairs"] if {r["a"], r["b"]} == {best, worst} and r["metric"] == "micro")
+    delta = row["effect"] if row["a"] == worst else -row["effect"]
+    assert f"{100 * scores[worst]:.2f}" in line and f"{100 * delta:+.2f}" in line
+    assert not line.rstrip().endswith("≈")  # 60 % of the labels wrong: never tied with the best

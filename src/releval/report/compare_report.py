@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 from releval.core.signature import Signature
 from releval.core.table import Column, Table, attach
 from releval.report.render import render_as
-from releval.significance.compare import PairedTable, SeedTable
-from releval.significance.ties import TIE_ALPHA, tie_groups
+from releval.significance.compare import PairedTable, PairRow, SeedTable
+from releval.significance.ties import TIE_ALPHA, TieGroup, tie_groups
 
 if TYPE_CHECKING:  # check-stats' records; importing their module loads SciPy, which a paired table never needs
     from releval.audit.published import StatsCheck
@@ -215,25 +215,105 @@ def compact_tables(table: PairedTable) -> list[Table]:
         columns = (Column("system"), *(Column(c, kind, missing="") for c in cols))  # type: ignore[arg-type]
         return Table(title, columns, body, show="display")
 
+    groups = tie_groups(table, TIE_ALPHA) if table.alternative == "two-sided" else []
     tables = []
-    if first:
-        test, metric = first[0]
-        name = f"{metric} F" if metric in table.metrics else metric
-        tables.append(matrix(f"Δ {name} (%) = row − column, systems best first", "signed-percent", 0, test, metric))
-    tables += [matrix(f"{adjusted}, {test}, {metric}", "p", 1, test, metric) for test, metric in first]
+    names = _ranked(table, *first[0]) if first else []
+    if first and _matrix_width(names) > COMPACT_WIDTH:
+        tables.append(_against_the_best(table, *first[0], groups))
+    else:
+        if first:
+            test, metric = first[0]
+            name = f"{metric} F" if metric in table.metrics else metric
+            tables.append(matrix(f"Δ {name} (%) = row − column, systems best first", "signed-percent", 0, test, metric))
+        tables += [matrix(f"{adjusted}, {test}, {metric}", "p", 1, test, metric) for test, metric in first]
     if table.alternative != "two-sided":
         return tables
-    groups = []
-    for g in tie_groups(table, TIE_ALPHA):
-        tied = (", ".join(g.tied) or "–") if g.decided else "undecided: too few resamples (see the warning)"
-        groups.append((g.test, g.metric, g.best, tied))
+    rows = [(g.test, g.metric, g.best, _tied_text(g)) for g in groups]
     columns = (Column("test"), Column("average"), Column("best"), Column("tied with the best"))
     title = (
         f"Tie groups: the best system and those not different from it ({adjusted} ≥ {TIE_ALPHA:g} over its "
         "comparisons with the best)"
     )
-    tables.append(Table(title, columns, groups, show="display"))
+    tables.append(Table(title, columns, rows, show="display"))
     return tables
+
+
+#: The widest line the compact view prints: a Δ matrix wider than this becomes one line per system
+#: (`_against_the_best`), so that 49 systems fit a 120-column terminal.
+COMPACT_WIDTH = 120
+#: The widest list of tied systems a tie group's row shows before it counts them instead.
+_TIED_WIDTH = 60
+
+
+def _matrix_width(order: Sequence[str]) -> int:
+    """The width of the Δ and p matrices of systems `order` (best first): the row names, then one column per
+    system but the best, each as wide as its name or a p-value (`1.00e-03`), two spaces apart."""
+    if len(order) < 2:
+        return 0
+    return max(map(len, order[:-1])) + sum(2 + max(len(name), 8) for name in order[1:])
+
+
+def _tied_text(group: TieGroup) -> str:
+    """A tie group's systems as a row shows them: the names, or their number and the first names when long."""
+    if not group.decided:
+        return "undecided: too few resamples (see the warning)"
+    text = ", ".join(group.tied) or "–"
+    if len(text) <= _TIED_WIDTH:
+        return text
+    shown: list[str] = []
+    for name in group.tied:
+        if len(", ".join([*shown, name])) > _TIED_WIDTH - 16:
+            break
+        shown.append(name)
+    return f"{len(group.tied)} systems: {', '.join(shown)}, …"
+
+
+def _against_the_best(table: PairedTable, test: str, metric: str, groups: Sequence[TieGroup]) -> Table:
+    """The compact view of many systems (too many for a matrix): one line per system, best first — its score,
+    Δ = system − best with its interval, the p against the best corrected over the k − 1 comparisons with the
+    best (releval.significance.ties) and `≈` for the systems tied with the best. Every Δ and interval is a pair
+    row's (`paired_tables`)."""
+    order = _ranked(table, test, metric)
+    best = order[0]
+    group = next((g for g in groups if (g.test, g.metric) == (test, metric)), None)
+    p_best = dict(group.p_adjusted) if group is not None else {}
+    rows_of: dict[str, PairRow] = {}
+    for row in table.rows:
+        if (row.test, row.metric) == (test, metric) and best in (row.a, row.b):
+            rows_of[row.b if row.a == best else row.a] = row
+    body: list[tuple[object, ...]] = []
+    for rank, name in enumerate(order, start=1):
+        r = rows_of.get(name)
+        if name == best or r is None:
+            score = table.scores.get(name, {}).get(metric) if metric in table.metrics else None
+            body.append((rank, name, score, None, None, None, "best" if name == best else ""))
+            continue
+        sign = 1.0 if r.a == name else -1.0  # Δ = system − best
+        score = r.score_a if r.a == name else r.score_b
+        ci = r.ci_effect
+        if ci is not None and sign < 0:
+            ci = (-ci[1], -ci[0])
+        mark = ""
+        if group is not None:
+            mark = "≈" if name in group.tied else ("?" if not group.decided else "")
+        body.append((rank, name, score, sign * r.effect, ci, p_best.get(name), mark))
+    value = f"{metric} F" if metric in table.metrics else metric
+    conf = int(round(100 * table.confidence)) if table.confidence is not None else None
+    columns = (
+        Column("#", "count"),
+        Column("system"),
+        Column(value, "percent"),
+        Column("Δ vs best", "signed-percent", missing=""),
+        Column(f"{conf}% CI of Δ" if conf is not None else "CI of Δ", "signed-interval", missing=""),
+        Column(f"{_ADJUSTED[table.correction]} vs best", "p", missing=""),
+        Column("≈ best", align="right"),
+    )
+    return Table(
+        f"Against the best ({test}, {value}), systems best first; ≈: tied with the best",
+        columns,  # type: ignore[arg-type]
+        body,
+        show="display",
+    )
 
 
 def per_class_tables(result: PerClassComparison) -> list[Table]:

@@ -66,6 +66,8 @@ class TieGroup:
     floor: float | None
     decided: bool = True
     reason: str = ""
+    #: Each other system's p against the best, corrected over the k − 1 comparisons (empty when undecided).
+    p_adjusted: tuple[tuple[str, float], ...] = ()
 
 
 def _ranked(table: PairedTable, test: str, metric: str) -> tuple[list[str], dict[str, float]]:
@@ -123,7 +125,7 @@ def tie_groups(table: PairedTable, alpha: float = TIE_ALPHA) -> list[TieGroup]:
                 continue
         adjusted = dict(zip(known, adjust([raw[(test, metric, best, o)] for o in known], table.correction)))
         tied = tuple(o for o in others if o not in adjusted or adjusted[o] >= alpha)
-        groups.append(TieGroup(test, metric, best, tied, len(known), floor))
+        groups.append(TieGroup(test, metric, best, tied, len(known), floor, p_adjusted=tuple(adjusted.items())))
     return groups
 
 
