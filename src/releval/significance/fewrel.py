@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from releval.core.errors import InputError, OptionError, raise_all
+from releval.core.notices import Notice
 from releval.core.options import RESAMPLING_TESTS
 from releval.data.fewrel import load_episodes, load_predictions
 from releval.metrics.cells import bootstrap_totals, cells_from_rows, randomization_totals
@@ -23,7 +24,7 @@ from releval.metrics.episodes import ratios
 from releval.significance.compare import PairedTable, SeedTable, pair_rows, raw_row, seed_table, system_pairs
 from releval.significance.config import SignificanceConfig, correction_field
 from releval.significance.paired import comparison_rows
-from releval.tasks.fewrel import EpisodeStats, FewRelConfig, episode_stats, signature
+from releval.tasks.fewrel import EpisodeStats, FewRelConfig, episode_stats, prediction_notices, signature
 
 #: What the notes of every FewRel comparison say.
 NOTE = (
@@ -32,18 +33,22 @@ NOTE = (
 )
 
 
-def _stats(gold: Any, systems: Mapping[str, Sequence[Any]]) -> tuple[Any, dict[str, list[EpisodeStats]]]:
+def _stats(gold: Any, systems: Mapping[str, Sequence[Any]]) -> tuple[Any, dict[str, list[EpisodeStats]], list[Notice]]:
     episodes = load_episodes(gold)
     out: dict[str, list[EpisodeStats]] = {}
     errors: list[InputError] = []
+    warnings: list[Notice] = []
     for name, runs in systems.items():
         for run in runs:
             try:
-                out.setdefault(name, []).append(episode_stats(episodes, load_predictions(run, episodes)))
+                values = load_predictions(run, episodes)
             except InputError as exc:
                 errors.append(exc)
+                continue
+            out.setdefault(name, []).append(episode_stats(episodes, values))
+            warnings += [Notice(f"{name}: {w}", w.code) for w in prediction_notices(episodes, run, values)]
     raise_all(errors)
-    return episodes, out
+    return episodes, out, warnings
 
 
 def compare_files(
@@ -77,7 +82,7 @@ def compare_files(
             f"tests: {', '.join(bad)} not available for FewRel episodes (use bootstrap or randomization)",
             option="tests",
         )
-    episodes, scored = _stats(gold, systems)
+    episodes, scored, warnings = _stats(gold, systems)
     first = next(iter(scored.values()))[0]
     metrics = first.measures
     if set(run_counts.values()) != {1}:
@@ -88,7 +93,7 @@ def compare_files(
         }
         sig = signature(config, episodes, fields)
         table = seed_table(runs, metrics, sig, episodes.n_episodes, baseline, test, unit="episodes")
-        return replace(table, notes=[NOTE, *table.notes])
+        return replace(table, notes=[NOTE, *table.notes], warnings=[*warnings, *table.warnings])
     one = {name: stats[0] for name, stats in scored.items()}
     scores = {name: s.values() for name, s in one.items()}
     raw: list[dict[str, Any]] = []
@@ -122,4 +127,5 @@ def compare_files(
         test.interval_confidence,
         [NOTE],
         unit="episodes",
+        warnings=warnings,
     )
