@@ -68,8 +68,15 @@ _SCIBERT_KEYS = frozenset(("text", "label", "metadata"))
 
 
 def _label_error(label: str, allowed: list[str], what: str, name: str, line: int) -> InputError:
+    """The refusal of a label outside the file's set, naming the likely slip: letter case or white space.
+
+    >>> _label_error("cpr:4", ["CPR:4", "false"], "BLUE ChemProt", "p.tsv", 2).message.split(" (")[0]
+    "'cpr:4' is not a BLUE ChemProt label: it differs from 'CPR:4' only in letter case or white space"
+    """
+    same = [x for x in allowed if x.casefold() == label.strip().casefold()]
+    hint = f": it differs from {same[0]!r} only in letter case or white space" if same else ""
     return InputError(
-        f"{excerpt(label)} is not a {what} label (expected one of {', '.join(allowed)})",
+        f"{excerpt(label)} is not a {what} label{hint} (expected one of {', '.join(allowed)})",
         file=name,
         line=line,
         field="label",
