@@ -30,6 +30,7 @@ from releval.tasks.classification import (
     Prepared,
     as_label_file,
     check_pair_labels,
+    check_preset_layout,
     resolve_negative,
     score_prepared,
 )
@@ -85,6 +86,12 @@ def audit(
     neg, notes = resolve_negative(config.negative, gold_file.labels)
     report.signature = _signature(gold_file, neg, t.file if t is not None else None, config)
     report.add(_negative_finding(gold_file, neg, notes))
+    try:
+        layout = [Finding("preset-layout", "warning", str(w)) for w in check_preset_layout(gold_file, config)]
+    except InputError as exc:  # BLUE's ChemProt TSV audited as plain rc: the numbers would not be BLUE's
+        report.add(Finding("preset-layout", "error", exc.message, None, [], {"file": "gold"}))
+        return report
+    report.extend(layout)
     mistake = label_mistake_finding(gold_file, pred_file, config)
     if mistake is not None:
         report.add(mistake)

@@ -40,6 +40,9 @@ from releval.metrics.weightings import get_weightings, weighting_names
 
 #: The tasks `compare` can test (the SemEval official scorer has no per-item statistics to resample).
 COMPARE_TASKS = ("rc", "e2e", "ranked", "docred")
+#: Every task `compare` (and `replicability from-predictions`) reads, as registered for the mistake matrix
+#: (tests/test_task_mistakes.py): COMPARE_TASKS (whose options its refusals name) and the tasks without options.
+READ_TASKS = (*COMPARE_TASKS, "chemprot-blue", "chemprot-scibert", "drugprot", "fewrel")
 
 
 def parse_system(spec: str) -> tuple[str, list[Path]]:
@@ -102,7 +105,7 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
 )
 @click.option("--criterion", "criterion", default="strict,boundaries", help="e2e: strict,boundaries.")
 @click.option("--ner", "ner", is_flag=True, default=False, help="e2e: also compare NER strict.")
-@input_options("compare", ("{gold}", "-s", "a={pred}", "-s", "b={pred2}", "-R", "50"), tasks=COMPARE_TASKS)
+@input_options("compare", ("{gold}", "-s", "a={pred}", "-s", "b={pred2}", "-R", "50"), tasks=READ_TASKS)
 @click.option(
     "--weighting",
     "-w",

@@ -312,6 +312,7 @@ class Inputs:
             "pred_id_field": self.pred_id_field,
             "pred_label_field": self.pred_label_field,
             "allow_absent_negative": self.allow_absent_negative,
+            "rc_chosen": task_named(),
         }
 
     def settings_for(self, task: Task) -> dict[str, Any]:
@@ -439,6 +440,22 @@ def input_options(
 assert set(_BY_NAME) == {f.name for f in fields(Inputs)}, "every input option is a field of Inputs"
 
 
+#: The click context's meta key under which `task_option` records that --task was given on the command line.
+TASK_NAMED = "releval.task_named"
+
+
+def task_named() -> bool:
+    """Whether the running command was given `--task` on its command line (not left to its default): a user who
+    names `--task rc` for a file in a preset's layout means plain classification
+    (releval.tasks.classification.check_preset_layout). False outside a command.
+
+    >>> task_named()
+    False
+    """
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get(TASK_NAMED))
+
+
 def task_option(default: str, help: str, *, needs: str | None = None) -> Callable[[Any], Any]:
     """The `--task` option of a command: a registered task's name (releval.tasks.TASKS, checked when the command
     runs, so a task registered by a plugin or a test is accepted), or `default`. `needs` names the Task function
@@ -448,6 +465,8 @@ def task_option(default: str, help: str, *, needs: str | None = None) -> Callabl
         from releval.core.errors import OptionError
         from releval.tasks import TASKS, get_task
 
+        source = ctx.get_parameter_source(param.name or "task")
+        ctx.meta[TASK_NAMED] = source not in (None, click.core.ParameterSource.DEFAULT)
         if value == default and default not in TASKS:  # "auto": the command decides
             return value
         try:

@@ -18,7 +18,7 @@ from releval.commands.common import (
     format_option,
     output_option,
 )
-from releval.commands.compare import COMPARE_TASKS
+from releval.commands.compare import COMPARE_TASKS, READ_TASKS
 from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.errors import OptionError
@@ -252,7 +252,7 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
     default=DEFAULT_SEED,
     help="Random seed of the resampling tests (same for every dataset).",
 )
-@input_options("replicability from-predictions", ("-d", "x={gold},{pred},{pred2}", "-R", "50"), tasks=COMPARE_TASKS)
+@input_options("replicability from-predictions", ("-d", "x={gold},{pred},{pred2}", "-R", "50"), tasks=READ_TASKS)
 @click.option(
     "--alpha", "-a", "alpha", type=float, default=DEFAULT_ALPHA, help="Bound on P(k_hat > k) and on the FWER."
 )

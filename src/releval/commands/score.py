@@ -49,7 +49,21 @@ SETTING_OPTIONS: dict[str, tuple[str, ...]] = {
     f"The kind of evaluation: {', '.join(TASKS)} (rc: classification; semeval-official: the perl v1.2 scorer; "
     "e2e: entities and relations; ranked: scored relation facts, NYT10/OpenNRE).",
 )
-@input_options("score", ("{gold}", "{pred}"), tasks=("rc", "semeval-official", "e2e", "ranked", "docred"))
+@input_options(
+    "score",
+    ("{gold}", "{pred}"),
+    tasks=(
+        "rc",
+        "semeval-official",
+        "e2e",
+        "ranked",
+        "docred",
+        "chemprot-blue",
+        "chemprot-scibert",
+        "drugprot",
+        "fewrel",
+    ),
+)
 @click.option(
     "--weighting",
     "-w",

@@ -86,6 +86,8 @@ class Episodes:
     relations: list[tuple[str, ...] | None]
     answers: NDArray[np.int64]
     digest: str
+    #: the file the answers were read from (gold's own file when its entries carry them)
+    answers_path: str | None = None
 
     @property
     def n_queries(self) -> int:
@@ -446,7 +448,7 @@ def _finish(
             field="answer",
         )
     digest = short_hash([*parts, ",".join(map(str, gold.tolist()))])
-    return Episodes(path, n_way, k_shot, episode, relations, gold, digest)
+    return Episodes(path, n_way, k_shot, episode, relations, gold, digest, answers_name)
 
 
 def _episode_ids(numbers: list[int | None] | None, n: int) -> NDArray[np.int64]:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from releval.core.errors import InputError, raise_all
+from releval.core.notices import Notice
 from releval.data.fewrel import load_episodes, load_predictions
 from releval.metrics.cells import bootstrap_totals, cells_from_rows, randomization_totals
 from releval.metrics.episodes import ratios
@@ -22,7 +23,7 @@ from releval.significance.compare import PairedTable, SeedTable
 from releval.significance.comparison import Scored, check_resampling_tests, check_systems, compare_scored
 from releval.significance.config import SignificanceConfig
 from releval.significance.paired import comparison_rows
-from releval.tasks.fewrel import EpisodeStats, FewRelConfig, episode_stats, signature
+from releval.tasks.fewrel import EpisodeStats, FewRelConfig, episode_stats, prediction_notices, signature
 
 #: What the notes of every FewRel comparison say.
 NOTE = (
@@ -31,18 +32,22 @@ NOTE = (
 )
 
 
-def _stats(gold: Any, systems: Mapping[str, Sequence[Any]]) -> tuple[Any, dict[str, list[EpisodeStats]]]:
+def _stats(gold: Any, systems: Mapping[str, Sequence[Any]]) -> tuple[Any, dict[str, list[EpisodeStats]], list[Notice]]:
     episodes = load_episodes(gold)
     out: dict[str, list[EpisodeStats]] = {}
     errors: list[InputError] = []
+    warnings: list[Notice] = []
     for name, runs in systems.items():
         for run in runs:
             try:
-                out.setdefault(name, []).append(episode_stats(episodes, load_predictions(run, episodes)))
+                values = load_predictions(run, episodes)
             except InputError as exc:
                 errors.append(exc)
+                continue
+            out.setdefault(name, []).append(episode_stats(episodes, values))
+            warnings += [Notice(f"{name}: {w}", w.code) for w in prediction_notices(episodes, run, values)]
     raise_all(errors)
-    return episodes, out
+    return episodes, out, warnings
 
 
 def compare_files(
@@ -61,7 +66,7 @@ def compare_files(
     test = test or SignificanceConfig()
     paired = check_systems(systems, baseline)
     check_resampling_tests(test, "FewRel episodes (use bootstrap or randomization)")
-    episodes, results = _stats(gold, systems)
+    episodes, results, warnings = _stats(gold, systems)
     metrics = next(iter(results.values()))[0].measures
 
     def pair(a: str, b: str, method: str, advance: Callable[[int], None] | None) -> dict[str, Any]:
@@ -88,6 +93,7 @@ def compare_files(
         lambda extra: signature(config, episodes, extra),
         paired=pair,
         notes=[NOTE],
+        warnings=warnings,
         seed_notes=[NOTE],
     )
     return compare_scored(scored, paired, test, baseline, progress)

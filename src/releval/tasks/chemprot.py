@@ -14,8 +14,8 @@
 Both are `ClassificationConfig`s with their negative class, format and alignment fixed: the rows have no ids (BLUE's
 index repeats when a pair has two labels), so they are aligned by position, and a prediction file with another
 number of rows is refused at the line where it stops matching gold, as is (BLUE) a row whose index differs from
-gold's. The task name is the signature's `task` field, so `releval audit compare` refuses to compare a
-`chemprot-blue` result with a `chemprot-scibert` one.
+gold's, or (BLUE's evaluation layout) whose docid or arguments differ from gold's. The task name is the signature's
+`task` field, so `releval audit compare` refuses to compare a `chemprot-blue` result with a `chemprot-scibert` one.
 
 >>> config = BlueConfig()
 >>> config.negative, config.by_position, config.gold_format
@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from releval.core.errors import InputError, OptionError
-from releval.data.formats.chemprot import BLUE_GROUPS, BLUE_LABELS, BLUE_NEGATIVE, SCIBERT_LABELS
+from releval.data.formats.chemprot import BLUE_GROUPS, BLUE_LABELS, BLUE_NEGATIVE, PAIR_COLUMNS, SCIBERT_LABELS
 from releval.data.labels import LabelFile
 from releval.result import ScoreResult
 from releval.tasks import classification as rc
@@ -109,7 +109,8 @@ class SciBertConfig(_ChemProtConfig):
 
 def _check_rows(gold: LabelFile, pred: LabelFile, config: _ChemProtConfig) -> None:
     """Refuse, at the prediction file's line, a label outside the task's set, a row count that differs from
-    gold's, and (when both files carry BLUE's index) a row whose index is not gold's at that position."""
+    gold's, (when both files carry BLUE's index) a row whose index is not gold's at that position, and (when both
+    are in BLUE's evaluation layout) a row whose docid, arg1 or arg2 is not gold's for the same id."""
     for i, label in enumerate(pred.labels):
         if label not in config.labels_allowed:
             allowed = ", ".join(sorted(config.labels_allowed))
@@ -135,6 +136,18 @@ def _check_rows(gold: LabelFile, pred: LabelFile, config: _ChemProtConfig) -> No
             "in gold's order",
             i,
             "index",
+        )
+    for column in PAIR_COLUMNS:  # BLUE's evaluation layout: the same id must name the same candidate pair
+        gold_values, pred_values = gold.fields.get(column), pred.fields.get(column)
+        if gold_values is None or pred_values is None or list(gold_values) == list(pred_values):
+            continue
+        i = next(k for k, (a, b) in enumerate(zip(gold_values, pred_values)) if a != b)
+        raise pred.error(
+            f"{column} {pred_values[i]!r} where gold has {gold_values[i]!r} for the same id (gold line "
+            f"{gold.lines[i]}): this row is another candidate pair than gold's (BLUE's evaluation skips such a row "
+            "with a warning, which changes the score)",
+            i,
+            column,
         )
 
 

@@ -68,6 +68,9 @@ class ClassificationConfig(ScoringConfig):
     `id_field` and `label_field` for one side.
     `allow_absent_negative`: an explicit `negative` that gold does not contain is an error (a misspelt negative
     turns the real one into a positive class) unless this says it is intended (a slice without negatives).
+    `rc_chosen`: plain relation classification was chosen by name (the command line's `--task rc`): a gold file in
+    a preset's own layout (BLUE's ChemProt TSV) is then scored as rc with a warning instead of refused
+    (`check_preset_layout`). It changes no number, so it is not in the signature.
     """
 
     task: ClassVar[str] = "rc"
@@ -88,6 +91,7 @@ class ClassificationConfig(ScoringConfig):
     gold_label_field: str | None = None
     pred_id_field: str | None = None
     pred_label_field: str | None = None
+    rc_chosen: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -207,6 +211,7 @@ def _as_strings(items: Iterable[Any]) -> list[str]:
 def load_gold(gold: LabelsInput, config: ClassificationConfig) -> tuple[LabelFile, str | None]:
     """The gold file as the Config reads it (format, fields, patch, view) and the digest of the patch applied."""
     g = as_label_file(gold, "gold", config.gold_read_format, config.side_fields("gold"))
+    check_preset_layout(g, config)  # refused once here, before any system; the warning goes with each (`prepare`)
     digest = None
     if config.patch is not None:
         g = apply_patch(g, config.patch)  # a missing or malformed patch is an InputError here, before hashing it
@@ -237,6 +242,49 @@ def resolve_negative(negative: str | None, gold: Sequence[str]) -> tuple[str | N
     return found, [f"negative class '{found}' detected automatically (set it with --negative or --no-negative)"]
 
 
+def check_preset_layout(gold: LabelFile, config: ClassificationConfig) -> list[Notice]:
+    """Refuse to score as plain rc, with the negative class left to detection, BLUE's ChemProt gold (its TSV, or
+    any file whose labels are BLUE's CPR:3/4/5/6/9 and `false`, e.g. its `id docid arg1 arg2 label` evaluation
+    files read as TSV): no negative class is detected ('false' is none of no_relation/Other/NA), so `false` would
+    count as a class and micro-F1 would be accuracy (76.33 on examples/chemprot where BLUE's number is 46.45). The
+    fix is the preset's task (`--task chemprot-blue`). When rc was chosen by name (`rc_chosen`), the result is kept
+    with this as a warning; an explicit --negative or --no-negative is the user's choice.
+
+    >>> from releval.data.labels import LabelFile
+    >>> gold = LabelFile("blue.tsv", "chemprot-blue", None, ["CPR:4", "false"], [2, 3])
+    >>> try:
+    ...     check_preset_layout(gold, ClassificationConfig())
+    ... except InputError as error:
+    ...     print(error.message.split(":")[0])
+    BLUE's ChemProt TSV scored as plain relation classification
+    >>> [w.code for w in check_preset_layout(gold, ClassificationConfig(rc_chosen=True))]
+    ['warning']
+    """
+    if config.task != "rc" or config.negative != AUTO:
+        return []
+    from releval.data.formats.chemprot import BLUE_GROUPS, BLUE_LABELS, BLUE_NEGATIVE
+
+    if gold.format == "chemprot-blue":
+        layout = "BLUE's ChemProt TSV"
+    else:
+        labels = distinct(gold.labels)
+        if not (BLUE_NEGATIVE in labels and labels & set(BLUE_GROUPS) and labels <= BLUE_LABELS):
+            return []
+        layout = f"BLUE's ChemProt labels ({', '.join(sorted(labels))})"
+    task, negative = "chemprot-blue", BLUE_NEGATIVE
+    message = (
+        f"{layout} scored as plain relation classification: '{negative}' is not a negative class rc detects, so it "
+        f"counts as a class and micro-F1 is accuracy, not the benchmark's number (micro with '{negative}' left out)"
+    )
+    if config.rc_chosen:
+        return [Notice(f"{gold.path}: {message}; for that number give --task {task}", "warning")]
+    raise InputError(
+        f"{message} — give --task {task} (a command without --task: --negative {negative}); to count "
+        f"'{negative}' as a class on purpose, give --task rc or --no-negative",
+        file=gold.path,
+    )
+
+
 def check_negative_label(config: ClassificationConfig, gold: Sequence[str], preds: Iterable[Sequence[str]]) -> None:
     """`score`'s refusal of an explicit negative label gold does not contain (a typo), for the commands that
     align labels themselves (compare): the same rule and message (releval.tasks.label_mistakes)."""
@@ -254,9 +302,11 @@ def prepare(
 ) -> Prepared:
     """Align one system with gold under the Config (missing predictions per `on_missing`)."""
     positional = config.by_position if config.by_position is not None else (gold.ids is None or pred.ids is None)
+    preset = check_preset_layout(gold, config)
     negative, notes = resolve_negative(config.negative, gold.labels)
     alignment = align(gold, pred, on_missing=config.on_missing, negative=negative, by_position=positional)
     warnings = [
+        *preset,
         *(position_id_warnings(gold, pred) if positional else []),
         *swapped_files(gold, pred),
         *([] if alignment.n_missing else identical_to_gold(alignment.gold, alignment.pred, pred.path)),

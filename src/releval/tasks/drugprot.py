@@ -13,6 +13,12 @@ with gold support. On the library's own toy data this gives its README's micro P
 
 The counts are kept per abstract, so `compare` resamples abstracts (`unit` document), as end-to-end RE does.
 
+Before a number is shown, a prediction file that cannot be what its author meant is refused (`check_predictions`,
+an InputError naming the file): one with no relation at all (empty: a failed export), one whose every relation is
+on a PMID outside the list, one whose relation types differ from DrugProt's only in letter case (`inhibitor`), are
+integers, or share no type with DrugProt's 13. A prediction equal to gold, and file names that say gold and
+predictions were given the other way round, are warned (releval.tasks.vocabulary).
+
 >>> from releval.tasks.drugprot import DrugProtConfig
 >>> DrugProtConfig(weightings=("macro",)).signature_fields()["task"]
 'drugprot'
@@ -28,6 +34,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.errors import InputError
 from releval.core.notices import Notice
 from releval.core.signature import Signature, short_hash
 from releval.core.table import Table
@@ -37,6 +44,7 @@ from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.counts import ClassCounts
 from releval.result import Average, ClassRow, ScoreResult, compact_tables, score_tables
 from releval.tasks.base import ScoringConfig, Task, build_signature
+from releval.tasks.vocabulary import Vocabulary, check_vocabulary, identical_notice, swapped_names
 
 
 @dataclass(frozen=True)
@@ -106,6 +114,58 @@ def signature(config: DrugProtConfig, gold: GoldSet, extra: Mapping[str, object]
     )
 
 
+def check_predictions(gold: GoldSet, pred: Relations) -> list[Notice]:
+    """Refuse a prediction file whose score could only mislead, naming the file and the fix; return the warnings
+    that need gold beside the predictions (gold passed twice, the files swapped by their names).
+
+    Refused: a file with no relation at all (an empty export scores 0 with no sign of why); a file whose every
+    relation is on a PMID outside the list (another split's predictions); relation types that differ from the 13
+    DrugProt types only in letter case, are integers (class indices), or share no type with them at all
+    (releval.tasks.vocabulary.check_vocabulary against the 13 types, not only the ones gold uses).
+
+    >>> from releval.data.drugprot import parse_relations
+    >>> entities = {"1": {"T1": "CHEMICAL", "T2": "GENE"}}
+    >>> gold = GoldSet("gs_relations.tsv", "e.tsv", "pmids.txt", ["1"], entities,
+    ...                parse_relations(b"1\\tINHIBITOR\\tArg1:T1\\tArg2:T2\\n", "g", entities, {"1"}, "gold"))
+    >>> pred = parse_relations(b"1\\tinhibitor\\tArg1:T1\\tArg2:T2\\n", "p.tsv", entities, {"1"}, "pred")
+    >>> try:
+    ...     check_predictions(gold, pred)
+    ... except InputError as error:
+    ...     print(error.message.split(" (first")[0])
+    1 predicted relation type(s) differ from gold's only in letter case: 'inhibitor' (gold 'INHIBITOR')
+    """
+    read = len(pred.relations) + pred.duplicates + pred.outside + len(pred.invalid)
+    if read == 0:
+        raise InputError(
+            "no predicted relation at all: the file is empty (or blank), so every gold relation would be missed and "
+            "the score would be 0 — almost always a failed export; write the relations (PMID<TAB>TYPE<TAB>Arg1:T1"
+            "<TAB>Arg2:T2 per line) and score again",
+            file=pred.path,
+        )
+    if pred.outside and pred.outside == read:
+        raise InputError(
+            f"none of the {pred.outside} predicted relation(s) is on a PMID of the list {gold.pmids_path} "
+            f"({len(gold.pmids)} abstracts): predictions for another split or another corpus? Nothing could match",
+            file=pred.path,
+        )
+    if pred.invalid:
+        first: dict[str, int] = {}
+        for n, kind in pred.invalid:
+            first.setdefault(kind, n)
+        vocabulary = Vocabulary(
+            "relation type",
+            frozenset(RELATION_TYPES),
+            {*(r[3] for r in pred.relations), *first},
+            pred.path,
+            where=lambda label: f"line {first[label]}" if label in first else None,
+        )
+        check_vocabulary(vocabulary)  # its refusals; the warning for unknown types is _notes' (they are dropped)
+    warnings = swapped_names(gold.relations_path, pred.path)
+    if pred.relations and set(pred.relations) == set(gold.gold.relations):
+        warnings = [*identical_notice(pred.path, len(pred.relations), "relations"), *warnings]
+    return warnings
+
+
 def _notes(gold: GoldSet, pred: Relations) -> tuple[list[str], list[Notice]]:
     notes = [
         f"DrugProt: {len(gold.pmids)} abstracts, {gold.candidate_pairs():,} candidate (chemical, gene) pairs, "
@@ -139,6 +199,7 @@ def score(gold: Any, pred: Any, config: DrugProtConfig, system: str | None = Non
     GoldSet) under `config`."""
     g = load_gold(gold)
     p = pred if isinstance(pred, Relations) else read_relations(pred, g.entities, set(g.pmids), "pred")
+    checked = check_predictions(g, p)
     counts = document_counts(g, p)
     totals = ClassCounts(*(m.sum(axis=0) for m in counts))
     per_class, averages = all_averages(totals, averaging_spec(config))
@@ -164,7 +225,16 @@ def score(gold: Any, pred: Any, config: DrugProtConfig, system: str | None = Non
     notes, warnings = _notes(g, p)
     name = system or _system_name(p.path)
     return DrugProtResult(
-        name, rows, avgs, float("nan"), len(g.pmids), None, signature(config, g), notes, warnings, counts=counts
+        name,
+        rows,
+        avgs,
+        float("nan"),
+        len(g.pmids),
+        None,
+        signature(config, g),
+        notes,
+        [*checked, *warnings],
+        counts=counts,
     )
 
 

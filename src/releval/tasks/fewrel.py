@@ -9,6 +9,10 @@ the interval is the percentile bootstrap over episodes (Efron & Tibshirani 1993)
 machinery of releval.metrics.cells, so `compare --task fewrel` resamples the same unit. Per-relation accuracy is
 the share of the queries of each gold relation answered correctly, pooled over episodes.
 
+A prediction that is no answer of its episode (an index outside 0..N-1, or N outside a none-of-the-above setting),
+a wrong count or a value that is not an integer is refused by the reader (releval.data.fewrel); gold's own answers
+file given as the predictions is warned (`prediction_notices`).
+
 >>> config = FewRelConfig()
 >>> config.signature_fields()["task"], config.resamples
 ('fewrel', 10000)
@@ -16,6 +20,7 @@ the share of the queries of each gold relation answered correctly, pooled over e
 
 from __future__ import annotations
 
+import filecmp
 import math
 import os
 from collections.abc import Sequence
@@ -36,6 +41,7 @@ from releval.data.fewrel import NOTA, Episodes, load_episodes, load_predictions
 from releval.metrics.cells import bootstrap_totals, cells_from_rows
 from releval.metrics.episodes import episode_accuracies, measure_rows, ratios
 from releval.tasks.base import Task, build_signature
+from releval.tasks.vocabulary import identical_notice
 
 FewRelInput = str | os.PathLike[str] | Episodes
 #: The headline measure (the mean of per-episode accuracies over every episode of the file).
@@ -338,7 +344,37 @@ def score(gold: FewRelInput, pred: Any, config: FewRelConfig | None = None, syst
     extra = {"resamples": config.resamples, "seed": config.seed if config.seed is not None else "none"}
     sig = signature(config, episodes, {**extra, "confidence": float(config.confidence)})
     name = system or _system_name(pred)
-    return FewRelResult(name, rows, relations, sig, config.confidence, notes, [])
+    return FewRelResult(
+        name, rows, relations, sig, config.confidence, notes, prediction_notices(episodes, pred, values)
+    )
+
+
+def prediction_notices(gold: Episodes, pred: Any, values: NDArray[np.int64]) -> list[Notice]:
+    """The warning for gold's own answers given as the predictions: every answer right AND the prediction file is
+    gold's answers file (the same file, or a byte-for-byte copy) — `{"episodes": ..., "answers": "answers.json"}`
+    points to it, and passing it again as the system is an easy slip. Every answer right alone is not warned: a
+    strong system can answer a small set of 5-way 5-shot episodes perfectly. (Swapped files need no warning: the
+    gold reader refuses a list of integers, and the prediction reader a list of episodes.)
+
+    >>> import numpy as np
+    >>> gold = Episodes("g.json", np.array([5]), np.array([1]), np.array([0]), [None], np.array([3]), "d", "a.json")
+    >>> prediction_notices(gold, [3], np.array([3]))  # in-memory predictions: no file to compare
+    []
+    """
+    if not isinstance(pred, (str, os.PathLike)) or gold.answers_path is None or gold.answers_path.startswith("<"):
+        return []
+    if values.shape != gold.answers.shape or not bool(np.array_equal(values, gold.answers)):
+        return []
+    try:
+        if os.path.samefile(pred, gold.answers_path):
+            what = f"{os.fspath(pred)} (gold's answers file)"
+        elif filecmp.cmp(pred, gold.answers_path, shallow=False):
+            what = f"{os.fspath(pred)} (a copy of gold's answers file {gold.answers_path})"
+        else:
+            return []
+    except OSError:
+        return []
+    return identical_notice(what, gold.n_queries, "queries")
 
 
 def _relation_rows(gold: Episodes, correct: NDArray[np.bool_]) -> list[RelationRow]:

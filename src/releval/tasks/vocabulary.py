@@ -44,7 +44,7 @@ from releval.core.notices import Notice
 from releval.tasks.label_mistakes import trailing_junk
 
 _INTEGER = re.compile(r"[-+]?\d+")
-_GOLD_WORDS = re.compile(r"(?<![a-z])(gold|key|answers?|truth|reference|ref)(?![a-z])")
+_GOLD_WORDS = re.compile(r"(?<![a-z])(gold|gs|key|answers?|truth|reference|ref)(?![a-z])")
 _PRED_WORDS = re.compile(
     r"(?<![a-z])(preds?|predictions?|predicted|outputs?|hyp|hypothes[ie]s|guess(es)?|system)(?![a-z])"
 )

@@ -13,8 +13,8 @@ position, and the index is kept in `fields["index"]` so that a prediction file i
 row by row against gold (releval.tasks.chemprot). Only the `index` and `label` columns are read (a prediction file
 may omit the sentence); fields are read with RFC 4180 quoting, as Python's csv module wrote them. The layout of
 BLUE's own evaluation files (`create_chemprot_test_gs.py`: `id  docid  arg1  arg2  label`) is read too when the
-format is named (`--task chemprot-blue` names it), its `id` column taking the index's place; it is not guessed,
-since `tsv` reads such a file by id.
+format is named (`--task chemprot-blue` names it), its `id` column taking the index's place and its `docid`,
+`arg1` and `arg2` kept in `fields`; it is not guessed, since `tsv` reads such a file by id.
 
 `chemprot-scibert` is SciBERT's JSON lines (allenai/scibert `data/text_classification/chemprot/`): one object per
 line, `{"text": ..., "label": ..., "metadata": [...]}`, with `<< >>` and `[[ ]]` marking the chemical and the gene,
@@ -43,6 +43,9 @@ BLUE_GROUPS: tuple[str, ...] = ("CPR:3", "CPR:4", "CPR:5", "CPR:6", "CPR:9")
 #: BLUE's negative label: a candidate pair with no relation of the five groups.
 BLUE_NEGATIVE = "false"
 BLUE_LABELS: frozenset[str] = frozenset((*BLUE_GROUPS, BLUE_NEGATIVE))
+#: The columns of BLUE's evaluation layout (`id  docid  arg1  arg2  label`) that name a row's candidate pair: kept
+#: in `fields` beside the index, so that a prediction row is checked against gold's (releval.tasks.chemprot).
+PAIR_COLUMNS: tuple[str, ...] = ("docid", "arg1", "arg2")
 
 #: The 13 relation labels of SciBERT's ChemProt files (the CPR groups' member relations; no negative class).
 SCIBERT_LABELS: tuple[str, ...] = (
@@ -65,8 +68,15 @@ _SCIBERT_KEYS = frozenset(("text", "label", "metadata"))
 
 
 def _label_error(label: str, allowed: list[str], what: str, name: str, line: int) -> InputError:
+    """The refusal of a label outside the file's set, naming the likely slip: letter case or white space.
+
+    >>> _label_error("cpr:4", ["CPR:4", "false"], "BLUE ChemProt", "p.tsv", 2).message.split(" (")[0]
+    "'cpr:4' is not a BLUE ChemProt label: it differs from 'CPR:4' only in letter case or white space"
+    """
+    same = [x for x in allowed if x.casefold() == label.strip().casefold()]
+    hint = f": it differs from {same[0]!r} only in letter case or white space" if same else ""
     return InputError(
-        f"{excerpt(label)} is not a {what} label (expected one of {', '.join(allowed)})",
+        f"{excerpt(label)} is not a {what} label{hint} (expected one of {', '.join(allowed)})",
         file=name,
         line=line,
         field="label",
@@ -97,6 +107,9 @@ class BlueTsv(LabelFormat):
                 line=first,
             )
         at_index, at_label = header.index(key), header.index("label")
+        # the evaluation layout's pair columns, kept so that a prediction row can be checked against gold's
+        pair = {column: header.index(column) for column in PAIR_COLUMNS if column in header}
+        columns: dict[str, list[str]] = {column: [] for column in pair}
         index: list[str] = []
         labels: list[str] = []
         numbers: list[int] = []
@@ -112,11 +125,13 @@ class BlueTsv(LabelFormat):
             if label not in BLUE_LABELS:
                 raise _label_error(label, allowed, "BLUE ChemProt", name, start)
             index.append(row[at_index])
+            for column, at in pair.items():
+                columns[column].append(row[at])
             labels.append(label)
             numbers.append(start)
         if not labels:
             raise InputError("the file has a header but no rows", file=name, line=first)
-        return make_file(name, self.name, None, labels, numbers, extras={"index": index})
+        return make_file(name, self.name, None, labels, numbers, extras={"index": index, **columns})
 
 
 class SciBertJsonl(LabelFormat):
