@@ -15,6 +15,10 @@ submission's facts are deduplicated on (title, h, t, r), the first of equal keys
 is computed with the same floating-point operations as the reference, so they agree bit for bit. Where a reference
 crashes (empty submission, 0/0), releval gives 0 and says so in a note.
 
+Before counting, the submission's relation ids are checked against gold's (`check_relations`): ids in other letter
+case (`p17`), DocRED's relation names for the ids (`country`) and the like are refused, naming the file and the first
+prediction with one; a submission equal to gold, or files named the other way round, are warned.
+
 Beyond them: per-relation P/R/F feeding every class weighting (Harbecke et al. 2022), the frequent-10 / long-tail
 and intra- / inter-sentence F1 of Re-DocRED (Tan et al. 2022), and a precision-recall curve when predictions carry
 a `score`.

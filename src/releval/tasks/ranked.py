@@ -17,6 +17,9 @@ Settings (every one in the signature's `criterion` or `average`):
   ranking order among equal scores);
 * predictions of the negative class (NA) are dropped before ranking, as OpenNRE's `BagRE.eval_model` drops them
   (a note says how many); predictions for entity pairs that gold does not have are ranked and are never facts;
+* the predicted relations are checked against gold's (`check_relations`): another letter case (`/REL/R9`, `na`)
+  is refused at its first line, a relation gold never uses is warned; gold's facts given as predictions, or files
+  named the other way round, are warned;
 * fewer than N predictions: P@N = hits among them / N (the missing ones count as wrong; the reference raises
   IndexError), with a note.
 
