@@ -177,3 +177,38 @@ def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_
             got = board.json(f"/api/v1/runs/{run}")
             assert got["status"] == "scored", got
             assert {m: (c["value"], c["ci"]) for m, c in got["cells"].items()} == cells
+
+
+def test_docred_and_ranked_uploads_with_relations_gold_cannot_match_are_refused(tmp_path: Path) -> None:
+    """The board validates an upload through the task's `score_files`, where DocRED and ranked facts check the
+    predicted relations: lower-cased P-ids and a relation in other letter case are refused with the upload's name."""
+    import gzip
+
+    docred_gold, system_a = (
+        EXAMPLES_DIR / "docred/redocred_dev_first40.json.gz",
+        EXAMPLES_DIR / "docred/system_a.json.gz",
+    )
+    with gzip.open(system_a, "rt", encoding="utf-8") as f:
+        lowered = [{**p, "r": p["r"].lower()} for p in json.load(f)]
+    cnn = (EXAMPLES_DIR / "ranked" / "cnn.tsv").read_text(encoding="utf-8").replace("\t/rel/r1\t", "\t/REL/R1\t")
+    with running_board("sqlite", tmp_path) as board:
+        bob = board.token("bob")
+        for slug, gold, task, given in (
+            ("lib-docred", docred_gold, "docred", []),
+            ("lib-ranked", EXAMPLES_DIR / "ranked" / "gold.jsonl", "ranked", ["--setting", "duplicates=count"]),
+        ):
+            done = releval("benchmark", slug, str(gold), "--task", task, "--resamples", "50", *given, env=board.env)
+            assert done.returncode == 0, done.stderr
+            open_benchmark(board, slug)
+        status, out = board.submit("lib-docred", "low", json.dumps(lowered).encode(), "lower.json", token=bob)
+        assert status == 400, out
+        assert out["error"].startswith(
+            "lower.json: field 'relation id': 76 predicted relation id(s) differ from gold's"
+        )
+        status, out = board.submit("lib-ranked", "up", cnn.encode(), "cnn_upper.tsv", token=bob)
+        assert status == 400, out
+        assert out["error"].startswith(
+            "cnn_upper.tsv: field 'relation': 1 predicted relation(s) differ from gold's only"
+        )
+        assert "'/REL/R1' (gold '/rel/r1') (first at line 5)" in out["error"]
+        assert "releval-board-" not in out["error"]

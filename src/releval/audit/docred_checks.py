@@ -51,7 +51,11 @@ def audit_docred(
     except InputError as exc:
         report.add(_unreadable("pred", str(pred), exc))
         return report
-    counts = docred.count(g, sub, facts, config)
+    try:
+        counts = docred.count(g, sub, facts, config)
+    except InputError as exc:  # relation ids that cannot match gold: `score` refuses them
+        report.add(Finding("refused-relations", "error", f"{exc}; the other checks are skipped", 1))
+        return report
     result = docred.result_of("system", g, counts, facts, config, [])
     report.signature = result.signature
     report.extend(submission_findings(g, sub, counts, result))
@@ -97,7 +101,11 @@ def submission_findings(
 ) -> list[Finding]:
     """Predictions without evidence, for titles absent from gold, repeated, and scored (a threshold picked on
     this split) — each with the words `score` warns with."""
-    out = []
+    out = [
+        Finding(w.code, "warning", str(w))
+        for w in result.warnings
+        if w.code in ("pred-only-labels", "pred-equals-gold", "swapped-files")
+    ]
     n = len(sub.predictions)
     no_evidence = [p for p in sub.predictions if p.evidence is None]
     if no_evidence:

@@ -5,9 +5,12 @@ Gold — one sentence per line, as OpenNRE's NYT10 files (`nyt10_test.txt`)::
 
     {"text": "...", "h": {"id": "m.0ccvx", "name": "queens", "pos": [0, 6]}, "t": {...}, "relation": "/location/..."}
 
-Only `h.id`, `t.id` and `relation` are read (`text`/`token`, `name`, `pos` may be there or not). A bag is the
-sentences of one entity pair (h.id, t.id); a fact is a distinct (h.id, t.id, relation) whose relation is not the
-negative class (NA), as OpenNRE's `BagREDataset` collects `self.facts`.
+Only `h.id`, `t.id`, `relation` and `anno_relation_list` are read (`text`/`token`, `name`, `pos` may be there or
+not). A bag is the sentences of one entity pair (h.id, t.id); a fact is a distinct (h.id, t.id, relation) whose
+relation is not the negative class (NA), as OpenNRE's `BagREDataset` collects `self.facts`. A record of a manually
+annotated test set (OpenNRE's NYT10m and Wiki20m) has an `anno_relation_list`, every relation annotated for the
+pair: then each listed relation is a gold fact of the pair and its `relation` is not one (OpenNRE's
+`BagREDataset` does the same).
 
 Predictions — one scored (entity pair, relation) per line, either JSON lines
 ``{"h": "m.0ccvx", "t": "m.05gf08", "relation": "/location/location/contains", "score": 0.93}`` or TSV with four
@@ -53,6 +56,9 @@ class RankedGold:
     tails: list[str]
     sentence_relations: list[str]
     lines: NDArray[np.int64]
+    #: Per sentence its `anno_relation_list` (the relations annotated for the pair), None where it has none; None
+    #: when no sentence has one.
+    annotations: list[tuple[str, ...] | None] | None = None
 
     @property
     def n_rows(self) -> int:
@@ -60,8 +66,10 @@ class RankedGold:
 
     @property
     def relations(self) -> list[str]:
-        """The distinct relations (the negative class included), in order of first appearance."""
-        return list(dict.fromkeys(self.sentence_relations))
+        """The distinct relations (the negative class included, annotated ones after the sentences'), in order of
+        first appearance."""
+        listed = (r for a in self.annotations or () for r in a or ())
+        return list(dict.fromkeys([*self.sentence_relations, *listed]))
 
 
 @dataclass(frozen=True)
@@ -122,6 +130,7 @@ def parse_gold(data: bytes, path: str) -> RankedGold:
     heads: list[str] = []
     tails: list[str] = []
     relations: list[str] = []
+    annotations: list[tuple[str, ...] | None] = []
     for record, number in zip(records, numbers):
         if not isinstance(record, dict):
             raise InputError(
@@ -140,9 +149,26 @@ def parse_gold(data: bytes, path: str) -> RankedGold:
                 )
             out.append(_string(entity["id"], path, number, f"{side}.id"))
         relations.append(_string(record.get("relation"), path, number, "relation"))
+        if "anno_relation_list" in record:
+            annotations.append(_annotated(record["anno_relation_list"], path, number))
+        else:
+            annotations.append(None)
     if not heads:
         raise InputError("no gold sentences (the file is empty)", file=path)
-    return RankedGold(path, heads, tails, relations, np.asarray(numbers, dtype=np.int64))
+    listed = annotations if any(a is not None for a in annotations) else None
+    return RankedGold(path, heads, tails, relations, np.asarray(numbers, dtype=np.int64), listed)
+
+
+def _annotated(value: Any, path: str, line: int) -> tuple[str, ...]:
+    """An `anno_relation_list`: a list of relation names (empty: no relation annotated)."""
+    if not isinstance(value, list):
+        raise InputError(
+            f"expected a list of relations (OpenNRE's manual annotation), got {type(value).__name__}",
+            file=path,
+            line=line,
+            field="anno_relation_list",
+        )
+    return tuple(_string(r, path, line, "anno_relation_list") for r in value)
 
 
 def load_gold(path: PathLike) -> RankedGold:

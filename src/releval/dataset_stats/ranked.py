@@ -28,10 +28,12 @@ NA = "NA"
 
 def fact_labels(gold: RankedGold, na: str | None) -> list[str]:
     """One label per bag-level fact: each distinct (h, t, relation) that is not NA, and NA once for each bag
-    with no other relation."""
+    with no other relation. A sentence's `anno_relation_list`, when it has one, gives its relations (as scoring
+    reads it)."""
     by_bag: dict[tuple[str, str], dict[str, None]] = {}
-    for h, t, r in zip(gold.heads, gold.tails, gold.sentence_relations):
-        by_bag.setdefault((h, t), {})[r] = None
+    listed = gold.annotations or [None] * gold.n_rows
+    for h, t, r, a in zip(gold.heads, gold.tails, gold.sentence_relations, listed):
+        by_bag.setdefault((h, t), {}).update(dict.fromkeys(a if a is not None else (r,)))
     out: list[str] = []
     for relations in by_bag.values():
         positive = [r for r in relations if r != na]

@@ -15,6 +15,10 @@ submission's facts are deduplicated on (title, h, t, r), the first of equal keys
 is computed with the same floating-point operations as the reference, so they agree bit for bit. Where a reference
 crashes (empty submission, 0/0), releval gives 0 and says so in a note.
 
+Before counting, the submission's relation ids are checked against gold's (`check_relations`): ids in other letter
+case (`p17`), DocRED's relation names for the ids (`country`) and the like are refused, naming the file and the first
+prediction with one; a submission equal to gold, or files named the other way round, are warned.
+
 Beyond them: per-relation P/R/F feeding every class weighting (Harbecke et al. 2022), the frequent-10 / long-tail
 and intra- / inter-sentence F1 of Re-DocRED (Tan et al. 2022), and a precision-recall curve when predictions carry
 a `score`.
@@ -25,6 +29,7 @@ a `score`.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -35,6 +40,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.errors import InputError
 from releval.core.notices import Notice
 from releval.core.options import DOCRED_SCORERS
 from releval.core.schema import header
@@ -54,6 +60,7 @@ from releval.metrics.averages import AveragingSpec, all_averages, f_averages
 from releval.metrics.cells import counts_of
 from releval.result import Average, ClassRow, ScoreResult, score_tables
 from releval.tasks.base import ScoringConfig, Task, build_signature
+from releval.tasks.vocabulary import Vocabulary, check_vocabulary, identical_notice, swapped_names
 
 #: The scorers whose quirks `scorer` reproduces.
 SCORERS = DOCRED_SCORERS
@@ -150,6 +157,9 @@ class DocredCounts:
     correct: NDArray[np.bool_]
     #: The deduplicated predictions' (document or unit, h, t, r), in the order of `scores`.
     keys: list[tuple[int, int, int, str]] = field(default_factory=list, compare=False, repr=False)
+    #: The submission's file, and the warnings its relation ids gave (`check_relations`).
+    path: str = field(default="", compare=False)
+    notices: tuple[Notice, ...] = field(default=(), compare=False, repr=False)
 
     def widen(self, labels: Sequence[str], units: Sequence[str]) -> NDArray[np.float64]:
         """The statistics over other type and unit lists (a superset: absent ones get zeros)."""
@@ -286,11 +296,82 @@ def _evidence_counts(
     return n_pred, np.bincount(owner, weights=held, minlength=m).astype(np.float64)
 
 
+@functools.cache
+def _bundled_names() -> dict[str, str]:
+    """DocRED's relation names by id (the bundled rel_info.json), read once."""
+    return load_relation_names("docred")
+
+
+def relation_aliases() -> dict[str, str]:
+    """DocRED's relation ids by their names (rel_info.json) in lower case: a submission written in the names (in
+    any letter case) is refused with the ids to write.
+
+    >>> relation_aliases()["country"], relation_aliases()["located in the administrative territorial entity"]
+    ('P17', 'P131')
+    """
+    out: dict[str, str] = {}
+    for rid, name in _bundled_names().items():
+        out.setdefault(name.casefold(), rid)
+    return out
+
+
+def check_relations(gold: DocredGold, sub: Submission, index: GoldIndex | None = None) -> list[Notice]:
+    """The relation ids of a submission beside gold's (releval.tasks.vocabulary): refused when they differ from
+    gold's only in letter case (`p17`), carry white space or a glued number, are DocRED's relation names instead
+    of ids (`country` for P17), class indices, or share nothing with gold — naming the file and the first
+    prediction (its number and title) with the bad id; warned when some id is neither gold's nor DocRED's (a false
+    positive each). DocRED's own ids that this gold lacks (a small split) are legitimate: no warning.
+
+    >>> from releval.data.docred import DocredDocument, DocredPrediction
+    >>> g = DocredGold("g", (DocredDocument("D", 1, (("A",), ("B",)), ((0,), (0,)), ((0, 1, "P17", ()),)),), "d")
+    >>> try:
+    ...     check_relations(g, Submission("p.json", (DocredPrediction("D", 0, 1, "country"),)))
+    ... except InputError as error:
+    ...     print(error.message.split(";")[0])
+    1 predicted relation id(s) are names where gold has ids: 'country' (gold 'P17') (first at prediction 1, title 'D')
+    """
+    index = index or gold_index(gold)
+    preds = sub.predictions
+    gold_ids = frozenset(index.relation)
+    pred_ids = {p.r for p in preds}
+    if pred_ids <= gold_ids:
+        return []
+
+    def where(label: str) -> str | None:
+        i = next((i for i, p in enumerate(preds) if p.r == label), None)
+        return None if i is None else f"prediction {i + 1}, title {preds[i].title!r}"
+
+    known = relation_aliases()
+    aliases = {p: known[p.casefold()] for p in pred_ids - gold_ids if p.casefold() in known}
+    vocabulary = Vocabulary(
+        "relation id",
+        gold_ids,
+        sorted(pred_ids),
+        sub.path,
+        aliases=aliases,
+        where=where,
+        allowed=frozenset(_bundled_names()) - gold_ids,
+    )
+    try:
+        return check_vocabulary(vocabulary)
+    except InputError as error:
+        if "are names where gold has ids" not in error.message:
+            raise
+        raise InputError(
+            f"{error.message} (P17 for 'country': the ids of DocRED's rel_info.json; --relation-names only shows "
+            "names beside the ids in tables, it does not read names in predictions)",
+            file=error.file,
+            field=error.field,
+        ) from None
+
+
 def count(gold: DocredGold, sub: Submission, facts: Facts, config: DocredConfig) -> DocredCounts:
     """The per-unit statistics of a submission, with the CodaLab scorer's deduplication (the first of equal
     (title, h, t, r) keeps its evidence), computed over columns: predictions are matched to the gold facts by key,
-    and "in train" is looked up once per matched gold fact."""
+    and "in train" is looked up once per matched gold fact. Relation ids that cannot match gold are refused first
+    (`check_relations`); its warnings are kept in the counts."""
     index = gold_index(gold)
+    notices = check_relations(gold, sub, index)
     n_docs = len(gold.documents)
     unit_of = {d.title: i for i, d in enumerate(gold.documents)}
     units = [d.title for d in gold.documents]
@@ -380,8 +461,9 @@ def count(gold: DocredGold, sub: Submission, facts: Facts, config: DocredConfig)
     stats[:n_docs, x0 + _X["evidence_gold"]] = index.evidence_gold
     scores = np.array([np.nan if preds[i].score is None else preds[i].score for i in kept_list], dtype=np.float64)
     return DocredCounts(
-        tuple(labels), tuple(units), stats, n_docs, duplicates, scores, ok, [keys[i] for i in kept_list]
-    )
+        tuple(labels), tuple(units), stats, n_docs, duplicates, scores, ok, [keys[i] for i in kept_list], sub.path,
+        tuple(notices),
+    )  # fmt: skip
 
 
 def _div(num: NDArray, den: NDArray) -> NDArray[np.float64]:
@@ -743,6 +825,9 @@ def result_of(
                 "duplicates-dropped",
             )
         )
+    warnings.extend(counts.notices)
+    warnings.extend(_identical(gold, counts, x, config))
+    warnings.extend(swapped_names(gold.path, counts.path))
     if facts.train is None:
         notes.append("no train facts given (--train-facts): Ign F1 equals F1; give the training set's facts")
     if config.scorer == "redocred":
@@ -776,6 +861,20 @@ def result_of(
         warnings.append(Notice(THRESHOLD_WARNING))
     names = load_relation_names(config.relation_names) if config.relation_names else {}
     return DocredResult(system, off, sub, per_relation, counts, curve, sig, notes, warnings, names)
+
+
+def _identical(gold: DocredGold, counts: DocredCounts, x: dict[str, Any], config: DocredConfig) -> list[Notice]:
+    """The warning for a submission that reproduces gold: every gold fact predicted, nothing else (no title gold
+    lacks), and — evidence scored — exactly each fact's evidence sentences."""
+    if not x["gold"] or counts.units[counts.n_gold_documents :]:
+        return []
+    if not x["predictions"] == x["correct"] == x["gold"]:
+        return []
+    if config.evidence:
+        evidence = sum(len(set(e)) for e in gold_index(gold).evidence)
+        if not x["evidence_predicted"] == x["evidence_correct"] == evidence:
+            return []
+    return identical_notice(counts.path or "the predictions", counts.n_gold_documents, "documents")
 
 
 def _system_name(path: str) -> str:

@@ -17,6 +17,9 @@ Settings (every one in the signature's `criterion` or `average`):
   ranking order among equal scores);
 * predictions of the negative class (NA) are dropped before ranking, as OpenNRE's `BagRE.eval_model` drops them
   (a note says how many); predictions for entity pairs that gold does not have are ranked and are never facts;
+* the predicted relations are checked against gold's (`check_relations`): another letter case (`/REL/R9`, `na`)
+  is refused at its first line, a relation gold never uses is warned; gold's facts given as predictions, or files
+  named the other way round, are warned;
 * fewer than N predictions: P@N = hits among them / N (the missing ones count as wrong; the reference raises
   IndexError), with a note.
 
@@ -45,6 +48,7 @@ from releval.core.validation import check_choice
 from releval.data.ranked import RankedGold, RankedPredictions, load_gold, load_predictions
 from releval.metrics.ranked import TIE_POLICIES, RankedCurve, ranked_curve, ranking_order
 from releval.tasks.base import ScoringConfig, Task, build_signature
+from releval.tasks.vocabulary import Vocabulary, check_vocabulary, identical_notice, swapped_names
 
 #: What a (h, t, relation) predicted more than once does.
 DUPLICATE_POLICIES = ("refuse", "count", "max")
@@ -189,19 +193,22 @@ SHIFT = 20
 
 
 def encode_gold(gold: RankedGold, na: str | None) -> GoldFacts:
-    """Bags, relations and facts of a gold file (facts: distinct (h, t, relation), relation not `na`); a gold file
-    without a fact is refused (recall would be undefined)."""
+    """Bags, relations and facts of a gold file (facts: distinct (h, t, relation), relation not `na`; a sentence
+    with an `anno_relation_list` gives each listed relation, as OpenNRE's BagREDataset); a gold file without a
+    fact is refused (recall would be undefined)."""
     pairs: dict[tuple[str, str], int] = {}
     for key in zip(gold.heads, gold.tails):
         if key not in pairs:
             pairs[key] = len(pairs)
-    relation_ids: dict[str, int] = {}
-    for r in gold.sentence_relations:
-        if r not in relation_ids:
-            relation_ids[r] = len(relation_ids)
+    relation_ids = {r: i for i, r in enumerate(gold.relations)}
     bags = np.fromiter((pairs[k] for k in zip(gold.heads, gold.tails)), np.int64, gold.n_rows)
     rels = np.fromiter((relation_ids[r] for r in gold.sentence_relations), np.int64, gold.n_rows)
-    positive = rels != relation_ids[na] if na in relation_ids else np.ones(gold.n_rows, dtype=bool)
+    if gold.annotations is not None:  # a listed sentence's facts are its anno_relation_list, not its relation
+        listed = [(b, relation_ids[r]) for b, a in zip(bags.tolist(), gold.annotations) if a for r in a]
+        plain = np.fromiter((a is None for a in gold.annotations), bool, gold.n_rows)
+        bags = np.concatenate([bags[plain], np.array([b for b, _ in listed], dtype=np.int64)])
+        rels = np.concatenate([rels[plain], np.array([r for _, r in listed], dtype=np.int64)])
+    positive = rels != relation_ids[na] if na in relation_ids else np.ones(rels.shape[0], dtype=bool)
     codes = np.unique((bags[positive] << SHIFT) | rels[positive])
     if codes.size == 0:
         raise InputError(
@@ -288,6 +295,38 @@ class Ranked:
     dropped_na: int
     duplicates: int
     unknown_pairs: int
+    #: The prediction file, and the warnings its relations gave (`check_relations`).
+    path: str = ""
+    notices: tuple[Notice, ...] = ()
+
+
+def check_relations(pred: RankedPredictions, gold: GoldFacts) -> list[Notice]:
+    """The relations of a prediction file beside gold's (releval.tasks.vocabulary; the negative class is one of
+    them): refused when they differ from gold's only in letter case (`/REL/R9`, `na`), carry white space or a glued
+    number, are class indices, or share nothing with gold — naming the file and the first line with the bad
+    relation; warned when some relation never occurs in gold (its predictions are never facts). The negative class
+    is legitimate in predictions even where gold has no NA sentence (it is dropped before ranking).
+
+    >>> g = encode_gold(RankedGold("g", ["a"], ["b"], ["/rel/r9"], np.array([1])), "NA")
+    >>> p = RankedPredictions("p.tsv", ["a"], ["b"], ["/REL/R9"], np.array([0.9]), np.array([2]), "tsv")
+    >>> try:
+    ...     check_relations(p, g)
+    ... except InputError as error:
+    ...     print(error.message.split(";")[0])
+    1 predicted relation(s) differ from gold's only in letter case: '/REL/R9' (gold '/rel/r9') (first at line 2)
+    """
+    gold_relations = frozenset(gold.relation_ids)
+    predicted = set(pred.relations)
+    if predicted <= gold_relations:
+        return []
+
+    def where(label: str) -> str | None:
+        i = pred.relations.index(label) if label in predicted else -1
+        return f"line {int(pred.lines[i])}" if i >= 0 else None
+
+    allowed = frozenset({gold.na}) - gold_relations if gold.na is not None else frozenset()
+    return check_vocabulary(Vocabulary("relation", gold_relations, sorted(predicted), pred.path, where=where,
+                                       allowed=allowed))  # fmt: skip
 
 
 def encode_predictions(
@@ -296,6 +335,7 @@ def encode_predictions(
     """Predictions as codes against gold's bags and relations; NA predictions dropped; duplicates refused,
     counted or reduced to the best copy (`config.duplicates`). `numbering`: the entity pairs' ids, shared by the
     systems of a comparison (see Numbering)."""
+    notices = check_relations(pred, gold)
     numbering = numbering or Numbering(gold)
     relation_ids = dict(gold.relation_ids)
     n = len(pred)
@@ -338,7 +378,7 @@ def encode_predictions(
         bags, rels, scores, codes = bags[best], rels[best], scores[best], codes[best]
     hits = np.isin(codes, gold.fact_codes)
     unknown = int(np.count_nonzero(bags >= gold.n_bags))
-    return Ranked(bags, rels, scores, hits, list(relation_ids), dropped_na, n_dup, unknown)
+    return Ranked(bags, rels, scores, hits, list(relation_ids), dropped_na, n_dup, unknown, pred.path, tuple(notices))
 
 
 # ------------------------------------------------------------------------------------------------- measures
@@ -562,6 +602,11 @@ def score_ranked(
         warnings.append(
             Notice(f"{ranked.duplicates:,} duplicated prediction(s): the best-scoring copy kept", "duplicates-dropped")
         )
+    warnings.extend(ranked.notices)
+    hit_facts = np.unique(((ranked.bags << SHIFT) | ranked.relations)[ranked.hits]).size
+    if curve.predictions == gold.n_facts == hit_facts:  # every prediction a fact, every fact predicted
+        warnings.extend(identical_notice(ranked.path or "the predictions", gold.n_facts, "facts"))
+    warnings.extend(swapped_names(gold.path, ranked.path or "<predictions>"))
     short = [n for n in config.at if n > curve.predictions]
     if short:
         out_notes.append(
@@ -599,7 +644,7 @@ def load_facts(gold: RankedInput | RankedGold | GoldFacts, config: RankedConfig)
         return gold
     if not isinstance(gold, RankedGold):
         gold = load_gold(gold)
-    if config.negative not in ("auto", None) and config.negative not in set(gold.sentence_relations):
+    if config.negative not in ("auto", None) and config.negative not in set(gold.relations):
         raise OptionError(
             f"negative: {config.negative!r} is not a relation of gold {gold.path} (a typo would make NA a fact "
             "relation); its relations include " + ", ".join(repr(r) for r in gold.relations[:5]),
