@@ -110,6 +110,21 @@ class RankedCurve:
             return float(self.precision[n - 1])
         return float(self.hits / n)
 
+    def precision_at_recall(self, percent: int, interpolated: bool = True) -> float:
+        """P at a recall level (the "P@10%", "P@30%" of the NYT tables: RESIDE, HRERE): the precision at the first
+        position whose recall reaches `percent` % of the facts — or, `interpolated`, the highest precision at any
+        position from there on (IR's interpolated precision, Manning et al. 2008, §8.4); 0.0 when the ranking never
+        reaches that recall. Recall is compared exactly: c·100 ≥ percent·facts.
+
+        >>> curve = ranked_curve([0.9, 0.8, 0.7, 0.6], [0, 1, 1, 0], facts=4)
+        >>> curve.precision_at_recall(25, interpolated=False), curve.precision_at_recall(25)
+        (0.5, 0.6666666666666666)
+        >>> curve.precision_at_recall(75)
+        0.0
+        """
+        return _precision_at_hits(self.precision, self.precision * np.arange(1, self.predictions + 1), percent,
+                                  self.facts, interpolated)  # fmt: skip
+
     def f1(self) -> NDArray[np.float64]:
         """2 p_k r_k / (p_k + r_k + 1e-20) at every k (the reference's formula)."""
         p, r = self.precision, self.recall
@@ -123,6 +138,24 @@ class RankedCurve:
         f = self.f1()
         k = int(f.argmax())
         return float(f[k]), float(self.scores[k])
+
+
+#: The slack of the exact recall comparison c·100 ≥ percent·facts, for the expected hits of tie policy "average"
+#: (sums of fractions): far below one hit, far above rounding.
+_HIT_SLACK = 1e-9
+
+
+def _precision_at_hits(
+    precision: NDArray[np.float64], hits: NDArray[np.float64], percent: int, facts: int, interpolated: bool
+) -> float:
+    """RankedCurve.precision_at_recall on the arrays of precision and cumulative hits at every position."""
+    if facts <= 0 or precision.shape[0] == 0:
+        return 0.0
+    reached = np.flatnonzero(hits * 100.0 >= percent * facts - _HIT_SLACK)
+    if reached.shape[0] == 0:
+        return 0.0
+    first = int(reached[0])
+    return float(precision[first:].max() if interpolated else precision[first])
 
 
 def ranked_curve(
@@ -398,6 +431,32 @@ class RunPoints:
         if n <= self.total:
             return self.hits_at(float(n)) / float(n)
         return float(self.c_end[-1] if self.c_end.shape[0] else 0.0) / n
+
+    def precision_at_recall(self, percent: int, facts: float, interpolated: bool = True) -> float:
+        """RankedCurve.precision_at_recall of the (single-segment) expanded ranking: the first position where
+        c·100 ≥ percent·facts lies in a run with hits (c grows linearly along it, so it is found by division);
+        interpolated, the highest precision from there on is at that position or at the first or last position of
+        a later run with hits (along a run c/k is monotone, and it falls along a run without hits)."""
+        if self.index.shape[0] == 0 or facts <= 0:
+            return 0.0
+        target = percent * facts / 100.0
+        slack = _HIT_SLACK / 100.0
+        j = int(np.searchsorted(self.c_end, target - slack, side="left"))
+        if j >= self.c_end.shape[0]:
+            return 0.0
+        rate = self.hit / self.size
+        c_before, k_before = self.c_end - self.hit, self.k_end - self.size
+        m = max(1.0, min(float(self.size[j]), float(np.ceil((target - slack - c_before[j]) / rate[j]))))
+        if c_before[j] + m * rate[j] < target - slack:  # rounding in the division: one position further
+            m = min(float(self.size[j]), m + 1.0)
+        at = (c_before[j] + m * rate[j]) / (k_before[j] + m)
+        if not interpolated:
+            return float(at)
+        later = slice(j, None)
+        ends = self.c_end[later] / self.k_end[later]
+        starts = (c_before[later] + rate[later]) / (k_before[later] + 1.0)
+        starts[0] = at  # run j from the reached position on
+        return float(max(at, ends.max(), starts.max()))
 
     def max_f1(self, facts: float) -> float:
         """max over the positions of 2pr/(p+r+1e-20) (RankedCurve.max_f1), read at the first and last position of

@@ -113,6 +113,8 @@ def weighted_measures(
     out = {"auc": float(point.aucs(np.array([float(facts)]), 1)[0]) if whole.n_segments else 0.0}
     for n in config.at:
         out[f"p@{n}"] = point.precision_at(n)
+    for r in config.at_recall:
+        out[f"p@{r}%"] = point.precision_at_recall(r, float(int(facts)), config.interpolated)
     out["max_f1"] = point.max_f1(float(int(facts)))
     above = system.count_above(config.threshold)  # a prefix of the ranking, whole runs
     runs_above = above if whole.starts is None else int(np.searchsorted(whole.starts, above, side="left"))

@@ -84,12 +84,42 @@ def parse_at(value: Any) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
+def parse_at_recall(value: Any) -> tuple[int, ...]:
+    """The recall levels of P@R, in percent: "10,30", "10%,30%", an int or a sequence; sorted, distinct, each in
+    1 … 100 (OptionError); empty: none.
+
+    >>> parse_at_recall("30%, 10"), parse_at_recall(()), parse_at_recall(20)
+    ((10, 30), (), (20,))
+    """
+    items: list[Any] = (
+        list(value.split(",")) if isinstance(value, str) else [value] if isinstance(value, int) else list(value)
+    )
+    out = set()
+    for item in items:
+        text = str(item).strip().removesuffix("%").strip()
+        if not text:
+            continue
+        try:
+            n = int(text)
+        except ValueError:
+            raise OptionError(
+                f"at_recall: {str(item).strip()!r} is not a whole percentage (P@10% is at 10)", option="at_recall"
+            ) from None
+        if not 1 <= n <= 100 or isinstance(item, bool):
+            raise OptionError(f"at_recall: a recall level is 1 … 100 (%), got {text}", option="at_recall")
+        out.add(n)
+    return tuple(sorted(out))
+
+
 @dataclass(frozen=True)
 class RankedConfig(ScoringConfig):
     """Every setting of ranked-facts scoring, checked when made (OptionError). `negative`: the NA relation
     ('auto': "NA", as OpenNRE; None: no negative class, every relation is a fact); `at`: the N of P@N;
     `threshold`: the score from which a prediction counts as positive for F1 at a threshold (OpenNRE: 0.5);
-    `ties`, `duplicates`: see the module. The weightings average the per-relation AUC; β is F1-at-threshold's."""
+    `ties`, `duplicates`: see the module. The weightings average the per-relation AUC; β is F1-at-threshold's.
+    `at_recall`: recall levels in percent for precision at a recall level (`p@10%`, the NYT tables' P@10%/P@30%;
+    none by default), `interpolated`: the highest precision at that recall or beyond (True, IR's convention) or
+    the precision where the recall is first reached (False); both signed when `at_recall` is given."""
 
     task: ClassVar[str] = "ranked"
 
@@ -99,12 +129,17 @@ class RankedConfig(ScoringConfig):
     at: Any = (100, 200, 300)
     threshold: float = 0.5
     pred_format: str | None = None
+    at_recall: Any = ()
+    interpolated: bool = True
 
     def __post_init__(self) -> None:
         super().__post_init__()
         check_choice(self.ties, TIE_POLICIES, "ties")
         check_choice(self.duplicates, DUPLICATE_POLICIES, "duplicates")
         object.__setattr__(self, "at", parse_at(self.at))
+        object.__setattr__(self, "at_recall", parse_at_recall(self.at_recall))
+        if not isinstance(self.interpolated, bool):
+            raise OptionError(f"interpolated: expected true or false, got {self.interpolated!r}", option="interpolated")
         try:
             threshold = float(self.threshold)
         except (TypeError, ValueError):
@@ -133,13 +168,15 @@ class RankedConfig(ScoringConfig):
         return [
             "auc",
             *(f"p@{n}" for n in self.at),
+            *(f"p@{r}%" for r in self.at_recall),
             "max_f1",
             self.threshold_name,
             *(f"{w.name}-auc" for w in self.weightings),
         ]
 
     def criterion(self) -> str:
-        return f"ranked:ties={self.ties},duplicates={self.duplicates},na=dropped"
+        recall = f",p@r={'interpolated' if self.interpolated else 'first'}" if self.at_recall else ""
+        return f"ranked:ties={self.ties},duplicates={self.duplicates},na=dropped{recall}"
 
     def signature_fields(self) -> dict[str, object]:
         return {
@@ -403,6 +440,8 @@ def curve_measures(curve: RankedCurve, config: RankedConfig) -> dict[str, float]
     out = {"auc": curve.auc()}
     for n in config.at:
         out[f"p@{n}"] = curve.precision_at(n)
+    for r in config.at_recall:
+        out[f"p@{r}%"] = curve.precision_at_recall(r, config.interpolated)
     out["max_f1"] = curve.max_f1()[0]
     out[config.threshold_name] = threshold_scores(curve, config.threshold, config.beta, config.zero_division)[2]
     return out
