@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from releval.core.errors import InputError
 from releval.metrics.joint_cells import joint_observed_f, joint_resampled_f
@@ -41,27 +42,19 @@ from releval.significance.config import SignificanceConfig
 from releval.significance.ranking import RankInterval, competition_ranks, rank_bounds
 from releval.tasks import classification as rc
 
-__all__ = ["RankInterval", "competition_ranks", "rank_bounds", "rank_intervals"]
+__all__ = ["RankInterval", "competition_ranks", "joint_system_draws", "rank_bounds", "rank_intervals"]
 
 
-def rank_intervals(
+def joint_system_draws(
     gold: Any,
     systems: Mapping[str, Sequence[Any]],
     config: rc.ClassificationConfig | None = None,
     test: SignificanceConfig | None = None,
-) -> dict[str, dict[str, RankInterval]]:
-    """Each system's rank and bootstrap rank interval under every average of the Config: {system: {average: …}}.
-
-    Parameters
-    ----------
-    gold, systems
-        Gold labels and {name: [runs]}, each run the predicted labels aligned item by item; or gold and runs as
-        files, {id: label} mappings or LabelFiles, aligned by id as `releval compare` aligns them.
-    config
-        The classification Config (its averages: micro and the weightings).
-    test
-        The bootstrap's resamples, seed, confidence and class set (`SignificanceConfig`).
-    """
+) -> tuple[dict[str, NDArray[np.float64]], dict[str, NDArray[np.float64]]]:
+    """Every system's F under every average, observed ({average: (systems,)}) and in each resample of one joint
+    bootstrap draw ({average: (systems, resamples)}), systems in the order given; a system of several runs is
+    the mean of its runs (module notes). What rank intervals and the agreement of measures
+    (releval.significance.meta) are read from."""
     from releval.significance.compare import _label_lists, align_systems, joint_views, micro_only_when_wrong
 
     config = config or rc.ClassificationConfig()
@@ -94,7 +87,8 @@ def rank_intervals(
     draws = joint_resampled_f(cells, views, test.resamples, test.seed, test.class_set)
     names = list(systems)
     runs_of = {name: [i for i, o in enumerate(owner) if o == name] for name in names}
-    out: dict[str, dict[str, RankInterval]] = {name: {} for name in names}
+    system_obs: dict[str, NDArray[np.float64]] = {}
+    system_res: dict[str, NDArray[np.float64]] = {}
     for metric in config.average_names:
         obs = np.empty(len(keys))
         res = np.empty((len(keys), test.resamples))
@@ -102,10 +96,36 @@ def rank_intervals(
             v, ia, _ = where[(key, key)]
             obs[i] = observed[v][metric][ia]
             res[i] = draws[v][metric][ia]
-        system_obs = np.array([obs[runs_of[n]].mean() for n in names])
-        system_res = np.stack([res[runs_of[n]].mean(axis=0) for n in names])
+        system_obs[metric] = np.array([obs[runs_of[n]].mean() for n in names])
+        system_res[metric] = np.stack([res[runs_of[n]].mean(axis=0) for n in names])
+    return system_obs, system_res
+
+
+def rank_intervals(
+    gold: Any,
+    systems: Mapping[str, Sequence[Any]],
+    config: rc.ClassificationConfig | None = None,
+    test: SignificanceConfig | None = None,
+) -> dict[str, dict[str, RankInterval]]:
+    """Each system's rank and bootstrap rank interval under every average of the Config: {system: {average: …}}.
+
+    Parameters
+    ----------
+    gold, systems
+        Gold labels and {name: [runs]}, each run the predicted labels aligned item by item; or gold and runs as
+        files, {id: label} mappings or LabelFiles, aligned by id as `releval compare` aligns them.
+    config
+        The classification Config (its averages: micro and the weightings).
+    test
+        The bootstrap's resamples, seed, confidence and class set (`SignificanceConfig`).
+    """
+    test = test or SignificanceConfig()
+    observed, draws = joint_system_draws(gold, systems, config, test)
+    names = list(systems)
+    out: dict[str, dict[str, RankInterval]] = {name: {} for name in names}
+    for metric, system_obs in observed.items():
         shown = competition_ranks(system_obs)
-        per_resample = competition_ranks(system_res)
+        per_resample = competition_ranks(draws[metric])
         for s, name in enumerate(names):
             low, high = rank_bounds(per_resample[s], test.confidence)
             out[name][metric] = RankInterval(int(shown[s]), low, high)
