@@ -23,7 +23,7 @@ the same order; only the blocks the resamples are drawn in differ (`joint_blocks
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -198,6 +198,19 @@ def joint_resampled_f(
     number of resamples of each block once it is scored (`joint_blocks`; they sum to `resamples`).
     """
     rng = np.random.default_rng(seed)
+    return joint_f_of_totals(cells, views, bootstrap_system_totals(cells, resamples, rng), class_set, progress)
+
+
+def joint_f_of_totals(
+    cells: JointCells,
+    views: Sequence[LabelView],
+    blocks: Iterable[NDArray[np.float64]],
+    class_set: str = DEFAULT_CLASS_SET,
+    progress: Callable[[int], None] | None = None,
+) -> list[dict[str, NDArray[np.float64]]]:
+    """F of every system of each view under every average for blocks of system totals (S, r, 3L) — resamples of
+    the joint bootstrap (`joint_resampled_f`), or any other weighting of the items, such as the halves of a split
+    of the test set (`split_half_counts`): {average: (systems of the view, all blocks' r)} per view."""
     k = cells.n_labels
     observed = cells.observed()
     views = [
@@ -212,7 +225,7 @@ def joint_resampled_f(
         for view in views
     ]
     parts: list[dict[str, list[list[NDArray]]]] = [{} for _ in views]
-    for totals in bootstrap_system_totals(cells, resamples, rng):
+    for totals in blocks:
         for view, out in zip(views, parts):
             n_classes = view.spec.positive.shape[0]
             weights = None
@@ -224,4 +237,19 @@ def joint_resampled_f(
                     out.setdefault(name, [[] for _ in view.systems])[i].append(values)
         if progress is not None:
             progress(int(totals.shape[1]))
-    return [{name: np.stack([np.concatenate(b) for b in blocks]) for name, blocks in out.items()} for out in parts]
+    return [{name: np.stack([np.concatenate(b) for b in per]) for name, per in out.items()} for out in parts]
+
+
+def split_half_counts(cells: JointCells, splits: int, seed: int | None) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The joint cell counts of two disjoint halves of the items, for each of `splits` random splits: (splits, J)
+    each (an odd item out is left out of both), as Voorhees and Buckley (2002) split a test collection."""
+    rng = np.random.default_rng(seed)
+    n, j = cells.n_items, cells.n_cells
+    half = n // 2
+    a = np.empty((splits, j), dtype=np.int64)
+    b = np.empty((splits, j), dtype=np.int64)
+    for s in range(splits):
+        order = rng.permutation(n)
+        a[s] = np.bincount(cells.inverse[order[:half]], minlength=j)
+        b[s] = np.bincount(cells.inverse[order[half : 2 * half]], minlength=j)
+    return a, b

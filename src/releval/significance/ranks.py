@@ -37,28 +37,28 @@ import numpy as np
 from numpy.typing import NDArray
 
 from releval.core.errors import InputError
-from releval.metrics.joint_cells import joint_observed_f, joint_resampled_f
+from releval.metrics.joint_cells import joint_f_of_totals, joint_observed_f, joint_resampled_f, split_half_counts
 from releval.significance.config import SignificanceConfig
 from releval.significance.ranking import RankInterval, competition_ranks, rank_bounds
 from releval.tasks import classification as rc
 
-__all__ = ["RankInterval", "competition_ranks", "joint_system_draws", "rank_bounds", "rank_intervals"]
+__all__ = [
+    "RankInterval",
+    "competition_ranks",
+    "joint_system_draws",
+    "joint_system_halves",
+    "rank_bounds",
+    "rank_intervals",
+]
 
 
-def joint_system_draws(
-    gold: Any,
-    systems: Mapping[str, Sequence[Any]],
-    config: rc.ClassificationConfig | None = None,
-    test: SignificanceConfig | None = None,
-) -> tuple[dict[str, NDArray[np.float64]], dict[str, NDArray[np.float64]]]:
-    """Every system's F under every average, observed ({average: (systems,)}) and in each resample of one joint
-    bootstrap draw ({average: (systems, resamples)}), systems in the order given; a system of several runs is
-    the mean of its runs (module notes). What rank intervals and the agreement of measures
-    (releval.significance.meta) are read from."""
+def _joint(
+    gold: Any, systems: Mapping[str, Sequence[Any]], config: rc.ClassificationConfig
+) -> tuple[Any, Any, dict[tuple[str, str], tuple[int, int, int]], list[str], dict[str, list[int]], list[str]]:
+    """Every run of every system in one set of joint cells: (cells, views, where, run keys, runs of each system,
+    averages); runs aligned and checked as `releval compare` aligns them."""
     from releval.significance.compare import _label_lists, align_systems, joint_views, micro_only_when_wrong
 
-    config = config or rc.ClassificationConfig()
-    test = test or SignificanceConfig()
     facts = rc.DataFacts()
     if not _label_lists(gold):
         gold, systems, facts = align_systems(gold, systems, config)
@@ -83,22 +83,63 @@ def joint_system_draws(
     negative, _ = rc.resolve_negative(config.negative, gold)
     keys = list(columns)
     cells, views, where = joint_views(gold, columns, [(k, k) for k in keys], config, negative)
-    observed = joint_observed_f(cells, views)
-    draws = joint_resampled_f(cells, views, test.resamples, test.seed, test.class_set)
-    names = list(systems)
-    runs_of = {name: [i for i, o in enumerate(owner) if o == name] for name in names}
-    system_obs: dict[str, NDArray[np.float64]] = {}
-    system_res: dict[str, NDArray[np.float64]] = {}
-    for metric in config.average_names:
-        obs = np.empty(len(keys))
-        res = np.empty((len(keys), test.resamples))
-        for i, key in enumerate(keys):
-            v, ia, _ = where[(key, key)]
-            obs[i] = observed[v][metric][ia]
-            res[i] = draws[v][metric][ia]
-        system_obs[metric] = np.array([obs[runs_of[n]].mean() for n in names])
-        system_res[metric] = np.stack([res[runs_of[n]].mean(axis=0) for n in names])
-    return system_obs, system_res
+    runs_of = {name: [i for i, o in enumerate(owner) if o == name] for name in systems}
+    return cells, views, where, keys, runs_of, list(config.average_names)
+
+
+def _per_system(
+    values: list[dict[str, NDArray[np.float64]]],
+    where: dict[tuple[str, str], tuple[int, int, int]],
+    keys: list[str],
+    runs_of: dict[str, list[int]],
+    metrics: list[str],
+) -> dict[str, NDArray[np.float64]]:
+    """{average: (systems, r)} from the views' F of every run, a system of several runs the mean of its runs."""
+    out = {}
+    for metric in metrics:
+        per_run = np.stack([values[where[(key, key)][0]][metric][where[(key, key)][1]] for key in keys])
+        out[metric] = np.stack([per_run[runs].mean(axis=0) for runs in runs_of.values()])
+    return out
+
+
+def joint_system_draws(
+    gold: Any,
+    systems: Mapping[str, Sequence[Any]],
+    config: rc.ClassificationConfig | None = None,
+    test: SignificanceConfig | None = None,
+) -> tuple[dict[str, NDArray[np.float64]], dict[str, NDArray[np.float64]]]:
+    """Every system's F under every average, observed ({average: (systems,)}) and in each resample of one joint
+    bootstrap draw ({average: (systems, resamples)}), systems in the order given; a system of several runs is
+    the mean of its runs (module notes). What rank intervals and the agreement of measures
+    (releval.significance.meta) are read from."""
+    config = config or rc.ClassificationConfig()
+    test = test or SignificanceConfig()
+    cells, views, where, keys, runs_of, metrics = _joint(gold, systems, config)
+    observed = _per_system(joint_observed_f(cells, views), where, keys, runs_of, metrics)
+    draws = _per_system(
+        joint_resampled_f(cells, views, test.resamples, test.seed, test.class_set), where, keys, runs_of, metrics
+    )
+    return observed, draws
+
+
+def joint_system_halves(
+    gold: Any,
+    systems: Mapping[str, Sequence[Any]],
+    config: rc.ClassificationConfig | None = None,
+    splits: int = 1000,
+    seed: int | None = 12345,
+) -> tuple[dict[str, NDArray[np.float64]], dict[str, NDArray[np.float64]]]:
+    """Every system's F under every average on each half of `splits` random splits of the items into two
+    disjoint halves (Voorhees and Buckley 2002): ({average: (systems, splits)} of the first halves, of the
+    second), the classes of every half those of the whole test set (class set "test")."""
+    config = config or rc.ClassificationConfig()
+    cells, views, where, keys, runs_of, metrics = _joint(gold, systems, config)
+    first, second = split_half_counts(cells, splits, seed)
+    halves = []
+    for counts in (first, second):
+        values = joint_f_of_totals(cells, views, [cells.totals(counts)], "test")
+        halves.append(_per_system(values, where, keys, runs_of, metrics))
+    return halves[0], halves[1]
 
 
 def rank_intervals(
