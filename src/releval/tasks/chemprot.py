@@ -26,7 +26,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -35,7 +35,7 @@ from releval.data.formats.chemprot import BLUE_GROUPS, BLUE_LABELS, BLUE_NEGATIV
 from releval.data.labels import LabelFile
 from releval.result import ScoreResult
 from releval.tasks import classification as rc
-from releval.tasks.base import Task, resolve
+from releval.tasks.base import Task, rows_per_class
 
 #: The note every ChemProt-BLUE result carries.
 BLUE_NOTE = (
@@ -176,17 +176,18 @@ def compare(
     *,
     baseline: str | None = None,
     progress: Any = None,
+    compare_files: Callable[..., Any],
 ) -> Any:
-    """Paired tests (one file per system) or seed comparisons (several), as `rc` compares them, after the row
-    checks of `load_checked`; the table carries the preset's note."""
+    """Paired tests (one file per system) or seed comparisons (several), as `rc` compares them
+    (`compare_files`: releval.significance.compare's, which releval.registry passes in), after the row checks of
+    `load_checked`; the table carries the preset's note."""
     gold_file, _, runs = load_checked(gold, systems, config)
-    compare_files = resolve("releval.significance.compare:compare_files")
     table = compare_files(gold_file, runs, config, test, baseline=baseline, progress=progress)
     return replace(table, notes=[_note(config), *table.notes])
 
 
 @dataclass(frozen=True)
-class PresetTask(Task):
+class PresetTask(Task[Any, Any]):
     """A Task whose Config inherits settings the preset fixes: `fixed` names them, and they are not among the task's
     `settings`, so the input stage refuses their options for this task ("--view: apply to --task rc only") instead
     of accepting a setting that cannot change a number or would contradict the preset."""
@@ -207,9 +208,8 @@ BLUE_TASK = PresetTask(
     config=BlueConfig,
     unit="item",
     score_files=score_files,
-    compare=compare,
-    statistics="releval.dataset_stats.biomedical:chemprot_statistics",
     measures=(),
+    per_class=rows_per_class,
     fixed=FIXED,
 )
 SCIBERT_TASK = PresetTask(
@@ -218,8 +218,7 @@ SCIBERT_TASK = PresetTask(
     config=SciBertConfig,
     unit="item",
     score_files=score_files,
-    compare=compare,
-    statistics="releval.dataset_stats.biomedical:chemprot_statistics",
     measures=(),
+    per_class=rows_per_class,
     fixed=FIXED,
 )

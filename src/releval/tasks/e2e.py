@@ -427,6 +427,5 @@ TASK = Task(
     config=E2EConfig,
     unit="document",
     score_files=score_files,
-    compare="releval.significance.compare:compare_files",
-    statistics="releval.dataset_stats.e2e_dataset:statistics",
+    inputs=frozenset({"e2e-files"}),
 )
