@@ -202,6 +202,15 @@ class PresetTask(Task[Any, Any]):
 #: The classification settings a ChemProt preset fixes: no SemEval direction to drop, no ids for a patch to name.
 FIXED = ("view", "patch")
 
+#: Why the scores of two presets are not comparable ({their two task names}: the reason), for `audit compare`.
+PRESET_REASONS: dict[frozenset[str], str] = {
+    frozenset(("chemprot-blue", "chemprot-scibert")): (
+        "task differs: chemprot-blue (BLUE/BioBERT/BLURB: micro-F1 over CPR:3/4/5/6/9 with 'false' candidate pairs "
+        "as negatives) and chemprot-scibert (SciBERT: 13 labels, no negatives, micro-F1 = accuracy) are different "
+        "tasks on different data: their numbers are not comparable"
+    ),
+}
+
 BLUE_TASK = PresetTask(
     name="chemprot-blue",
     help="ChemProt as BLUE/BioBERT/BLURB score it: micro-F1 over CPR:3/4/5/6/9, 'false' the negative class",
