@@ -187,7 +187,7 @@ def compare(
 
 
 @dataclass(frozen=True)
-class PresetTask(Task[Any, Any]):
+class PresetTask(Task[_ChemProtConfig, ScoreResult]):
     """A Task whose Config inherits settings the preset fixes: `fixed` names them, and they are not among the task's
     `settings`, so the input stage refuses their options for this task ("--view: apply to --task rc only") instead
     of accepting a setting that cannot change a number or would contradict the preset."""

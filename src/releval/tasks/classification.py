@@ -552,7 +552,7 @@ def score_files(
     return results
 
 
-TASK = Task(
+TASK: Task[ClassificationConfig, ScoreResult] = Task(
     name="rc",
     help="relation classification: one label per item, every class weighting",
     config=ClassificationConfig,

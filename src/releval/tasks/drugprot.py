@@ -187,7 +187,7 @@ def score_files(gold: Any, systems: Sequence[tuple[str | None, Any]], config: Dr
     return [score(g, pred, config, name) for name, pred in systems]
 
 
-TASK = Task(
+TASK: Task[DrugProtConfig, DrugProtResult] = Task(
     name="drugprot",
     help="DrugProt (BioCreative VII): chemical-gene relations from entity and relation TSVs, per type, every weighting",
     config=DrugProtConfig,
