@@ -25,7 +25,7 @@ from mistakes.chemprot import BLUE_GOLD, BLUE_SYS, evaluation_layout
 from releval.cli import main
 from releval.core.errors import InputError
 from releval.data.drugprot import RELATION_TYPES
-from releval.tasks import get_task
+from releval.registry import get_task
 from releval.tasks.classification import ClassificationConfig, score
 from releval.tasks.drugprot import DrugProtConfig
 from releval.tasks.fewrel import FewRelConfig

@@ -15,7 +15,7 @@ from sklearn.metrics import precision_recall_fscore_support
 from releval.cli import main
 from releval.core.errors import InputError, OptionError
 from releval.core.options import OUTPUT_FORMATS
-from releval.tasks import get_task
+from releval.registry import get_task
 from releval.tasks.chemprot import BlueConfig, SciBertConfig
 from releval.tasks.drugprot import DrugProtConfig
 

@@ -26,9 +26,9 @@ from tests.conftest import EXAMPLES, SHARED
 from releval.cli import main
 from releval.core.errors import InputError, OptionError
 from releval.data.fewrel import NOTA, load_episodes, load_predictions, sample_episodes, write_episodes
+from releval.registry import get_task
 from releval.significance.compare import PairedTable, SeedTable
 from releval.significance.config import SignificanceConfig
-from releval.tasks import get_task
 from releval.tasks.base import resolve
 from releval.tasks.fewrel import FewRelConfig, score
 

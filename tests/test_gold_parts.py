@@ -71,8 +71,8 @@ def test_the_board_cell_of_a_packed_drugprot_gold_is_compare_s() -> None:
     are those of `releval compare --task drugprot` on the original folder, same resamples and seed."""
     import zlib
 
+    from releval.registry import get_task
     from releval.service.library_task import LibraryTask
-    from releval.tasks import get_task
 
     adapter = LibraryTask(get_task("drugprot"))
     spec = adapter.spec({}, resamples=200, seed=12345, confidence=0.95)
@@ -99,8 +99,8 @@ def test_a_bad_line_in_a_packed_gold_is_the_same_located_error_as_in_the_folder(
     """A malformed relations line: `score` and `stats` on the folder and the board's reading of the packed archive
     (what `releval benchmark` uploads) name the same file, line and reason; the archive's error has no hint to
     give a folder (it was one) — that hint is for a single file given where the task reads several."""
+    from releval.registry import get_task
     from releval.service.library_task import LibraryTask
-    from releval.tasks import get_task
 
     gs = tmp_path / "gs"
     gs.mkdir()

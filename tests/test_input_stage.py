@@ -16,7 +16,7 @@ import pytest
 import toy_task
 from releval import cli
 from releval.commands.inputs import INPUT_OPTIONS, READERS, Inputs
-from releval.tasks import TASKS, get_task, register_task, unregister_task
+from releval.registry import TASKS, get_task, register_task, unregister_task
 
 SEMEVAL = Path(__file__).resolve().parents[1] / "examples" / "semeval2010_task8"
 KEY, CNN, RBERT = SEMEVAL / "test_key_directed.txt", SEMEVAL / "onehaitao_cnn.txt", SEMEVAL / "onehaitao_rbert.txt"

@@ -133,7 +133,7 @@ def test_score_counts_one_step_per_system_as_the_task_scores_it() -> None:
     """`releval score` hands the task's `score_files` its systems through `Counted`: one step each time the task
     is done with a system, 5 in all for 5 systems, and the same results as the plain list."""
     from releval.commands.progress import Counted
-    from releval.tasks import get_task
+    from releval.registry import get_task
 
     task = get_task("rc")
     config = task.make_config()

@@ -23,9 +23,9 @@ from tests.ranked_data import make_gold, make_predictions
 from releval.cli import main
 from releval.core.errors import InputError, OptionError
 from releval.metrics.ranked import ranked_curve
+from releval.registry import get_task
 from releval.significance.config import SignificanceConfig
 from releval.significance.ranked import compare_files
-from releval.tasks import get_task
 from releval.tasks.ranked import RankedConfig, score
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -26,7 +26,7 @@ import pytest
 from tests.conftest import EXAMPLES, SEMEVAL_KEY, semeval_predictions
 
 from releval.cli import main
-from releval.tasks import TASKS, get_task
+from releval.registry import TASKS, get_task
 
 R = "60"
 

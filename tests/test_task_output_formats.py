@@ -23,7 +23,7 @@ import pytest
 from tests.test_replicability_tasks import CASES, run
 
 from releval.core.options import OUTPUT_FORMATS
-from releval.tasks import get_task
+from releval.registry import get_task
 
 R = "30"
 

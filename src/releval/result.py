@@ -470,9 +470,10 @@ EXAMPLE = json.dumps(
 )
 
 
-def report_text(result: ScoreResult, digits: int = 4) -> str:
+def report_text(result: ScoreResult, digits: int = 4, *, unit: str = "items", accuracy: bool = True) -> str:
     """`classification_report`'s layout for one result: per-class rows (the negative class marked `*`), then
-    every average with the positive items' support, accuracy with all items, then the signature and warnings."""
+    every average with the positive items' support, accuracy with all items (unless `accuracy` is False: an
+    end-to-end criterion's), then the signature and warnings; `unit` names what `n` counts (documents)."""
     beta = result.signature.get("beta") or "1"
     f_name = "f1-score" if beta == "1" else f"f{beta}-score"
     names = [row.label + (" *" if not row.positive else "") for row in result.per_class] + list(result.averages)
@@ -485,14 +486,13 @@ def report_text(result: ScoreResult, digits: int = 4) -> str:
         return f"{name:>{width}} {' '.join(cells)} {support:>9}"
 
     negative = f"negative class: {result.negative}, in no average" if result.negative else "no negative class"
-    unit = "documents" if result.task == "e2e" else "items"
     lines = [f"{result.system} ({result.n:,} {unit}; {negative})", "", head, ""]
     for row, name in zip(result.per_class, names):
         lines.append(line(name, row.precision, row.recall, row.f, row.support))
     lines.append("")
     for name, a in result.averages.items():
         lines.append(line(name, a.precision, a.recall, a.f, positive_support))
-    if result.task != "e2e" and not math.isnan(result.accuracy):
+    if accuracy and not math.isnan(result.accuracy):
         lines.append(line("accuracy", None, None, result.accuracy, result.n))
     if result.bounds:
         lines += ["", "class-weighted averages are the worst case of filling missing predictions as wrong:"]

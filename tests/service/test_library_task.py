@@ -122,7 +122,7 @@ COUNTED = {
 
 
 def test_every_library_task_has_a_board_example() -> None:
-    from releval.tasks import TASKS, get_task
+    from releval.registry import TASKS, get_task
 
     library = {name for name in TASKS if name not in OWN_STORAGE and get_task(name).compare is not None}
     assert library == set(BOARD_EXAMPLES)
@@ -130,7 +130,7 @@ def test_every_library_task_has_a_board_example() -> None:
 
 
 def test_each_library_task_is_a_board_benchmark_with_the_numbers_of_compare(tmp_path: Path) -> None:
-    from releval.tasks import get_task
+    from releval.registry import get_task
 
     with running_board("sqlite", tmp_path) as board:
         bob = board.token("bob")

@@ -306,7 +306,7 @@ def _verdict(claim: dict[str, Any], results: Sequence[SavedResult], system: str 
     candidates = same_task
     if not same_task:
         reasons.append(f"task differs: the claim is {task}, your result is {results[0].signature.get('task', 'rc')}")
-    if task == "e2e" and same_task:
+    if claim.get("criterion") and same_task:  # end-to-end RE claims name their criterion
         candidates = [r for r in same_task if r.criterion == claim["criterion"]]
         if not candidates:
             have = ", ".join(sorted({str(r.criterion) for r in same_task if r.criterion != "ner"})) or "none"
@@ -325,7 +325,7 @@ def _verdict(claim: dict[str, Any], results: Sequence[SavedResult], system: str 
     average = "macro" if claim["average"] == "macro" else "micro"
     if mine is not None:
         sig = mine.signature
-        if task == "rc" and claim.get("negative_excluded") and sig.get("negative") in (None, "none"):
+        if claim.get("negative_excluded") and sig.get("negative") in (None, "none"):
             reasons.append("the claim excludes the negative class; your result has none declared")
         if claim.get("view") and (sig.get("view") or "directed") != claim["view"]:
             reasons.append(f"label view differs: the claim is {claim['view']}, yours is {sig.get('view')}")

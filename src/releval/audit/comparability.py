@@ -94,8 +94,8 @@ def compare_pair(a: SavedResult, b: SavedResult, dataset: str | None = None) -> 
             caveats.append(f"averages differ (A: {va}, B: {vb}); compare only {', '.join(shared) or 'nothing'}")
         elif key == "missing":
             blocking.append(_missing_reason(va, vb))
-        elif key == "task" and {va, vb} == {"chemprot-blue", "chemprot-scibert"}:
-            blocking.append(_CHEMPROT_REASON)
+        elif key == "task" and _task_reason(va, vb):
+            blocking.append(_task_reason(va, vb))
         elif key in _BLOCKING:
             blocking.append(f"{_LABELS.get(key, key)} differs: A {va or 'unstated'}, B {vb or 'unstated'}")
         elif key in _CAVEAT:
@@ -125,11 +125,14 @@ _LABELS = {
 
 
 #: Why the two ChemProt tasks' numbers are not comparable (releval.tasks.chemprot; docs/biomedical.md).
-_CHEMPROT_REASON = (
-    "task differs: chemprot-blue (BLUE/BioBERT/BLURB: micro-F1 over CPR:3/4/5/6/9 with 'false' candidate pairs "
-    "as negatives) and chemprot-scibert (SciBERT: 13 labels, no negatives, micro-F1 = accuracy) are different "
-    "tasks on different data: their numbers are not comparable"
-)
+
+
+def _task_reason(a: str | None, b: str | None) -> str:
+    """Why two tasks of one dataset are not comparable (releval.tasks.chemprot.PRESET_REASONS: the ChemProt
+    presets), or "" when nothing more than "task differs" is known."""
+    from releval.tasks.chemprot import PRESET_REASONS
+
+    return PRESET_REASONS.get(frozenset((a or "", b or "")), "")
 
 
 def _missing_reason(a: str | None, b: str | None) -> str:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import click
 
-from releval.audit.checks import audit
 from releval.audit.claims import check_dataset, check_result, claims, render_claims, render_verdicts
 from releval.audit.comparability import NOT_COMPARABLE, compare_files, load_results
 from releval.commands.base import PATH, Argument, Choice, Group
@@ -22,7 +21,6 @@ from releval.commands.common import (
     output_option,
 )
 from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
-from releval.core.errors import OptionError
 from releval.core.validation import refuse_options
 from releval.data.formats import LABEL_FORMATS as _LABEL_FORMATS
 from releval.report.audit_report import render_comparisons, render_report
@@ -61,10 +59,12 @@ _FORMAT_HELP = "Output: text or json."
 )
 @task_option(
     "auto",
-    "auto (relation classification labels, or end-to-end RE files when gold or predictions are), rc, e2e, or docred "
-    "(DocRED gold and a CodaLab result.json: leak check with --train-facts, evidence, titles, duplicates).",
+    "auto (relation classification labels, or end-to-end RE files when gold or predictions are), rc, e2e, docred "
+    "(DocRED gold and a CodaLab result.json: leak check with --train-facts, evidence, titles, duplicates), or "
+    "another registered task with an audit.",
+    needs="audit",
 )
-@input_options("audit run", ("{gold}", "{pred}"), tasks=("rc", "docred"))
+@input_options("audit run", ("{gold}", "{pred}"), needs="audit", groups=("docred-files",))
 @format_option(FORMATS, _FORMAT_HELP)
 @output_option()
 def run_command(
@@ -84,29 +84,17 @@ def run_command(
     With --task docred: DocRED gold and a CodaLab submission, the train facts given as `score` takes them.
     """
     check_choice(format, FORMATS, "--format")
-    if task not in ("auto", "rc", "e2e", "docred"):
-        raise OptionError(f"--task {task!r}: audit run audits --task rc, e2e or docred", option="--task")
     refuse_options({"--train-format": train_format is not None and train is None}, "needs --train")
     refuse_options(
         {"--on-missing": inputs.on_missing != "error", "--strict-labels": inputs.strict_labels},
         "do not apply to an audit: it reports what every missing-prediction policy does and every label gold lacks",
     )
-    from releval.tasks import get_task
+    from releval.registry import DEFAULT_TASK, get_task, tasks_with
 
-    if task == "docred":
-        from releval.audit.docred_checks import audit_docred
-
-        the_task = get_task("docred")
-        refuse_options(
-            {"--train": train is not None}, "not used by --task docred: give the train facts (--train-facts)"
-        )
-        refuse_options({"--relation-names": inputs.relation_names is not None}, "not used by audit (no per-relation "
-                       "table)")  # fmt: skip
-        refuse_foreign(the_task, inputs.given_fields(), ("rc", "docred"))
-        report = audit_docred(gold, pred, inputs.config(the_task))
-    else:
-        refuse_foreign(get_task("rc"), inputs.given_fields(), ("rc", "docred"))
-        report = audit(gold, pred, train, config=inputs.config("rc"), train_format=train_format)
+    the_task = get_task(DEFAULT_TASK if task == "auto" else task)  # auto: the default task's audit reads e2e files too
+    assert the_task.audit is not None  # task_option(needs="audit") refused a task without one
+    refuse_foreign(the_task, inputs.given_fields(), tasks_with("audit"))
+    report = the_task.audit(gold, pred, inputs.config(the_task), train=train, train_format=train_format)
     text = (
         render_report(report)
         if format == "text"

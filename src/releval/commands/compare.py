@@ -9,7 +9,7 @@ import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, emit, emit_result, format_option, output_option
-from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
+from releval.commands.inputs import GROUPS, Inputs, input_options, refuse_foreign, task_option
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.options import (
@@ -38,11 +38,12 @@ from releval.core.validation import (
 from releval.data.claim_tables import load_check_table
 from releval.metrics.weightings import get_weightings, weighting_names
 
-#: The tasks `compare` can test (the SemEval official scorer has no per-item statistics to resample).
-COMPARE_TASKS = ("rc", "e2e", "ranked", "docred")
-#: Every task `compare` (and `replicability from-predictions`) reads, as registered for the mistake matrix
-#: (tests/test_task_mistakes.py): COMPARE_TASKS (whose options its refusals name) and the tasks without options.
-READ_TASKS = (*COMPARE_TASKS, "chemprot-blue", "chemprot-scibert", "drugprot", "fewrel")
+
+def comparable() -> list[str]:
+    """The registered tasks with a comparison (Task.compare): the ones an option refused by `compare` is named for."""
+    from releval.registry import tasks_with
+
+    return tasks_with("compare")
 
 
 def parse_system(spec: str) -> tuple[str, list[Path]]:
@@ -105,7 +106,7 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
 )
 @click.option("--criterion", "criterion", default="strict,boundaries", help="e2e: strict,boundaries.")
 @click.option("--ner", "ner", is_flag=True, default=False, help="e2e: also compare NER strict.")
-@input_options("compare", ("{gold}", "-s", "a={pred}", "-s", "b={pred2}", "-R", "50"), tasks=READ_TASKS)
+@input_options("compare", ("{gold}", "-s", "a={pred}", "-s", "b={pred2}", "-R", "50"), needs="compare", groups=GROUPS)
 @click.option(
     "--weighting",
     "-w",
@@ -199,7 +200,7 @@ def compare_command(
     With --task e2e, end-to-end RE systems are compared per criterion, resampling sentences.
     """
     check_choice(format, OUTPUT_FORMATS, "--format")
-    from releval.tasks import get_task
+    from releval.registry import get_task
 
     the_task = get_task(task)
     check_choice(alternative, ALTERNATIVES, "--alternative")
@@ -217,7 +218,7 @@ def compare_command(
     if not specs:  # a wide TSV alone: one system per column (releval.commands.wide; gold is read again as gold)
         from releval.commands.wide import wide_systems
 
-        specs = [(name, [one]) for name, one in wide_systems(gold, inputs, "compare", task)[1]]
+        specs = [(name, [one]) for name, one in wide_systems(gold, inputs, "compare", the_task)[1]]
     if len(specs) < 2:
         raise OptionError("compare needs two or more systems: PRED files or --system NAME=PRED", option="--system")
     names = [n for n, _ in specs]
@@ -233,7 +234,7 @@ def compare_command(
         tuple(tests), alternative, resamples, seed, confidence, correction, mcnemar_variant, class_set
     )
     own = {"--criterion": ("criteria",)} if criterion != "strict,boundaries" else {}
-    refuse_foreign(the_task, {**inputs.given_fields(), **own, **({"--ner": ("ner",)} if ner else {})}, COMPARE_TASKS)
+    refuse_foreign(the_task, {**inputs.given_fields(), **own, **({"--ner": ("ner",)} if ner else {})}, comparable())
     settings: dict[str, Any] = {}
     if "weightings" in the_task.settings:  # a task without class weightings (fewrel's accuracy) refuses -w
         settings["weightings"] = tuple(weighting)
@@ -245,33 +246,33 @@ def compare_command(
         settings |= {"criteria": tuple(c.strip() for c in criterion.split(",") if c.strip()), "ner": ner}
     refuse_options({"--mcnemar": the_task.unit != "item" and mcnemar_variant != "exact"}, "applies to --task rc only")
     refuse_options(
-        {"--per-class": per_class and the_task.name == "ranked"},
-        "not for --task ranked (score shows each relation's AUC and P@N)",
+        {"--per-class": per_class and not the_task.compare_per_class},
+        f"not for --task {task} (its comparison has no per-class test; `score` shows each class)",
     )
     config = inputs.config(the_task, **settings)
     if per_class:
         _per_class(gold, specs, config, test_config, tests, format, width, output)
         return
     from releval.significance.compare import paired_steps, system_pairs
-    from releval.tasks.base import resolve
 
-    compare = resolve(the_task.compare)
+    compare = the_task.compare
+    assert compare is not None  # task_option(needs="compare") refused a task without one
     paired = all(len(paths) == 1 for _, paths in specs)
     criteria = len(getattr(config, "all_criteria", ())) or 1  # e2e resamples each criterion on its own
     total = paired_steps(len(system_pairs(names, baseline)), test_config, criteria) if paired else 0
-    if rank_intervals and (the_task.name != "rc" or not paired):
+    if rank_intervals and (the_task.rank_intervals is None or not paired):
+        from releval.registry import tasks_with
+
         raise OptionError(
-            "--rank-intervals: classification (--task rc) with one prediction file per system",
+            f"--rank-intervals: --task {' or '.join(tasks_with('rank_intervals'))} with one prediction file per system",
             option="--rank-intervals",
         )
     with progress_bar(total, "comparing", show and paired) as advance:
         table = compare(gold, dict(specs), config, test_config, baseline=baseline, progress=advance)
-    if rank_intervals:
+    if rank_intervals and the_task.rank_intervals is not None:
         from dataclasses import replace
 
-        from releval.significance.ranks import rank_intervals as ranks_of
-
-        table = replace(table, ranks=ranks_of(gold, dict(specs), config, test_config))
+        table = replace(table, ranks=the_task.rank_intervals(gold, dict(specs), config, test_config))
     emit_result(table, format, width, output, all_pairs=all_pairs)
 
 

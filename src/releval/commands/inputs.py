@@ -45,7 +45,9 @@ if TYPE_CHECKING:
 class InputOption:
     """One input option: its flag, parameter name and help, its side ("gold", "pred" or "both": a command reading
     only gold has no prediction-side option), its click settings, and the Config settings it sets (`sets`, default
-    its own name): a task whose Config lacks one of them refuses the option (releval.tasks.base.Task.settings)."""
+    its own name): a task whose Config lacks one of them refuses the option (releval.tasks.base.Task.settings).
+    `group`: "" for the options of every label file, else the input group (releval.tasks.base.INPUT_GROUPS) whose
+    files have it: a command offers a group's options when it reads tasks that declare the group (Task.inputs)."""
 
     flag: str
     name: str
@@ -53,6 +55,7 @@ class InputOption:
     side: str = "both"
     settings: tuple[tuple[str, Any], ...] = ()
     sets: tuple[str, ...] = ()
+    group: str = ""
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -169,18 +172,21 @@ INPUT_OPTIONS: tuple[InputOption, ...] = (
         "types",
         "e2e: SpERT types file (symmetric relations; the declared types).",
         settings=(("type", PATH), ("default", None)),
+        group="e2e-files",
     ),
     InputOption(
         "--macro-classes",
         "macro_classes",
         "e2e: types macro-F averages over: with gold support, in gold or predictions (SpERT), declared (sincere).",
         settings=(("type", Choice(MACRO_CLASSES)), ("default", "gold")),
+        group="e2e-files",
     ),
     InputOption(
         "--ties",
         "ties",
         "ranked: equal scores keep the file's order (input-order, OpenNRE's) or are averaged over their orders.",
         settings=(("type", Choice(("input-order", "average"))), ("default", "input-order")),
+        group="ranked-facts",
     ),
     InputOption(
         "--duplicates",
@@ -188,18 +194,21 @@ INPUT_OPTIONS: tuple[InputOption, ...] = (
         "ranked: a (h, t, relation) predicted twice is refused, counted each time (count, OpenNRE's) or kept once "
         "at its best score (max).",
         settings=(("type", Choice(("refuse", "count", "max"))), ("default", "refuse")),
+        group="ranked-facts",
     ),
     InputOption(
         "--at",
         "at",
         "ranked: the N of P@N, comma-separated.",
         settings=(("default", "100,200,300"),),
+        group="ranked-facts",
     ),
     InputOption(
         "--threshold",
         "threshold",
         "ranked: the score from which a prediction counts for F1 at a threshold (OpenNRE: 0.5).",
         settings=(("type", float), ("default", 0.5)),
+        group="ranked-facts",
     ),
     InputOption(
         "--train-facts",
@@ -207,18 +216,21 @@ INPUT_OPTIONS: tuple[InputOption, ...] = (
         "docred: train facts for Ign F1 — a DocRED training file or a .fact list of [head, tail, r] names "
         "(repeatable: the union).",
         settings=(("type", PATH), ("multiple", True), ("default", ())),
+        group="docred-files",
     ),
     InputOption(
         "--distant-facts",
         "distant_facts",
         "docred: distantly supervised train facts for Ign-distant F1 (repeatable).",
         settings=(("type", PATH), ("multiple", True), ("default", ())),
+        group="docred-files",
     ),
     InputOption(
         "--scorer",
         "scorer",
         "docred: whose quirks the official numbers reproduce: codalab (thunlp/DocRED), atlop, redocred.",
         settings=(("type", Choice(DOCRED_SCORERS)), ("default", "codalab")),
+        group="docred-files",
     ),
     InputOption(
         "--no-evidence",
@@ -226,6 +238,7 @@ INPUT_OPTIONS: tuple[InputOption, ...] = (
         "docred: do not score evidence (gold labels may lack `evidence`).",
         settings=_FLAG,
         sets=("evidence",),
+        group="docred-files",
     ),
     InputOption(
         "--relation-names",
@@ -233,16 +246,13 @@ INPUT_OPTIONS: tuple[InputOption, ...] = (
         "docred: show relation names beside the ids in per-relation tables and figures: a file in DocRED's "
         'rel_info.json format ({"P131": "located in …"}), or \'docred\' for the bundled copy of DocRED\'s.',
         settings=(("default", None),),
+        group="docred-files",
     ),
 )
 
 _BY_NAME = {o.name: o for o in INPUT_OPTIONS}
-#: The options only end-to-end files have: a command that reads no e2e file does not offer them.
-_E2E = ("types", "macro_classes")
-#: The options only ranked relation facts have: a command that reads no ranked facts does not offer them.
-_RANKED = ("ties", "duplicates", "at", "threshold")
-#: The options only document-level RE (DocRED) has.
-_DOCRED = ("train_facts", "distant_facts", "scorer", "no_evidence", "relation_names")
+#: Every input group that some option belongs to (releval.tasks.base.INPUT_GROUPS: the tests check they agree).
+GROUPS = tuple(dict.fromkeys(o.group for o in INPUT_OPTIONS if o.group))
 
 
 @dataclass(frozen=True)
@@ -315,7 +325,7 @@ class Inputs:
             "rc_chosen": task_named(),
         }
 
-    def settings_for(self, task: Task) -> dict[str, Any]:
+    def settings_for(self, task: Task[Any, Any]) -> dict[str, Any]:
         """The Config settings these options give for `task`: the relation-classification ones for a Config that
         has them, the e2e ones likewise; settings its Config lacks are left out (refuse_foreign refuses the
         options that were given)."""
@@ -327,12 +337,13 @@ class Inputs:
         }
         return {k: v for k, v in offered.items() if k in task.settings}
 
-    def config(self, task: Task | str = "rc", **settings: Any) -> Any:
-        """The task's Config of these options plus the command's own `settings` (weightings, β, …)."""
-        if isinstance(task, str):
-            from releval.tasks import get_task
+    def config(self, task: Task[Any, Any] | None = None, **settings: Any) -> Any:
+        """The task's Config of these options plus the command's own `settings` (weightings, β, …); no task: the
+        default task's (releval.registry.DEFAULT_TASK, relation classification)."""
+        if task is None:
+            from releval.registry import DEFAULT_TASK, get_task
 
-            task = get_task(task)
+            task = get_task(DEFAULT_TASK)
         return task.make_config(**{**self.settings_for(task), **settings})
 
     def ranked_settings(self) -> dict[str, Any]:
@@ -354,14 +365,16 @@ class Inputs:
         return {"types": self.types, "by_position": self.by_position, "macro_classes": self.macro_classes}
 
 
-def refuse_foreign(task: Task, given: Mapping[str, tuple[str, ...]], among: Sequence[str] | None = None) -> None:
+def refuse_foreign(
+    task: Task[Any, Any], given: Mapping[str, tuple[str, ...]], among: Sequence[str] | None = None
+) -> None:
     """Refuse the given options ({flag: the Config settings it sets}) that set a setting `task`'s Config lacks:
     an option silently ignored looks like it took effect. Named in groups, with the tasks that do read them:
     "--types, --macro-classes: apply to --task e2e only" (`among`: the tasks the command offers; default all)."""
     foreign = [flag for flag, sets in given.items() if not set(sets) <= task.settings]
     if not foreign:
         return
-    from releval.tasks import TASKS, get_task
+    from releval.registry import TASKS, get_task
 
     def readers(flag: str) -> tuple[str, ...]:
         return tuple(name for name in among or TASKS if set(given[flag]) <= get_task(name).settings)
@@ -374,14 +387,22 @@ def refuse_foreign(task: Task, given: Mapping[str, tuple[str, ...]], among: Sequ
 @dataclass(frozen=True)
 class Reader:
     """A command that reads gold (and predictions): its words (`compare`, `audit run`), an example invocation with
-    `{gold}`, `{pred}`, `{pred2}` and `{out}` (an output file) placeholders, the tasks it reads, the input options it
-    has, and whether it reads predictions at all (`sides`: "both" or "gold")."""
+    `{gold}`, `{pred}`, `{pred2}` and `{out}` (an output file) placeholders, the input options it has, whether it
+    reads predictions at all (`sides`: "both" or "gold"), and the Task capability it needs (`needs`: "compare",
+    "per_class", "audit", …; "score_files": every task; None: the default task only, no --task option)."""
 
     words: str
     example: tuple[str, ...]
-    tasks: tuple[str, ...]
+    needs: str | None
     options: tuple[str, ...]
     sides: str = "both"
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        """The registered tasks the command reads (their modules imported now): those with the capability."""
+        from releval.registry import DEFAULT_TASK, tasks_with
+
+        return (DEFAULT_TASK,) if self.needs is None else tuple(tasks_with(self.needs))
 
     def argv(self, gold: str, pred: str, pred2: str | None = None, out: str = "out.png") -> list[str]:
         """The example's words with the files put in (the mistake-matrix test runs them)."""
@@ -398,28 +419,30 @@ def input_options(
     example: tuple[str, ...],
     *,
     sides: str = "both",
-    tasks: tuple[str, ...] = ("rc",),
+    needs: str | None = None,
+    groups: tuple[str, ...] = (),
     own: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Add the input options to a command and give it one `inputs: Inputs` parameter instead of one per option.
 
     `words`: how the command is invoked (`"replicability from-predictions"`), `example`: its arguments for one gold
     and one or two prediction files (registered in READERS for the mistake-matrix test); `sides`: "gold" for a
-    command reading gold only (no prediction-side options); `tasks`: the tasks it reads (--types and
-    --macro-classes are added only when "e2e" is among them, --ties, --duplicates, --at and --threshold only when
-    "ranked" is); `own`: options (by name) the command defines itself
-    with a wider meaning (stats' `--view` adds `both`), left out here and not passed on in `inputs`.
+    command reading gold only (no prediction-side options); `needs`: the Task capability a task needs for the command
+    to read it (releval.registry.tasks_with; None: the default task only); `groups`: the input groups
+    (releval.tasks.base.INPUT_GROUPS) whose options it offers besides the label-file ones — those its tasks declare
+    in `Task.inputs` (--types and --macro-classes: "e2e-files"; --ties, --duplicates, --at, --threshold:
+    "ranked-facts"; --train-facts …: "docred-files"); no task is named here, so a plugin task with the capability is
+    read too; `own`: options (by name) the command defines itself with a wider meaning (stats' `--view` adds
+    `both`), left out here and not passed on in `inputs`.
     """
+    unknown = sorted(set(groups) - set(GROUPS))
+    assert not unknown, f"input_options({words!r}): unknown input group(s) {unknown}"
     chosen = [
         o
         for o in INPUT_OPTIONS
-        if (sides == "both" or o.side != "pred")
-        and (o.name not in _E2E or "e2e" in tasks)
-        and (o.name not in _RANKED or "ranked" in tasks)
-        and (o.name not in _DOCRED or "docred" in tasks)
-        and o.name not in own
+        if (sides == "both" or o.side != "pred") and (not o.group or o.group in groups) and o.name not in own
     ]
-    READERS[words] = Reader(words, example, tasks, tuple(o.flag for o in chosen), sides)
+    READERS[words] = Reader(words, example, needs, tuple(o.flag for o in chosen), sides)
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         names = [o.name for o in chosen]
@@ -456,14 +479,18 @@ def task_named() -> bool:
     return bool(ctx is not None and ctx.meta.get(TASK_NAMED))
 
 
+#: How a refused --task names the capability it lacks (Task's field → words).
+_CAPABILITIES = {"per_class": "per-class results", "audit": "audit", "full_report": "report of its own"}
+
+
 def task_option(default: str, help: str, *, needs: str | None = None) -> Callable[[Any], Any]:
-    """The `--task` option of a command: a registered task's name (releval.tasks.TASKS, checked when the command
+    """The `--task` option of a command: a registered task's name (releval.registry.TASKS, checked when the command
     runs, so a task registered by a plugin or a test is accepted), or `default`. `needs` names the Task function
     the command calls (`compare`, `statistics`): a task without it is refused, naming the tasks that have it."""
 
     def check(ctx: click.Context, param: click.Parameter, value: str) -> str:
         from releval.core.errors import OptionError
-        from releval.tasks import TASKS, get_task
+        from releval.registry import TASKS, get_task
 
         source = ctx.get_parameter_source(param.name or "task")
         ctx.meta[TASK_NAMED] = source not in (None, click.core.ParameterSource.DEFAULT)
@@ -473,9 +500,12 @@ def task_option(default: str, help: str, *, needs: str | None = None) -> Callabl
             task = get_task(value)
         except OptionError as exc:
             raise OptionError(exc.message.replace("task: ", "--task: ", 1), option="--task") from None
-        if needs is not None and getattr(task, needs) is None:
-            able = [name for name in TASKS if getattr(get_task(name), needs) is not None]
-            raise OptionError(f"--task {value!r} has no {needs} (tasks with one: {', '.join(able)})", option="--task")
+        if needs is not None and getattr(task, needs) in (None, False):
+            from releval.registry import tasks_with
+
+            able = ", ".join(tasks_with(needs))
+            what = _CAPABILITIES.get(needs, needs)
+            raise OptionError(f"--task {value!r} has no {what} (tasks with one: {able})", option="--task")
         return task.name
 
     return click.option("--task", "task", default=default, callback=check, help=help)

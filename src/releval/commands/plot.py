@@ -34,9 +34,6 @@ from releval.metrics.weightings import weighting_names
 if TYPE_CHECKING:
     from releval.tasks.classification import ClassificationConfig, Prepared
 
-#: The tasks `plot per-class` draws: their results have per-class rows and averages (ScoreResult).
-PER_CLASS_TASKS = ("rc", "docred", "chemprot-blue", "chemprot-scibert", "drugprot")
-
 #: Pixel density of a PNG when --dpi is not given (the library's default).
 DEFAULT_DPI = 150
 
@@ -120,7 +117,7 @@ _ENTROPY_N_OPTION = click.option(
 
 def _config(inputs: Inputs, **settings: Any) -> ClassificationConfig:
     """The ClassificationConfig of the input options (checked as `score` checks them), before any file is read."""
-    return inputs.config("rc", **settings)
+    return inputs.config(None, **settings)
 
 
 def _system(spec: Path) -> tuple[str | None, Path]:
@@ -286,9 +283,11 @@ def weights_command(
 @task_option(
     "rc",
     "rc (labels per item), docred (per relation type of DocRED submissions), chemprot-blue, chemprot-scibert "
-    "(the ChemProt presets) or drugprot (per DrugProt relation type; gold: its folder or relations file).",
+    "(the ChemProt presets), drugprot (per DrugProt relation type; gold: its folder or relations file), or another "
+    "registered task with per-class results.",
+    needs="per_class",
 )
-@input_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"), tasks=PER_CLASS_TASKS)
+@input_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"), needs="per_class", groups=("docred-files",))
 @_figure_options
 def per_class_command(
     gold: Path,
@@ -310,38 +309,33 @@ def per_class_command(
     the five CPR groups ('false' is the negative class), for chemprot-scibert the 13 labels, for drugprot the 13
     relation types (gold: the gold standard's folder or its relations file).
     """
+    from releval.registry import get_task, tasks_with
     from releval.report.figures import per_class_figure
-    from releval.tasks import get_task
-    from releval.tasks.classification import score_prepared
 
-    if task not in PER_CLASS_TASKS:
-        raise OptionError(
-            f"--task {task!r}: plot per-class draws --task {', '.join(PER_CLASS_TASKS[:-1])} or {PER_CLASS_TASKS[-1]}",
-            option="--task",
-        )
     the_task = get_task(task)
-    refuse_foreign(the_task, inputs.given_fields(), PER_CLASS_TASKS)
+    per_class = the_task.per_class
+    assert per_class is not None  # task_option(needs="per_class") refused a task without per-class results
+    refuse_foreign(the_task, inputs.given_fields(), tasks_with("per_class"))
     systems = [_system(p) for p in preds]
-    results: list[Any]
-    names: dict[str, str] | None = None
-    if task != "rc":  # the task's own scoring: one point per relation type (class) of its results
-        own: dict[str, Any] = {"weightings": tuple(weighting)}
-        if "entropy_n" in the_task.settings:
-            own["entropy_n"] = entropy_n
+    own: dict[str, Any] = {}
+    for flag, setting, value, default in (
+        ("--weighting", "weightings", tuple(weighting), tuple(DEFAULT_WEIGHTING_NAMES)),
+        ("--entropy-n", "entropy_n", entropy_n, "all"),
+    ):
+        if setting in the_task.settings:
+            own[setting] = value
         else:
-            refuse_options({"--entropy-n": entropy_n != "all"}, f"does not apply to --task {task}")
-        task_config = inputs.config(the_task, **own)
-        _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
-        results = list(the_task.score_files(gold, systems, task_config))
-        if task == "docred":  # the official F1 is the micro average of the per-relation rows
-            names = results[0].relation_names if results else None
-            results = [r.per_relation for r in results]
-    else:
-        config = _config(inputs, weightings=tuple(weighting), entropy_n=entropy_n)
-        _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
-        _, prepared = _aligned(gold, systems, config)
-        results = [score_prepared(one, config, name) for name, one in prepared]
-    for line in result_warnings(results):
+            refuse_options({flag: value != default}, f"does not apply to --task {task}")
+    task_config = inputs.config(the_task, **own)
+    _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
+    scored = list(the_task.score_files(gold, systems, task_config))
+    named = [str(getattr(r, "system", "")) for r in scored]
+    twice = sorted({n for n in named if n and named.count(n) > 1})
+    if twice:
+        raise OptionError(f"system name(s) used twice: {', '.join(twice)}; name the files NAME=PATH")
+    rows, names = per_class(scored)  # one point per class (relation type) of each result
+    results: list[Any] = list(rows)
+    for line in result_warnings(scored):
         click.echo(line, err=True)
     data, fig = per_class_figure(results, metric=metric, dataset=dataset, names=names)
     what = f"{_plural(len(data.classes), 'class', 'classes')}, {_plural(len(data.systems), 'system')}"

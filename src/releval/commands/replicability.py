@@ -18,8 +18,8 @@ from releval.commands.common import (
     format_option,
     output_option,
 )
-from releval.commands.compare import COMPARE_TASKS, READ_TASKS
-from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
+from releval.commands.compare import comparable
+from releval.commands.inputs import GROUPS, Inputs, input_options, refuse_foreign, task_option
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
 from releval.core.errors import OptionError
 from releval.core.notices import as_notices
@@ -39,7 +39,6 @@ from releval.replicability.analysis import (
     analyze,
     check_alpha,
     check_metric,
-    dataset_tests,
     normalise_id_method,
 )
 from releval.replicability.simulation import SCENARIOS, simulate
@@ -252,7 +251,9 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
     default=DEFAULT_SEED,
     help="Random seed of the resampling tests (same for every dataset).",
 )
-@input_options("replicability from-predictions", ("-d", "x={gold},{pred},{pred2}", "-R", "50"), tasks=READ_TASKS)
+@input_options(
+    "replicability from-predictions", ("-d", "x={gold},{pred},{pred2}", "-R", "50"), needs="compare", groups=GROUPS
+)
 @click.option(
     "--alpha", "-a", "alpha", type=float, default=DEFAULT_ALPHA, help="Bound on P(k_hat > k) and on the FWER."
 )
@@ -299,7 +300,7 @@ def from_predictions_command(
     measures) with the alternative "greater"; the task's input options apply to every dataset, --dataset-setting
     changes one dataset's.
     """
-    from releval.tasks import get_task
+    from releval.registry import get_task
 
     check_choice(format, FORMATS, "--format")
     the_task = get_task(task)
@@ -320,23 +321,23 @@ def from_predictions_command(
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise OptionError(f"--dataset: name(s) used twice: {', '.join(dupes)}", option="--dataset")
-    refuse_foreign(the_task, inputs.given_fields(), COMPARE_TASKS)
+    refuse_foreign(the_task, inputs.given_fields(), comparable())
     refuse_options(
         {"--relation-names": inputs.relation_names is not None},
         "not used by replicability (no per-relation table; `score` and `plot per-class` show the names)",
     )
-    if the_task.name == "rc":
+    if the_task.dataset_tests is not None:  # the task's own path (relation classification: per-item tests)
         refuse_options(
             {"--dataset-setting": bool(dataset_settings)},
-            "not for --task rc: its input options apply to every dataset",
+            f"not for --task {task}: its input options apply to every dataset",
         )
         refuse_options(
             {"--metric": metric not in (None, "micro") and test not in RESAMPLING_TESTS},
             f"applies to --test {' or '.join(RESAMPLING_TESTS)} only ({CORRECTNESS_TITLES} use accuracy)",
         )
-        config = inputs.config()
+        config = inputs.config(the_task)
         with progress_bar(2 * len(specs), "testing datasets", progress_wanted(progress)) as advance:
-            tests = dataset_tests(
+            tests = the_task.dataset_tests(
                 specs,
                 test=test,
                 metric=check_metric(metric or "micro"),

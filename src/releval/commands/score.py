@@ -17,7 +17,7 @@ from releval.core.errors import OptionError
 from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N
 from releval.core.validation import check_width, refuse_options
 from releval.metrics.weightings import weighting_names
-from releval.tasks import TASKS
+from releval.registry import TASKS
 
 #: score's own options that set a task's Config (the input options are releval.commands.inputs'): given with a task
 #: whose Config lacks the setting, each is refused, not ignored.
@@ -49,21 +49,7 @@ SETTING_OPTIONS: dict[str, tuple[str, ...]] = {
     f"The kind of evaluation: {', '.join(TASKS)} (rc: classification; semeval-official: the perl v1.2 scorer; "
     "e2e: entities and relations; ranked: scored relation facts, NYT10/OpenNRE).",
 )
-@input_options(
-    "score",
-    ("{gold}", "{pred}"),
-    tasks=(
-        "rc",
-        "semeval-official",
-        "e2e",
-        "ranked",
-        "docred",
-        "chemprot-blue",
-        "chemprot-scibert",
-        "drugprot",
-        "fewrel",
-    ),
-)
+@input_options("score", ("{gold}", "{pred}"), needs="score_files", groups=("e2e-files", "ranked-facts", "docred-files"))
 @click.option(
     "--weighting",
     "-w",
@@ -125,14 +111,14 @@ def score_command(
     Predictions are matched to gold by id: a missing, duplicated or unknown id is an error (exit 2) unless
     --on-missing says otherwise. Every result carries a signature of the settings that produced it.
     """
-    from releval.tasks import get_task
+    from releval.registry import get_task
 
     the_task = get_task(task)
     systems = expand_preds(preds, gold)
     if not systems:  # a wide TSV alone: one system per column (releval.commands.wide)
         from releval.commands.wide import wide_systems
 
-        gold, systems = wide_systems(gold, inputs, "score", task)
+        gold, systems = wide_systems(gold, inputs, "score", the_task)
     check_width(width)
     own = {
         "weightings": tuple(weighting),
@@ -146,16 +132,20 @@ def score_command(
     refuse_foreign(the_task, {**inputs.given_fields(), **given})
     settings = {**inputs.settings_for(the_task), **{k: v for k, v in own.items() if k in the_task.settings}}
     config = the_task.make_config(**settings)
-    refuse_options(
-        {"--perl-report": perl_report and task != "semeval-official"}, "applies to --task semeval-official only"
-    )
-    if task == "semeval-official":  # the scorer prints two decimals and no per-class rows beside other systems'
-        refuse_options({"--per-class": per_class, "--width": width != 2}, "apply to --task rc or e2e only")
-        if perl_report:
-            from releval.commands.semeval import perl_report as print_perl_report
+    if perl_report and the_task.full_report is None:
+        from releval.registry import tasks_with
 
-            print_perl_report(gold, systems, config, format, output)
-            return
+        refuse_options({"--perl-report": True}, f"applies to --task {' or '.join(tasks_with('full_report'))} only")
+    if the_task.fixed_width is not None:  # e.g. the SemEval scorer: its decimals, no per-class rows beside others'
+        refuse_options(
+            {"--per-class": per_class, "--width": width != the_task.fixed_width},
+            f"do not apply to --task {task} (its results have their own layout)",
+        )
+    if perl_report and the_task.full_report is not None:
+        from releval.commands.semeval import perl_report as print_perl_report
+
+        print_perl_report(gold, systems, config, format, output, the_task.full_report)
+        return
     many = len(systems) if len(systems) >= SCORE_BAR_SYSTEMS else 0  # one system: nothing to count
     with progress_bar(many, "scoring", progress_wanted(progress)) as advance:
         results = the_task.score_files(gold, Counted(systems, advance), config)

@@ -140,7 +140,7 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
 @click.option(
     "--task",
     default="rc",
-    help="A task of releval's registry (releval.tasks.TASKS): rc (labels per item), e2e (entities and relations), "
+    help="A task of releval's registry (releval.registry.TASKS): rc (labels per item), e2e (entities and relations), "
     "or any other task with a paired comparison.",
 )
 @click.option(
@@ -184,7 +184,7 @@ def benchmark_command(
         raise OptionError(f"SLUG {slug!r}: lower-case letters, digits and hyphens, 1 to 60", option="SLUG")
     if title is not None:
         check_length(title, "--title", 200)
-    from releval.tasks import get_task
+    from releval.registry import get_task
 
     the_task = get_task(task)
     settings = parse_settings(task_settings)

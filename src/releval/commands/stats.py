@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     "files) or a registered task's name.",
     needs="statistics",
 )
-@input_options("stats", ("{gold}",), sides="gold", own=("view",), tasks=("rc", "docred"))
+@input_options("stats", ("{gold}",), sides="gold", own=("view",), needs="statistics", groups=("docred-files",))
 @click.option(
     "--compare",
     "compare",
@@ -69,19 +69,20 @@ def stats_command(
     """
     check_choice(format, OUTPUT_FORMATS, "--format")
     check_choice(view, ("directed", "undirected", "both"), "--view")
-    from releval.tasks import get_task
-    from releval.tasks.base import resolve
+    from releval.commands.inputs import INPUT_OPTIONS
+    from releval.registry import DEFAULT_TASK, get_task
 
     if task != "auto":  # a named task reads its files itself, with the options its Config has
         the_task = get_task(task)
         refuse_options({"--compare": compare, "--view": view != "both"}, "apply to --task auto only")
         refuse_foreign(the_task, inputs.given_fields())
-        result = resolve(the_task.statistics)(list(files), inputs.config(the_task))
+        assert the_task.statistics is not None  # task_option(needs="statistics") refused a task without them
+        result = the_task.statistics(list(files), inputs.config(the_task))
         emit(render_as(format, result.to_tables, result.to_dict), output)
         return
-    rc = get_task("rc")
-    docred_flags = ("--train-facts", "--distant-facts", "--scorer", "--no-evidence", "--relation-names")
-    refuse_foreign(rc, {flag: sets for flag, sets in inputs.given_fields().items() if flag in docred_flags})
+    rc = get_task(DEFAULT_TASK)  # auto: label files are the default task's, end-to-end files their format's task
+    grouped = {o.flag for o in INPUT_OPTIONS if o.group}  # the options of other kinds of file (--train-facts …)
+    refuse_foreign(rc, {flag: sets for flag, sets in inputs.given_fields().items() if flag in grouped})
     config = inputs.config(rc)
     fields = config.side_fields("gold")
     loaded: list[LabelFile] = []
@@ -95,12 +96,15 @@ def stats_command(
                 from releval.commands.e2e import compare_versions
 
                 raise click.exceptions.Exit(compare_versions(list(files), format, output))
-            result = resolve(get_task("e2e").statistics)(list(files), None)
+            statistics = get_task(found.task).statistics
+            assert statistics is not None
+            result = statistics(list(files), None)
             emit(render_as(format, result.to_tables, result.to_dict), output)
             return
         loaded.append(parse_labels(data, str(f), found.name, **fields))
     refuse_options({"--compare": compare}, "works on end-to-end RE dataset files only")
-    result = resolve(rc.statistics)(loaded, config, view)  # the patch applied as `score` applies it
+    assert rc.statistics is not None
+    result = rc.statistics(loaded, config, view)  # the patch applied as `score` applies it
     emit(render_as(format, result.to_tables, result.to_dict), output)
 
 

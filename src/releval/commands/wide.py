@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from releval.commands.inputs import Inputs
 from releval.core.errors import OptionError
+
+if TYPE_CHECKING:
+    from releval.tasks.base import Task
 
 
 def wide_sides(inputs: Inputs) -> tuple[dict[str, Any], str]:
@@ -31,13 +34,14 @@ def wide_sides(inputs: Inputs) -> tuple[dict[str, Any], str]:
     }, id_field
 
 
-def wide_systems(gold: Path, inputs: Inputs, command: str, task: str = "rc") -> tuple[Any, list[Any]]:
+def wide_systems(gold: Path, inputs: Inputs, command: str, task: Task[Any, Any]) -> tuple[Any, list[Any]]:
     """(gold as a LabelFile, [(system, its LabelFile)]) of a wide TSV given as gold with no prediction file; any
-    other file (or a task other than rc) is an OptionError saying what `command` needs."""
+    other file (or a task that does not read a wide TSV's columns: `Task.wide_tsv`) is an OptionError saying what
+    `command` needs."""
     from releval.data.labels import load_labels
 
     read, _ = wide_sides(inputs)
-    if task != "rc" or read["format"] not in (None, "wide-tsv"):
+    if not task.wide_tsv or read["format"] not in (None, "wide-tsv"):
         raise _needs_predictions(command)
     wide = load_labels(gold, role="gold", **read)
     if wide.format != "wide-tsv":

@@ -12,7 +12,6 @@ Importing this module costs nothing (no NumPy, no SciPy), so `releval --help` ca
 from __future__ import annotations
 
 #: Kinds of evaluation (releval.tasks): relation classification, the SemEval-2010 Task 8 perl scorer, end-to-end RE.
-TASKS = ("rc", "semeval-official", "e2e")
 
 #: Direction of a paired or seed test: A ≠ B, A > B, A < B.
 ALTERNATIVES = ("two-sided", "greater", "less")

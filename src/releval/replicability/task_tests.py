@@ -74,7 +74,7 @@ def task_dataset_tests(
     datasets
         (name, gold, prediction of A, prediction of B), as the task's `compare` reads them (files, folders).
     task
-        A registered task with a comparison (releval.tasks.get_task); one for every dataset.
+        A registered task with a comparison (releval.registry.get_task); one for every dataset.
     configs
         {dataset name: the task's Config for it} — the same Config for all, or one per dataset (DocRED: its
         train facts).
@@ -91,7 +91,7 @@ def task_dataset_tests(
     a field that differs between datasets (e.g. DocRED's train facts digest) is recorded per dataset,
     `name=value,…`. The warnings of each comparison are kept, named by dataset.
 
-    >>> from releval.tasks import get_task
+    >>> from releval.registry import get_task
     >>> task_dataset_tests([], get_task("docred"), {})
     Traceback (most recent call last):
     ...

@@ -318,9 +318,9 @@ def split_view(bench: Any, split: str) -> Any:
 
 
 def task_of(name: str) -> RcTask | E2ETask | LibraryTask:
-    """The board's interface to the task called `name`: one of the library's registry (`releval.tasks.TASKS`;
+    """The board's interface to the task called `name`: one of the library's registry (`releval.registry.TASKS`;
     an OptionError listing them for any other name)."""
-    from releval.tasks import get_task
+    from releval.registry import get_task
 
     task = get_task(name)  # refuses a name the registry lacks
     if name in OWN_STORAGE:

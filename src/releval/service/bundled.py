@@ -19,9 +19,9 @@ from pathlib import Path
 
 from django.db import transaction
 
+from releval.registry import get_task
 from releval.service import board as ops
 from releval.service.models import Benchmark, Submitter
-from releval.tasks import get_task
 
 SLUG = "semeval2010-task8"
 SYSTEMS = {

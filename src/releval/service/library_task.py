@@ -1,4 +1,4 @@
-"""Any task of the library's registry (`releval.tasks.TASKS`) as a board benchmark, through the Task protocol alone.
+"""Any task of the library's registry (`releval.registry.TASKS`) as a board benchmark, through the Task protocol alone.
 
 The board needs, per benchmark task: its Config from stored settings, its gold read once (with statistics), an
 upload validated when it arrives, each measure's value with its bootstrap interval, a run's full result, and the
@@ -209,7 +209,7 @@ class LibraryTask:
         where the statistics count them (`episodes`, `n_items`, the files' `documents`), else the items they count
         (`n`, Table 1's samples).
 
-        >>> from releval.tasks import get_task
+        >>> from releval.registry import get_task
         >>> LibraryTask(get_task("docred")).counted({"files": [{"documents": 40}, {"documents": 60}]})
         (100, 'documents')
         >>> LibraryTask(get_task("ranked")).counted({"n_items": 150, "bags": [150]})

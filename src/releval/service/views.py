@@ -236,7 +236,7 @@ def _task_settings(task: str, text: str, negative: str) -> dict[str, Any]:
     """The `settings` form field (a JSON object of the task Config's settings) with the `negative` field for a
     task that has a negative class; a refusal naming the field otherwise."""
     from releval.core.errors import OptionError
-    from releval.tasks import get_task
+    from releval.registry import get_task
 
     try:
         settings = json.loads(text) if text.strip() else {}

@@ -1,24 +1,25 @@
-"""What every kind of evaluation (a *task*) provides, so the commands, the significance tests and the signature
-treat relation classification, the SemEval official scorer and end-to-end RE alike.
+"""The contract every kind of evaluation (a *task*) fulfils, so that the commands, the board and the significance
+tests treat relation classification, the SemEval official scorer, end-to-end RE, DocRED … alike — and a task of
+another package (a plugin) too. The extension API is exported in one place, releval.registry.
 
-A task is a frozen `Config` — every setting that can change a number, validated when it is made — plus:
+A task is a frozen Config — every setting that can change a number, validated when it is made (F-based tasks
+derive it from `ScoringConfig`: weightings, β, the value of 0/0) — plus a `Task` object: its name, its Config
+class, the unit the significance tests resample, `score_files` (gold + systems → one `Result` per system, whose
+signature comes from the Config via `build_signature`), and its optional functions and declared capabilities
+(`compare`, `statistics`, `per_class`, `audit`, `inputs`, …: see `Task`). The commands ask the Task what it can do;
+no command names a task.
 
-* `score(gold, pred)` → a Result (releval.results) whose signature comes from the Config in one place;
-* `paired_cells(gold, pred_a, pred_b)` → the per-item sufficient statistics of two systems on the same items
-  (releval.metrics.cells.PairedCells) and the averaging spec, which is all the paired bootstrap and the
-  approximate randomization test need: one resampling path serves every task;
-* `signature(facts)` → the Signature of the Config plus facts of the data (gold digest, label set, n).
-
-A new kind of evaluation (document-level RE, ranked relation extraction, few-shot episodes) is one new module in
-`releval.tasks` that defines its Config and these methods, plus one line in `releval.tasks.TASKS`.
+A new kind of evaluation is one module (here in `releval.tasks`, or in any package) that defines its Config, its
+scoring and a `Task`, plus one line in releval.registry.TASKS (or `register_task(TASK)` / `RELEVAL_TASKS`).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from releval.core.options import DEFAULT_WEIGHTING_NAMES
 from releval.core.signature import Signature
@@ -76,45 +77,158 @@ def build_signature(fields_: dict[str, object]) -> Signature:
     return Signature.build(**fields_)
 
 
+C = TypeVar("C")
+R = TypeVar("R", bound="Result")
+C_contra = TypeVar("C_contra", contravariant=True)
+
+
+@runtime_checkable
+class Rendered(Protocol):
+    """What releval.report renders: tables for every output format and a JSON-ready dict (a dataset statistics
+    object, a comparison table)."""
+
+    def to_tables(self) -> Any: ...
+
+    def to_dict(self) -> Any: ...
+
+
+@runtime_checkable
+class Result(Rendered, Protocol):
+    """One system's score under a task: rendered as any `Rendered`, with its signature (every setting that can change
+    the number) and its warnings (releval.core.notices.Notice)."""
+
+    @property
+    def signature(self) -> Signature: ...
+
+    @property
+    def warnings(self) -> Sequence[Any]: ...
+
+
+class Compare(Protocol[C_contra]):
+    """A task's comparison: `(gold, {system: [prediction files]}, config, significance config)` → a paired table
+    (one file per system) or a seed table (several), through the library's significance tests."""
+
+    def __call__(
+        self,
+        gold: Any,
+        systems: Mapping[str, Sequence[Any]],
+        config: C_contra,
+        test: Any,
+        /,
+        *,
+        baseline: str | None = None,
+        progress: Any = None,
+    ) -> Any: ...
+
+
+class Audit(Protocol[C_contra]):
+    """A task's audit (`releval audit run`): `(gold, prediction, config, train=…, train_format=…)` → a report with
+    `to_dict()` and `exit_status` (releval.audit.checks.AuditReport)."""
+
+    def __call__(
+        self, gold: Any, pred: Any, config: C_contra, /, *, train: Any = None, train_format: str | None = None
+    ) -> Any: ...
+
+
+class FullReport(Protocol[C_contra]):
+    """A task's own whole-report layout (`releval score --perl-report`): `(gold, systems, config)` → (the results,
+    for their warnings and signatures, and the report's text)."""
+
+    def __call__(
+        self, gold: Any, systems: Sequence[tuple[str | None, Any]], config: C_contra, /
+    ) -> tuple[Sequence[Result], str]: ...
+
+
+def rows_per_class(results: Sequence[R]) -> tuple[Sequence[R], Mapping[str, str] | None]:
+    """The `per_class` capability of a task whose results are themselves per-class rows and averages
+    (releval.result.ScoreResult): `plot per-class` draws them as they are, with the classes' own names.
+
+    >>> rows_per_class([])
+    ([], None)
+    """
+    return list(results), None
+
+
+#: The input option groups (releval.commands.inputs.INPUT_OPTIONS, their `group`) a task may read besides the
+#: options every label file has: SpERT-style end-to-end files, ranked relation facts, DocRED files.
+INPUT_GROUPS = ("e2e-files", "ranked-facts", "docred-files")
+
+
 @dataclass(frozen=True)
-class Task:
-    """One kind of evaluation, as every command and the board see it (one module in `releval.tasks` each).
+class Task(Generic[C, R]):
+    """One kind of evaluation, as every command and the board see it: the extension API's contract (a plugin's
+    task is one such object, registered with releval.registry.register_task or RELEVAL_TASKS).
+
+    What it computes:
 
     * `name`, `help`: its `--task` value and a one-line description;
     * `config`: its Config class, a frozen dataclass whose fields are every setting of the task — a command option
-      that sets a field the Config lacks is refused for this task, not ignored (releval.commands.inputs);
+      that sets a field the Config lacks is refused for this task, not ignored (releval.commands.inputs); F-based
+      tasks derive it from `ScoringConfig`;
     * `unit`: what the significance tests resample (item, sentence, document, bag, episode);
-    * `score_files(gold, systems, config)`: [(system name or None, prediction)] → one Result per system, gold
-      read once; each Result renders through releval.report (to_tables) and carries its signature and warnings;
-    * `compare(gold, systems, config, test, baseline, progress)`: {name: [runs]} → a paired or seed table, or
-      None when the task has no per-unit statistics to resample;
-    * `statistics(paths, config, **options)`: dataset statistics of gold files (an object with `to_tables()` and
-      `to_dict()`, rendered by releval.report), or None;
+    * `score_files(gold, systems, config)`: [(system name or None, prediction)] → one `Result` per system, gold
+      read once; each renders through releval.report (`to_tables`, `to_dict`) and carries its signature and
+      warnings;
+    * `compare(gold, {name: [runs]}, config, test, baseline=, progress=)` (`Compare`): a paired or seed table, or
+      None when the task has no per-unit statistics to resample (`compare`, `replicability` refuse it);
+    * `statistics(paths, config, **options)`: dataset statistics of gold files (a `Rendered`), or None (`stats`);
     * `measures`: the board's default measures, headline first — names of the `metrics` of the PairedTable that
-      `compare` returns for one file per system (its `scores[system][measure]` is the value, a row's `ci_a` the
-      bootstrap interval, `p_value` the paired test); empty: micro and the Config's weightings;
+      `compare` returns for one file per system; empty: micro and the Config's weightings;
     * `gold_parts(path)`: for a task whose gold is several files (DrugProt: relations, entities, PMID list), the
       files that the gold given as `path` (its folder or main file) is made of; None: gold is one file. The board
       stores them as one archive (releval.data.parts) and gives the task their folder.
 
-    `compare`, `statistics` and `gold_parts` may be "module:function" references (`resolve`): a task names
-    functions of the layers above it (significance, statistics) without importing them.
+    What the commands ask instead of its name (its declared capabilities):
 
-    >>> from releval.tasks import get_task
+    * `inputs`: the input option groups it reads besides the label-file ones (`INPUT_GROUPS`: `--types` … for
+      "e2e-files", `--ties` … for "ranked-facts", `--train-facts` … for "docred-files");
+    * `per_class(results)` → (per-class results, {class: display name} or None): `plot per-class` draws the task
+      (`rows_per_class` for results that are per-class rows themselves); None: refused;
+    * `audit(gold, pred, config, train=, train_format=)` (`Audit`): `audit run` runs it; None: refused;
+    * `compare_per_class`: `compare --per-class` tests each class (False: refused, e.g. ranked facts);
+    * `rank_intervals(gold, systems, config, test)`: `compare --rank-intervals`' bootstrap intervals of ranks;
+    * `fixed_width`: its results print this many decimals and no per-class rows (the SemEval perl scorer's
+      layout: `score --width`, `--per-class` refused); None: any width;
+    * `full_report` (`FullReport`): the task's own whole report, printed by `score --perl-report`;
+    * `wide_tsv`: `score_files` takes label files (releval.data.labels.LabelFile), so a wide TSV (id, gold, one
+      column per system) given alone is scored column by column;
+    * `dataset_tests(datasets, test=, metric=, config=, resamples=, seed=, progress=)`: the task's own paired tests
+      of `replicability from-predictions` (relation classification's, with per-item correctness tests); None: the
+      generic path through `compare` (releval.replicability.task_tests).
+
+    The layers above the tasks (significance, dataset statistics, audit, report) are imported by the functions
+    that need them: releval.registry assembles the Task objects of releval's own tasks from their module's `TASK`
+    plus those functions, so no module of `releval.tasks` names a layer above it.
+
+    >>> from releval.registry import get_task
     >>> task = get_task("rc")
-    >>> task.unit, "negative" in task.settings
-    ('item', True)
+    >>> task.unit, "negative" in task.settings, task.per_class is not None
+    ('item', True, True)
     """
 
     name: str
     help: str
-    config: type
+    config: type[C]
     unit: str
-    score_files: Any
-    compare: Any = None
-    statistics: Any = None
+    score_files: Callable[[Any, Sequence[tuple[str | None, Any]], C], Sequence[R]]
+    compare: Compare[C] | None = None
+    statistics: Callable[..., Rendered] | None = None
     measures: tuple[str, ...] = ()
-    gold_parts: Any = None
+    gold_parts: Callable[[Path], Sequence[Path]] | None = None
+    inputs: frozenset[str] = frozenset()
+    per_class: Callable[[Sequence[R]], tuple[Sequence[Any], Mapping[str, str] | None]] | None = None
+    audit: Audit[C] | None = None
+    compare_per_class: bool = True
+    rank_intervals: Callable[[Any, Mapping[str, Sequence[Any]], C, Any], Any] | None = None
+    fixed_width: int | None = None
+    full_report: FullReport[C] | None = None
+    wide_tsv: bool = False
+    dataset_tests: Callable[..., Any] | None = None
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.inputs) - set(INPUT_GROUPS))
+        if unknown:
+            raise ValueError(f"task {self.name!r}: input group(s) {unknown} are not among {list(INPUT_GROUPS)}")
 
     def gold_upload(self, gold: str | os.PathLike[str]) -> tuple[bytes, str]:
         """What a board stores of the gold `gold`: its bytes and file name; for a task whose gold is several files
@@ -136,9 +250,9 @@ class Task:
     @property
     def settings(self) -> frozenset[str]:
         """The names of the Config's settings (its dataclass fields)."""
-        return frozenset(f.name for f in fields(self.config))
+        return frozenset(f.name for f in fields(self.config))  # type: ignore[arg-type]
 
-    def make_config(self, **settings: Any) -> Any:
+    def make_config(self, **settings: Any) -> C:
         """The task's Config of `settings`; a setting the Config lacks is an OptionError naming it."""
         unknown = sorted(set(settings) - self.settings)
         if unknown:
@@ -149,9 +263,8 @@ class Task:
 
 
 def resolve(reference: Any) -> Any:
-    """A Task's function: the callable itself, or a "module:attribute" reference imported now (so that a task in a
-    lower layer can name a function of a higher one, e.g. its comparison in releval.significance, without
-    importing it)."""
+    """A function given as itself or as a "module:attribute" reference (a plugin's older spelling), imported now.
+    releval's own tasks give their functions themselves (releval.registry assembles them)."""
     if not isinstance(reference, str):
         return reference
     import importlib

@@ -26,7 +26,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -35,7 +35,7 @@ from releval.data.formats.chemprot import BLUE_GROUPS, BLUE_LABELS, BLUE_NEGATIV
 from releval.data.labels import LabelFile
 from releval.result import ScoreResult
 from releval.tasks import classification as rc
-from releval.tasks.base import Task, resolve
+from releval.tasks.base import Task, rows_per_class
 
 #: The note every ChemProt-BLUE result carries.
 BLUE_NOTE = (
@@ -189,17 +189,18 @@ def compare(
     *,
     baseline: str | None = None,
     progress: Any = None,
+    compare_files: Callable[..., Any],
 ) -> Any:
-    """Paired tests (one file per system) or seed comparisons (several), as `rc` compares them, after the row
-    checks of `load_checked`; the table carries the preset's note."""
+    """Paired tests (one file per system) or seed comparisons (several), as `rc` compares them
+    (`compare_files`: releval.significance.compare's, which releval.registry passes in), after the row checks of
+    `load_checked`; the table carries the preset's note."""
     gold_file, _, runs = load_checked(gold, systems, config)
-    compare_files = resolve("releval.significance.compare:compare_files")
     table = compare_files(gold_file, runs, config, test, baseline=baseline, progress=progress)
     return replace(table, notes=[_note(config), *table.notes])
 
 
 @dataclass(frozen=True)
-class PresetTask(Task):
+class PresetTask(Task[_ChemProtConfig, ScoreResult]):
     """A Task whose Config inherits settings the preset fixes: `fixed` names them, and they are not among the task's
     `settings`, so the input stage refuses their options for this task ("--view: apply to --task rc only") instead
     of accepting a setting that cannot change a number or would contradict the preset."""
@@ -214,15 +215,23 @@ class PresetTask(Task):
 #: The classification settings a ChemProt preset fixes: no SemEval direction to drop, no ids for a patch to name.
 FIXED = ("view", "patch")
 
+#: Why the scores of two presets are not comparable ({their two task names}: the reason), for `audit compare`.
+PRESET_REASONS: dict[frozenset[str], str] = {
+    frozenset(("chemprot-blue", "chemprot-scibert")): (
+        "task differs: chemprot-blue (BLUE/BioBERT/BLURB: micro-F1 over CPR:3/4/5/6/9 with 'false' candidate pairs "
+        "as negatives) and chemprot-scibert (SciBERT: 13 labels, no negatives, micro-F1 = accuracy) are different "
+        "tasks on different data: their numbers are not comparable"
+    ),
+}
+
 BLUE_TASK = PresetTask(
     name="chemprot-blue",
     help="ChemProt as BLUE/BioBERT/BLURB score it: micro-F1 over CPR:3/4/5/6/9, 'false' the negative class",
     config=BlueConfig,
     unit="item",
     score_files=score_files,
-    compare=compare,
-    statistics="releval.dataset_stats.biomedical:chemprot_statistics",
     measures=(),
+    per_class=rows_per_class,
     fixed=FIXED,
 )
 SCIBERT_TASK = PresetTask(
@@ -231,8 +240,7 @@ SCIBERT_TASK = PresetTask(
     config=SciBertConfig,
     unit="item",
     score_files=score_files,
-    compare=compare,
-    statistics="releval.dataset_stats.biomedical:chemprot_statistics",
     measures=(),
+    per_class=rows_per_class,
     fixed=FIXED,
 )

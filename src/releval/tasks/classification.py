@@ -40,7 +40,7 @@ from releval.metrics.classification import ClassificationScores, Encoded, detect
 from releval.metrics.counts import ClassCounts
 from releval.metrics.missing_bounds import FillBounds, fill_bounds
 from releval.result import Average, ScoreResult
-from releval.tasks.base import ScoringConfig, Task, build_signature
+from releval.tasks.base import ScoringConfig, Task, build_signature, rows_per_class
 from releval.tasks.label_mistakes import (
     check_label_junk,
     check_label_spelling,
@@ -602,12 +602,12 @@ def score_files(
     return results
 
 
-TASK = Task(
+TASK: Task[ClassificationConfig, ScoreResult] = Task(
     name="rc",
     help="relation classification: one label per item, every class weighting",
     config=ClassificationConfig,
     unit="item",
     score_files=score_files,
-    compare="releval.significance.compare:compare_files",
-    statistics="releval.dataset_stats.label_distribution:statistics",
+    per_class=rows_per_class,
+    wide_tsv=True,
 )

@@ -898,13 +898,24 @@ def score_files(gold: Any, systems: Sequence[tuple[str | None, Any]], config: Do
     return out
 
 
+def per_relation_rows(results: Sequence[DocredResult]) -> tuple[list[ScoreResult], dict[str, str] | None]:
+    """`plot per-class` of DocRED: each result's per-relation rows (its official F1 is their micro average), with
+    the relation names of --relation-names (those of the first result).
+
+    >>> per_relation_rows([])
+    ([], None)
+    """
+    names = results[0].relation_names if results else None
+    return [r.per_relation for r in results], names
+
+
 TASK = Task(
     name="docred",
     help="document-level RE (DocRED, Re-DocRED): official F1, Ign F1, Evi F1, per-relation weightings",
     config=DocredConfig,
     unit="document",
     score_files=score_files,
-    compare="releval.significance.docred:compare_files",
-    statistics="releval.dataset_stats.docred:statistics",
+    inputs=frozenset({"docred-files"}),
+    per_class=per_relation_rows,
     measures=("f1", "ign_f1", "evi_f1", "macro", "frequent_f1", "long_tail_f1"),
 )

@@ -38,12 +38,12 @@ from releval.core.errors import InputError
 from releval.core.notices import Notice
 from releval.core.signature import Signature, short_hash
 from releval.core.table import Table
-from releval.data.drugprot import RELATION_TYPES, GoldSet, Relations, load_gold, read_relations
+from releval.data.drugprot import RELATION_TYPES, GoldSet, Relations, gold_files, load_gold, read_relations
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.counts import ClassCounts
 from releval.result import Average, ClassRow, ScoreResult, compact_tables, score_tables
-from releval.tasks.base import ScoringConfig, Task, build_signature
+from releval.tasks.base import ScoringConfig, Task, build_signature, rows_per_class
 from releval.tasks.vocabulary import Vocabulary, check_vocabulary, identical_notice, swapped_names
 
 
@@ -257,13 +257,12 @@ def score_files(gold: Any, systems: Sequence[tuple[str | None, Any]], config: Dr
     return [score(g, pred, config, name) for name, pred in systems]
 
 
-TASK = Task(
+TASK: Task[DrugProtConfig, DrugProtResult] = Task(
     name="drugprot",
     help="DrugProt (BioCreative VII): chemical-gene relations from entity and relation TSVs, per type, every weighting",
     config=DrugProtConfig,
     unit="document",
     score_files=score_files,
-    compare="releval.significance.drugprot:compare_files",
-    statistics="releval.dataset_stats.biomedical:drugprot_statistics",
-    gold_parts="releval.data.drugprot:gold_files",
+    gold_parts=gold_files,
+    per_class=rows_per_class,
 )

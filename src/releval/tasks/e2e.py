@@ -33,7 +33,7 @@ from releval.data.e2e_arrays import E2EArraysDataset
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, array_counts
-from releval.result import Average, ClassRow, ScoreResult, score_tables
+from releval.result import Average, ClassRow, ScoreResult, report_text, score_tables
 from releval.tasks.base import ScoringConfig, Task, build_signature
 
 E2EInput = str | os.PathLike[str] | E2EDataset | Sequence[Document]
@@ -188,7 +188,10 @@ class E2EResult:
 
     def __str__(self) -> str:
         """Each criterion's report (`print(result)`), NER first, in `classification_report`'s layout."""
-        return "\n\n".join(f"== {CRITERION_TITLES[name]} ==\n{result}" for name, result in self.results.items())
+        return "\n\n".join(
+            f"== {CRITERION_TITLES[name]} ==\n{report_text(result, unit='documents', accuracy=False)}"
+            for name, result in self.results.items()
+        )
 
     task: ClassVar[str] = "e2e"
 
@@ -427,6 +430,5 @@ TASK = Task(
     config=E2EConfig,
     unit="document",
     score_files=score_files,
-    compare="releval.significance.compare:compare_files",
-    statistics="releval.dataset_stats.e2e_dataset:statistics",
+    inputs=frozenset({"e2e-files"}),
 )

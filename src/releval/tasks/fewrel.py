@@ -413,7 +413,5 @@ TASK = Task(
     config=FewRelConfig,
     unit="episode",
     score_files=score_files,
-    compare="releval.significance.fewrel:compare_files",
-    statistics="releval.dataset_stats.fewrel:statistics",
     measures=(ACCURACY,),
 )

@@ -749,7 +749,7 @@ TASK = Task(
     config=RankedConfig,
     unit="bag",
     score_files=score_files,
-    compare="releval.significance.ranked:compare_files",
-    statistics="releval.dataset_stats.ranked:statistics",
+    inputs=frozenset({"ranked-facts"}),
+    compare_per_class=False,  # score shows each relation's AUC and P@N
     measures=MEASURES,
 )

@@ -442,4 +442,5 @@ OFFICIAL_TASK = Task(
     config=SemevalOfficialConfig,
     unit="item",
     score_files=score_files,
+    fixed_width=2,  # the perl scorer's two decimals, and no per-class rows beside other systems'
 )

@@ -198,6 +198,8 @@ class E2EFormat(ABC):
     """
 
     name: ClassVar[str]
+    #: The task (releval.registry) that reads end-to-end files: `stats --task auto` asks it for their statistics.
+    task: ClassVar[str] = "e2e"
 
     def sniff(self, head: Head) -> Evidence | None:
         """How surely `head` is the beginning of a file of this format (this tells end-to-end files from label
