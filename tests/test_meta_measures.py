@@ -5,6 +5,7 @@ rows), and the flips are the pairs two measures order differently (from each sys
 from __future__ import annotations
 
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -118,3 +119,39 @@ def test_a_system_that_drops_rare_classes_flips_micro_and_macro(tmp_path) -> Non
     assert (flip.a, flip.b, flip.first, flip.second) == ("micro", "macro", "frequent", "even")
     assert flip.delta_a == pytest.approx(a["micro"].f - b["micro"].f, abs=1e-12)
     assert flip.delta_b == pytest.approx(a["macro"].f - b["macro"].f, abs=1e-12)
+
+
+def test_a_half_is_scored_as_releval_score_scores_those_items(tmp_path) -> None:
+    """The first half of split 0 (the permutation of the items by the split's seed) written out as files and
+    scored by `releval.score` gives each system's F on that half."""
+    from releval.significance.ranks import joint_system_halves
+
+    systems = {p.stem: [str(p)] for p in SYSTEMS[:3]}
+    first, second = joint_system_halves(str(SEMEVAL_KEY), systems, ClassificationConfig(), splits=3, seed=11)
+    rows = [line.split("\t") for line in SEMEVAL_KEY.read_text().splitlines() if line.strip()]
+    order = np.random.default_rng(11).permutation(len(rows))
+    half = len(rows) // 2
+    for which, items, scores in (("a", order[:half], first), ("b", order[half : 2 * half], second)):
+        keep = {rows[i][0] for i in items}
+        gold = tmp_path / f"gold_{which}.txt"
+        gold.write_text("".join(f"{i}\t{lab}\n" for i, lab in rows if i in keep))
+        for k, (name, (path,)) in enumerate(systems.items()):
+            pred = tmp_path / f"{name}_{which}.txt"
+            lines = Path(path).read_text().splitlines()
+            pred.write_text("".join(line + "\n" for line in lines if line.split("\t")[0] in keep))
+            result = releval.score(gold, pred, negative="Other")
+            for metric in ("micro", "macro"):
+                assert scores[metric][k, 0] == pytest.approx(result[metric].f, abs=1e-12), (which, name, metric)
+
+
+def test_swap_rates_count_the_pairs_the_halves_order_differently() -> None:
+    from releval.significance.meta import swap_rates
+
+    observed = {"m": np.array([0.50, 0.505, 0.60])}  # gaps: 0.5 point (0–1), 10 points, 9.5 points (≥ 5)
+    first = {"m": np.array([[0.50, 0.52], [0.51, 0.50], [0.60, 0.40]])}
+    second = {"m": np.array([[0.52, 0.50], [0.50, 0.51], [0.61, 0.62]])}
+    (s,) = swap_rates(observed, first, second)
+    # split 0: (0,1) swaps (0.50<0.51 vs 0.52>0.50), (0,2) no, (1,2) no; split 1: (0,1) swaps, (0,2) swaps, (1,2) swaps
+    assert s.rate == pytest.approx(4 / 6)
+    low_bin, *_, top_bin = s.bins
+    assert low_bin[2:] == (1.0, 1) and top_bin[2:] == (0.5, 2)

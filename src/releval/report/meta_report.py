@@ -50,4 +50,24 @@ def measure_tables(meta: MeasureEvaluation, signature: str | None = None) -> lis
         [(f.a, f.b, f.first, f.second, f.delta_a, f.delta_b, f.p_a, f.p_b, f.significant) for f in meta.flips],
         notes=() if meta.flips else ("no pair is ordered differently by two measures",),
     )
-    return attach([power, agreement, flips], signature=signature, notes=meta.notes)
+    tables = [power, agreement, flips]
+    if meta.stability:
+        edges = meta.stability[0].bins
+
+        def label(low: float, high: float | None) -> str:
+            return f"|Δ| ≥ {100 * low:g}" if high is None else f"{100 * low:g} ≤ |Δ| < {100 * high:g}"
+
+        tables.append(
+            Table(
+                f"Stability: swap rate between halves of the items ({meta.stability[0].splits} splits)",
+                (
+                    Column("measure"),
+                    Column("all pairs", "percent", key="swap_rate"),
+                    *(Column(label(lo, hi), "percent", key=f"bin_{n}", missing="–") for n, (lo, hi, _, _) in
+                      enumerate(edges)),
+                ),
+                [(t.metric, t.rate, *(b[2] if b[3] else None for b in t.bins)) for t in meta.stability],
+                notes=("|Δ| in points (%), the pair's difference on all the items",),
+            )
+        )  # fmt: skip
+    return attach(tables, signature=signature, notes=meta.notes)

@@ -100,6 +100,51 @@ class Flip:
     significant: bool
 
 
+@dataclass(frozen=True)
+class Stability:
+    """One measure's swap rate (Voorhees and Buckley 2002): over `splits` random splits of the items into two
+    disjoint halves and the k(k − 1)/2 system pairs, the share of (split, pair) whose two halves order the pair
+    differently (`rate`), overall and per bin of the pair's observed |Δ| (`bins`: (low, high, rate, count),
+    fractions; high None for the last, open bin)."""
+
+    metric: str
+    splits: int
+    rate: float
+    bins: tuple[tuple[float, float | None, float, int], ...]
+
+
+#: The |Δ| bins of the swap rates (fractions): 0–1, 1–2, 2–5 points and above.
+SWAP_BINS = (0.0, 0.01, 0.02, 0.05)
+
+
+def swap_rates(
+    observed: Mapping[str, NDArray[np.float64]],
+    first: Mapping[str, NDArray[np.float64]],
+    second: Mapping[str, NDArray[np.float64]],
+    edges: Sequence[float] = SWAP_BINS,
+) -> list[Stability]:
+    """Per measure: the swap rate of every system pair between the halves of each split (`first`, `second`:
+    {measure: systems × splits}), binned by the pair's observed |Δ| (`observed`: {measure: (systems,)}). A pair
+    tied on a half is no swap; a swap is one half ordering A above B and the other B above A."""
+    out = []
+    for metric, obs in observed.items():
+        a, b = first[metric], second[metric]
+        i, j = np.triu_indices(obs.shape[0], k=1)
+        swapped = (np.sign(a[i] - a[j]) * np.sign(b[i] - b[j])) < 0  # pairs × splits
+        gap = np.abs(obs[i] - obs[j])
+        bins = []
+        for n, low in enumerate(edges):
+            high = edges[n + 1] if n + 1 < len(edges) else None
+            in_bin = (gap >= low) & (gap < high) if high is not None else gap >= low
+            count = int(in_bin.sum())
+            rate = float(swapped[in_bin].mean()) if count else float("nan")
+            bins.append((float(low), None if high is None else float(high), rate, count))
+        out.append(
+            Stability(metric, int(a.shape[1]), float(swapped.mean()) if swapped.size else float("nan"), tuple(bins))
+        )
+    return out
+
+
 @dataclass
 class MeasureEvaluation:
     """Every table of the meta-evaluation of a comparison's measures."""
@@ -110,6 +155,7 @@ class MeasureEvaluation:
     systems: int
     resamples: int | None = None
     notes: list[str] = field(default_factory=list)
+    stability: list[Stability] = field(default_factory=list)
 
 
 def discriminative_power(table: PairedTable, alpha: float = META_ALPHA, *, raw: bool = False) -> list[Power]:
@@ -184,8 +230,11 @@ def evaluate_measures(
     table: PairedTable,
     draws: Mapping[str, NDArray[np.float64]] | None = None,
     alpha: float = META_ALPHA,
+    halves: tuple[Mapping[str, NDArray[np.float64]], Mapping[str, NDArray[np.float64]]] | None = None,
 ) -> MeasureEvaluation:
-    """The meta-evaluation of a table of all pairs (see the module)."""
+    """The meta-evaluation of a table of all pairs (see the module); `halves`: each system's scores on the two
+    halves of random splits of the items ({measure: systems × splits} each, systems in the table's order) for the
+    swap rates."""
     notes = [
         f"discriminative power: the share of the {len(table.scores) * (len(table.scores) - 1) // 2} system pairs "
         f"significant at {alpha:g} ({table.correction}-adjusted p over all pairs; Sakai 2006)",
@@ -193,6 +242,15 @@ def evaluate_measures(
         + (", 95% percentile interval over the joint bootstrap's resamples" if draws is not None else ""),
     ]
     resamples = table.signature.get("resamples")
+    stability = []
+    if halves is not None:
+        names = list(table.scores)
+        observed = {m: np.array([table.scores[n][m] for n in names], dtype=np.float64) for m in table.metrics}
+        stability = swap_rates(observed, halves[0], halves[1])
+        notes.append(
+            "stability: the share of (split, pair) whose two disjoint halves of the items order the pair "
+            "differently (Voorhees & Buckley 2002), by the pair's observed |Δ|"
+        )
     return MeasureEvaluation(
         discriminative_power(table, alpha),
         agreements(table, draws, table.confidence or 0.95),
@@ -200,6 +258,7 @@ def evaluate_measures(
         len(table.scores),
         int(resamples) if resamples not in (None, "", "none") else None,
         notes,
+        stability,
     )
 
 
@@ -221,6 +280,11 @@ def meta_dict(meta: MeasureEvaluation) -> dict[str, object]:
             {"a": f.a, "b": f.b, "first": f.first, "second": f.second, "delta_a": f.delta_a, "delta_b": f.delta_b,
              "p_a": f.p_a, "p_b": f.p_b, "significant_under_both": f.significant}
             for f in meta.flips
+        ],
+        "stability": [
+            {"metric": t.metric, "splits": t.splits, "swap_rate": t.rate,
+             "bins": [{"low": lo, "high": hi, "swap_rate": r, "pairs": c} for lo, hi, r, c in t.bins]}
+            for t in meta.stability
         ],
         "notes": list(meta.notes),
     }  # fmt: skip

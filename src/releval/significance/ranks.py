@@ -131,13 +131,14 @@ def joint_system_halves(
 ) -> tuple[dict[str, NDArray[np.float64]], dict[str, NDArray[np.float64]]]:
     """Every system's F under every average on each half of `splits` random splits of the items into two
     disjoint halves (Voorhees and Buckley 2002): ({average: (systems, splits)} of the first halves, of the
-    second), the classes of every half those of the whole test set (class set "test")."""
+    second), each half scored as a test set of its own (its classes: those with gold items in it, as `releval
+    score` scores a file of those items)."""
     config = config or rc.ClassificationConfig()
     cells, views, where, keys, runs_of, metrics = _joint(gold, systems, config)
     first, second = split_half_counts(cells, splits, seed)
     halves = []
     for counts in (first, second):
-        values = joint_f_of_totals(cells, views, [cells.totals(counts)], "test")
+        values = joint_f_of_totals(cells, views, [cells.totals(counts)], "resample")
         halves.append(_per_system(values, where, keys, runs_of, metrics))
     return halves[0], halves[1]
 
