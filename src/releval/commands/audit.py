@@ -64,7 +64,7 @@ _FORMAT_HELP = "Output: text or json."
     "auto (relation classification labels, or end-to-end RE files when gold or predictions are), rc, e2e, or docred "
     "(DocRED gold and a CodaLab result.json: leak check with --train-facts, evidence, titles, duplicates).",
 )
-@input_options("audit run", ("{gold}", "{pred}"), tasks=("rc", "docred"))
+@input_options("audit run", ("{gold}", "{pred}"), tasks=("rc", "e2e", "docred"))
 @format_option(FORMATS, _FORMAT_HELP)
 @output_option()
 def run_command(
@@ -104,8 +104,15 @@ def run_command(
                        "table)")  # fmt: skip
         refuse_foreign(the_task, inputs.given_fields(), ("rc", "docred"))
         report = audit_docred(gold, pred, inputs.config(the_task))
+    elif task == "e2e" or inputs.types is not None:  # --types: end-to-end files
+        from releval.audit.e2e_checks import audit_e2e
+
+        refuse_options({"--macro-classes": inputs.macro_classes != "gold"}, "does not apply to an audit")
+        refuse_options({"--train-format": train_format is not None}, "does not apply to --task e2e")
+        refuse_foreign(get_task("e2e"), inputs.given_fields(), ("rc", "e2e", "docred"))
+        report = audit_e2e(gold, pred, train, by_position=inputs.by_position, types=inputs.types)
     else:
-        refuse_foreign(get_task("rc"), inputs.given_fields(), ("rc", "docred"))
+        refuse_foreign(get_task("rc"), inputs.given_fields(), ("rc", "e2e", "docred"))
         report = audit(gold, pred, train, config=inputs.config("rc"), train_format=train_format)
     text = (
         render_report(report)
