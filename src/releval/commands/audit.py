@@ -104,7 +104,7 @@ def run_command(
                        "table)")  # fmt: skip
         refuse_foreign(the_task, inputs.given_fields(), ("rc", "docred"))
         report = audit_docred(gold, pred, inputs.config(the_task))
-    elif task == "e2e" or inputs.types is not None:  # --types: end-to-end files
+    elif task == "e2e":
         from releval.audit.e2e_checks import audit_e2e
 
         refuse_options({"--macro-classes": inputs.macro_classes != "gold"}, "does not apply to an audit")
