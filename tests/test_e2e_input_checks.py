@@ -182,3 +182,16 @@ def test_audit_reports_the_refusal_as_an_error(
     findings = json.loads(capsys.readouterr().out)["findings"]
     assert [(f["code"], f["severity"]) for f in findings] == [("label-mistake", "error")]
     assert "relation type(s) differ from gold's only in letter case" in findings[0]["message"]
+
+
+def test_pure_dygie_refusals_name_the_sentence_id(tmp_path: Path) -> None:
+    """In PURE/DyGIE++ files the location is the sentence's id (its doc_key here: one sentence per document)."""
+    records = to_dygie(load_e2e(SLICE).documents)
+    (tmp_path / "gold.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    for record in records:
+        for relation in record["relations"][0]:
+            relation[4] = relation[4].lower()
+    (tmp_path / "pred.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    first = next(r["doc_key"] for r in records if any(x[4] == "live_in" for x in r["relations"][0]))
+    with pytest.raises(InputError, match=rf"\(gold 'Work_For'\) \(first at sentence id {first}\);"):
+        score(tmp_path / "gold.jsonl", tmp_path / "pred.jsonl", E2EConfig())

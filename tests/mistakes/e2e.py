@@ -59,6 +59,14 @@ def misspelt_live_in(docs: list[dict]) -> list[dict]:
     return docs
 
 
+def spaced_relations(docs: list[dict]) -> list[dict]:
+    """A space after every relation type (`Live_In `): a type column written with its padding."""
+    for doc in docs:
+        for relation in doc["relations"]:
+            relation["type"] += " "
+    return docs
+
+
 def _write(path: Path, docs: list[dict]) -> Path:
     path.write_text(json.dumps(docs), encoding="utf-8")
     return path
@@ -95,6 +103,12 @@ CASES = [
         "upper-cased entity types",
         _pair(upper_entities),
         "entity type(s) differ from gold's only in letter case",
+    ),
+    Mistake(
+        "e2e",
+        "relation types with white space",
+        _pair(spaced_relations),
+        "relation type(s) carry surrounding white space",
     ),
     Mistake(
         "e2e",

@@ -459,7 +459,7 @@ def _refuse_undeclared(
 
 def _first_at(data: E2EArraysDataset, kind: str) -> Callable[[str], str | None]:
     """Where a type first occurs in `data`: `record 12 (orig_id 5012)` (SpERT list), `test[11] (orig_id 5012)`
-    (SpERT split file), `sentence DOC#3` (PURE/DyGIE++), else `sentence 12 (id …)`."""
+    (SpERT split file), `sentence id DOC#3` (PURE/DyGIE++), else `sentence 12 (id …)`."""
 
     def where(label: str) -> str | None:
         for split, arrays in data.splits.items():
@@ -480,7 +480,7 @@ def _first_at(data: E2EArraysDataset, kind: str) -> Callable[[str], str | None]:
 def _sentence_name(data: E2EArraysDataset, split: str, k: int, ids: list[str | None]) -> str:
     sentence_id = ids[k]
     if data.format == "dygie" and sentence_id is not None:
-        return f"sentence {sentence_id}"
+        return f"sentence id {sentence_id}"  # the doc_key, or doc_key#i in a document of several sentences
     if data.format == "spert":
         place = f"{split}[{k}]" if len(data.splits) > 1 else f"record {k + 1}"
         return place + (f" (orig_id {sentence_id})" if sentence_id is not None else "")
