@@ -41,7 +41,7 @@ from releval.data.e2e import (
 from releval.data.e2e_arrays import E2EArrays, E2EArraysDataset
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
-from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, array_counts
+from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, _encode_pair, array_counts
 from releval.result import Average, ClassRow, ScoreResult, score_tables
 from releval.tasks.base import ScoringConfig, Task, build_signature
 from releval.tasks.vocabulary import Vocabulary, check_vocabulary, identical_notice, swapped_names
@@ -487,38 +487,45 @@ def _sentence_name(data: E2EArraysDataset, split: str, k: int, ids: list[str | N
     return f"sentence {k + 1}" + (f" (id {sentence_id})" if sentence_id is not None else "")
 
 
-def _type_rows(arrays: E2EArrays, index: dict[str, int]) -> tuple[NDArray, NDArray]:
-    """(entity rows, relation rows) of aligned sentences with type names coded by `index` (shared by both
-    sides), each sorted: a relation row is its sentence, both arguments' span and type, and its type."""
+def _type_columns(arrays: E2EArrays, index: dict[str, int]) -> tuple[list[NDArray], list[NDArray]]:
+    """(entity columns, relation columns) of aligned sentences with type names coded by `index` (shared by both
+    sides): an entity is its sentence, span and type; a relation its sentence, both arguments' span and type, and
+    its type."""
 
     def coded(codes: NDArray, names: list[str]) -> NDArray:
         table = np.array([index.setdefault(n, len(index)) for n in names], dtype=np.int64)
         return table[codes] if codes.size else codes
 
     ent_type = coded(arrays.ent_type, arrays.entity_types)
-    entities = np.stack([arrays.ent_doc, arrays.ent_start, arrays.ent_end, ent_type], axis=1)
     head, tail = arrays.rel_head, arrays.rel_tail
-    relations = np.stack(
-        [
-            arrays.rel_doc,
-            *(arrays.ent_start[head], arrays.ent_end[head], ent_type[head]),
-            *(arrays.ent_start[tail], arrays.ent_end[tail], ent_type[tail]),
-            coded(arrays.rel_type, arrays.relation_types),
-        ],
-        axis=1,
-    )
-    return tuple(rows[np.lexsort(rows.T[::-1])] for rows in (entities, relations))  # type: ignore[return-value]
+    entities = [arrays.ent_doc, arrays.ent_start, arrays.ent_end, ent_type]
+    relations = [
+        arrays.rel_doc,
+        *(arrays.ent_start[head], arrays.ent_end[head], ent_type[head]),
+        *(arrays.ent_start[tail], arrays.ent_end[tail], ent_type[tail]),
+        coded(arrays.rel_type, arrays.relation_types),
+    ]
+    return entities, relations
 
 
 def _same_content(gold: E2EArrays, pred: E2EArrays) -> bool:
     """Whether aligned predictions list every sentence's entity mentions and relations exactly as gold does
-    (types by name; at least one mention)."""
+    (types by name; at least one mention). A system's output differs in how many mentions or relations some
+    sentence has, which is told without sorting; only a near copy is compared row by row."""
     if gold.ent_doc.size == 0 or (gold.ent_doc.size, gold.rel_doc.size) != (pred.ent_doc.size, pred.rel_doc.size):
         return False
+    n = len(gold)
+    for g_doc, p_doc in ((gold.ent_doc, pred.ent_doc), (gold.rel_doc, pred.rel_doc)):
+        if not np.array_equal(np.bincount(g_doc, minlength=n), np.bincount(p_doc, minlength=n)):
+            return False
     index: dict[str, int] = {}  # type names, entity and relation alike, coded the same on both sides
-    g = _type_rows(gold, index)
-    p = _type_rows(pred, index)
-    return all(np.array_equal(a, b) for a, b in zip(g, p))
+    for g_columns, p_columns in zip(_type_columns(gold, index), _type_columns(pred, index)):
+        if not g_columns[0].size:
+            continue
+        g_keys, p_keys = _encode_pair(g_columns, p_columns)  # one order-preserving int64 per row
+        if not np.array_equal(np.sort(g_keys), np.sort(p_keys)):
+            return False
+    return True
 
 
 def _swap_reasons(gold: E2EArraysDataset, pred: E2EArraysDataset) -> list[str]:
