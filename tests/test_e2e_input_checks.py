@@ -195,3 +195,14 @@ def test_pure_dygie_refusals_name_the_sentence_id(tmp_path: Path) -> None:
     first = next(r["doc_key"] for r in records if any(x[4] == "live_in" for x in r["relations"][0]))
     with pytest.raises(InputError, match=rf"\(gold 'Work_For'\) \(first at sentence id {first}\);"):
         score(tmp_path / "gold.jsonl", tmp_path / "pred.jsonl", E2EConfig())
+
+
+def test_gold_without_relations_leaves_predicted_types_alone(tmp_path: Path) -> None:
+    """Sentences whose gold has no relation (nothing to hold the predicted types against): a predicted relation is
+    a false positive, not a vocabulary mistake."""
+    gold = [d | {"relations": []} for d in GOLD[:3]]
+    pred = json.loads(json.dumps(gold))
+    pred[0]["relations"] = [{"type": "Kill", "head": 0, "tail": 1}]
+    result = _quiet(_write(tmp_path / "g.json", gold), _write(tmp_path / "p.json", pred))
+    assert result.warnings == []
+    assert (result["strict"]["micro"].precision, result["strict"]["micro"].recall) == (0.0, 0.0)

@@ -404,7 +404,7 @@ def check_predictions(
             where=_first_at(pred, kind),
             allowed=declared - gold_used,  # declared types gold has no instance of: legitimate predictions
         )
-        found = check_vocabulary(vocabulary)
+        found = check_vocabulary(vocabulary) if gold_used else []  # no gold type to hold them against
         if inventory is not None:
             _refuse_undeclared(vocabulary.unseen(), declared, kind, pred, types_path, "predicted")
         notices += found
