@@ -128,7 +128,14 @@ def test_score_csv_markdown_latex_and_atomic_output(conll04_test, tmp_path, caps
     out = tmp_path / "scores.csv"
     rc, _ = _score(gold, [gold], capsys, fmt="csv", output=out)
     assert rc == 0
-    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    comments, text = [], []
+    for line in out.read_text().splitlines(keepends=True):
+        (comments if line.startswith("#") else text).append(line)
+    assert comments == [  # gold scored against itself: the CSV says so in a comment row
+        f"# warning: {gold.stem}: predictions equal gold: did you pass gold twice? {gold} reproduces gold exactly "
+        "on all 288 sentences\n"
+    ]
+    rows = list(csv.DictReader(io.StringIO("".join(text))))
     micro = {r["criterion"]: float(r["f"]) for r in rows if r["label"] == "micro"}
     assert micro == {"ner": 1.0, "strict": 1.0, "boundaries": 1.0}
     support = {r["label"]: int(r["support"]) for r in rows if r["criterion"] == "strict" and r["kind"] == "class"}

@@ -709,6 +709,8 @@ NOT_VARIED = {
     "stats --allow-absent-negative": "as compare's: a permission, not a setting",
     "audit run --on-missing": "refused by an audit, which reports what every policy does (tests/test_input_stage.py)",
     "audit run --strict-labels": "refused by an audit, which lists every label gold lacks",
+    "audit run --types": "--task e2e: the types file only checks the predicted types (an error finding or none)",
+    "audit run --macro-classes": "refused by an audit: it reports micro-F1 only",
     # the input stage's field names and patch: the same Config fields as score's and compare's, varied there
     # (score-jsonl, score-jsonl-sides, compare-jsonl-sides, compare-complete); the datasets here are id-TSV slices
     "replicability from-predictions --id-field": "read by the input stage score shares; varied in score-jsonl",

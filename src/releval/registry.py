@@ -210,6 +210,17 @@ def _audit_labels(gold: Any, pred: Any, config: Any, /, *, train: Any = None, tr
     return audit(gold, pred, train, config=config, train_format=train_format)
 
 
+def _audit_e2e(gold: Any, pred: Any, config: Any, /, *, train: Any = None, train_format: str | None = None) -> Any:
+    """End-to-end RE's audit (releval.audit.e2e_checks): the files' label checks as error findings, the training
+    file's overlap; --macro-classes and --train-format do not apply."""
+    from releval.audit.e2e_checks import audit_e2e
+    from releval.core.validation import refuse_options
+
+    refuse_options({"--macro-classes": config.macro_classes != "gold"}, "does not apply to an audit")
+    refuse_options({"--train-format": train_format is not None}, "does not apply to --task e2e")
+    return audit_e2e(gold, pred, train, by_position=config.by_position, types=config.types)
+
+
 def _audit_docred(gold: Any, pred: Any, config: Any, /, *, train: Any = None, train_format: str | None = None) -> Any:
     """DocRED's audit (releval.audit.docred_checks): its train facts are a setting (--train-facts), not --train."""
     from releval.audit.docred_checks import audit_docred
@@ -254,7 +265,7 @@ def _semeval_official() -> Task[Any, Any]:
 def _e2e() -> Task[Any, Any]:
     from releval.tasks.e2e import TASK
 
-    return replace(TASK, compare=_compare_labels, statistics=_e2e_statistics, audit=_audit_labels)
+    return replace(TASK, compare=_compare_labels, statistics=_e2e_statistics, audit=_audit_e2e)
 
 
 def _fewrel() -> Task[Any, Any]:

@@ -97,3 +97,27 @@ def test_e2e_board_equals_score_and_compare(backend: str, tmp_path) -> None:
             scored = cli("score", "--task", "e2e", str(GOLD), str(path), "-w", "power:0.5")["results"][0]["criteria"]
             value = {r["name"]: r for r in data["rows"]}[name]["cells"]["boundaries:power:0.5"]["value"]
             assert value == scored["boundaries"]["averages"]["power:0.5"]["f"]
+
+
+def test_e2e_upload_with_lower_cased_relation_types_is_refused(tmp_path) -> None:
+    """A run whose relation types are gold's lower-cased matches nothing (Strict 0.00 on a board that stored it):
+    refused at upload with the scorer's message naming the file, the field and the first record; nothing stored.
+    The same run with gold's spelling is accepted (the refusal is the case, not the file)."""
+    docs = predictions(7)
+    lowered = json.loads(json.dumps(docs))
+    for doc in lowered:
+        for rel in doc["relations"]:
+            rel["type"] = rel["type"].lower()
+    with running_board("sqlite", tmp_path) as board:
+        done = releval("benchmark", "conll", str(GOLD), "--task", "e2e", env=board.env)
+        assert done.returncode == 0, done.stderr
+        status, out = board.submit("conll", "lower", json.dumps(lowered).encode(), "lower.json")
+        assert status == 400, out
+        assert out["error"].startswith("lower.json"), out
+        assert "relation type(s) differ from gold's only in letter case" in out["error"]
+        assert "'live_in' (gold 'Live_In')" in out["error"] and "(first at record 3 (orig_id 34))" in out["error"]
+        status, out = board.submit("conll", "good", json.dumps(docs).encode(), "good.json")
+        assert status == 201, out
+        board.wait_idle()
+        open_benchmark(board, "conll")
+        assert [r["name"] for r in board.json("/b/conll/board.json")["rows"]] == ["good"]

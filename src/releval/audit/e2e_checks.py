@@ -11,25 +11,45 @@ from __future__ import annotations
 import os
 from collections import Counter, defaultdict
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from releval.api import score_e2e
 from releval.audit.findings import AuditReport, Finding
 from releval.core.errors import InputError, InputErrors
 from releval.core.signature import Signature
 from releval.data.decoding import read_utf8
-from releval.data.e2e import Document, E2EDataset, align_documents, load_e2e
+from releval.data.e2e import (
+    Document,
+    E2EDataset,
+    align_arrays,
+    align_documents,
+    load_any_arrays,
+    load_e2e,
+    load_types,
+)
 from releval.data.formats import e2e_format_of
 from releval.dataset_stats.e2e_dataset import fingerprint
+
+if TYPE_CHECKING:
+    from releval.tasks.e2e import E2EResult
 
 N_EXAMPLES = 5
 E2EInput = str | os.PathLike[str] | E2EDataset
 
 
 def audit_e2e(
-    gold: E2EInput, pred: E2EInput, train: E2EInput | None = None, *, by_position: bool = False
+    gold: E2EInput,
+    pred: E2EInput,
+    train: E2EInput | None = None,
+    *,
+    by_position: bool = False,
+    types: str | os.PathLike[str] | None = None,
 ) -> AuditReport:
-    """Every end-to-end check on one system's predictions; findings as in `audit`, exit status 1 on any error."""
+    """Every end-to-end check on one system's predictions; findings as in `audit`, exit status 1 on any error.
+
+    The input checks `score` makes (releval.tasks.e2e.check_predictions: relation and entity types against gold's
+    and the `types` file's, predictions equal to gold, swapped files) are findings with the same messages; a type
+    mistake that keeps every label from matching is an error and ends the audit (every other check would report
+    it in other words)."""
     report = AuditReport(inputs={"gold": _name(gold), "pred": _name(pred), "train": _name(train) if train else None})
     loaded = {}
     for role, data in (("gold", gold), ("pred", pred), ("train", train)):
@@ -62,7 +82,12 @@ def audit_e2e(
     except (InputError, InputErrors) as exc:
         report.add(_alignment_finding(g, p, exc))
         return report
-    result = score_e2e(aligned.gold, aligned.pred, criteria=("strict", "boundaries"), ner=False, by_position=True)
+    mistake, notices = input_findings(g, p, by_position, types)
+    if mistake is not None:
+        report.add(mistake)
+        return report
+    report.extend(notices)
+    result = _scored(aligned.gold, aligned.pred, ("strict", "boundaries"))
     strict, boundaries = result["strict"]["micro"].f, result["boundaries"]["micro"].f
     report.add(
         Finding(
@@ -77,6 +102,30 @@ def audit_e2e(
     if t is not None:
         report.extend(e2e_type_findings(aligned.gold, aligned.pred, t))
     return report
+
+
+def input_findings(
+    gold: E2EDataset, pred: E2EDataset, by_position: bool, types: str | os.PathLike[str] | None
+) -> tuple[Finding | None, list[Finding]]:
+    """(the type mistake `score` refuses, as an error finding — or None —, the warnings it gives as findings)."""
+    from releval.tasks.e2e import check_predictions
+
+    inventory = load_types(types) if types is not None else None
+    g, p = load_any_arrays(gold, "gold"), load_any_arrays(pred, "pred")
+    try:
+        notices = check_predictions(g, p, align_arrays(g, p, by_position), inventory, str(types) if types else None)
+    except InputError as exc:
+        side = "gold" if exc.file == g.path else "pred"
+        return Finding("label-mistake", "error", str(exc), None, [], {"file": side, "field": exc.field}), []
+    return None, [Finding(n.code, "warning", str(n), None, [], {"file": "pred"}) for n in notices]
+
+
+def _scored(gold: list[Document], pred: list[Document], criteria: tuple[str, ...]) -> E2EResult:
+    """Aligned sentences scored without NER, quietly: the input checks' warnings are findings already
+    (`input_findings`), and these documents have no file name to give."""
+    from releval.tasks.e2e import E2EConfig, score
+
+    return score(gold, pred, E2EConfig(criteria=criteria, ner=False, by_position=True))
 
 
 def _name(data: Any) -> str:
@@ -222,8 +271,8 @@ def e2e_type_findings(gold: list[Document], pred: list[Document], train: E2EData
         return [
             Finding("type-constraints", "info", "every predicted relation fits the training type map", 0, data=data)
         ]
-    before = score_e2e(gold, pred, criteria=("strict",), ner=False, by_position=True)["strict"]["micro"].f
-    after = score_e2e(gold, kept_docs, criteria=("strict",), ner=False, by_position=True)["strict"]["micro"].f
+    before = _scored(gold, pred, ("strict",))["strict"]["micro"].f
+    after = _scored(gold, kept_docs, ("strict",))["strict"]["micro"].f
     data |= {"strict_f_before": before, "strict_f_without": after, "f_change": after - before}
     return [
         Finding(

@@ -64,7 +64,7 @@ _FORMAT_HELP = "Output: text or json."
     "another registered task with an audit.",
     needs="audit",
 )
-@input_options("audit run", ("{gold}", "{pred}"), needs="audit", groups=("docred-files",))
+@input_options("audit run", ("{gold}", "{pred}"), needs="audit", groups=("docred-files", "e2e-files"))
 @format_option(FORMATS, _FORMAT_HELP)
 @output_option()
 def run_command(

@@ -109,7 +109,7 @@ def load_e2e_arrays(path: PathLike, role: str = "gold") -> E2EArraysDataset:
         dataset = fmt.load(content, raw, name, role)
         del content
         splits = {split: E2EArrays.from_documents(docs) for split, docs in dataset.splits.items()}
-        return E2EArraysDataset(dataset.path, dataset.format, splits, dataset.notes)
+        return E2EArraysDataset(dataset.path, dataset.format, splits, dataset.notes, dataset.model_output)
 
 
 def load_types(path: PathLike) -> TypeInventory:
@@ -154,7 +154,7 @@ def load_any_arrays(data: PathLike | E2EDataset | Sequence[Document], role: str)
         return load_e2e_arrays(data, role)
     dataset = load_any(data, role)
     splits = {split: E2EArrays.from_documents(docs) for split, docs in dataset.splits.items()}
-    return E2EArraysDataset(dataset.path, dataset.format, splits, dataset.notes)
+    return E2EArraysDataset(dataset.path, dataset.format, splits, dataset.notes, dataset.model_output)
 
 
 def load_any(data: PathLike | E2EDataset | Sequence[Document], role: str) -> E2EDataset:

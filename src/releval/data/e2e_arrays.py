@@ -173,12 +173,14 @@ class E2EArrays:
 
 @dataclass(frozen=True)
 class E2EArraysDataset:
-    """The sentences of one file as arrays, by split (as `E2EDataset` holds them as Documents)."""
+    """The sentences of one file as arrays, by split (as `E2EDataset` holds them as Documents; `model_output` as
+    there)."""
 
     path: str
     format: str
     splits: dict[str, E2EArrays]
     notes: list[str] = field(default_factory=list)
+    model_output: bool = False
 
     @property
     def documents(self) -> E2EArrays:

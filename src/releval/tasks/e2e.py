@@ -11,8 +11,9 @@ Each criterion gives a ScoreResult (per-type rows, micro and every class weighti
 
 from __future__ import annotations
 
+import difflib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -20,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.core.errors import OptionError
+from releval.core.errors import InputError, OptionError
 from releval.core.frames import data_frame
 from releval.core.notices import Notice
 from releval.core.options import MACRO_CLASSES, RE_CRITERIA
@@ -28,13 +29,22 @@ from releval.core.schema import check_schema, header
 from releval.core.signature import Signature, short_hash
 from releval.core.table import Column, Table
 from releval.core.validation import check_choice
-from releval.data.e2e import Document, E2EDataset, TypeInventory, align_arrays, load_any_arrays, load_types
-from releval.data.e2e_arrays import E2EArraysDataset
+from releval.data.e2e import (
+    AlignedArrays,
+    Document,
+    E2EDataset,
+    TypeInventory,
+    align_arrays,
+    load_any_arrays,
+    load_types,
+)
+from releval.data.e2e_arrays import E2EArrays, E2EArraysDataset
 from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
-from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, array_counts
+from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, _encode_pair, array_counts
 from releval.result import Average, ClassRow, ScoreResult, report_text, score_tables
 from releval.tasks.base import ScoringConfig, Task, build_signature
+from releval.tasks.vocabulary import Vocabulary, check_vocabulary, identical_notice, swapped_names
 
 E2EInput = str | os.PathLike[str] | E2EDataset | Sequence[Document]
 
@@ -161,6 +171,22 @@ CRITERION_TITLES = {
     "boundaries": "Boundaries (argument spans + relation type; argument types ignored)",
     RELAXED: "Relaxed — EXPERIMENTAL, not an end-to-end RE score",
 }
+#: What each criterion counts as correct, after its name in the tables' headers ("Strict = argument spans …").
+CRITERION_DEFINITIONS = {
+    NER: "entity span + type",
+    "strict": "argument spans and types + relation type",
+    "boundaries": "argument spans + relation type; argument types ignored",
+    RELAXED: "EXPERIMENTAL, not an end-to-end RE score",
+}
+
+
+def criterion_header(criterion: str) -> str:
+    """A criterion's column name and what it counts as correct, for a table's title or notes.
+
+    >>> criterion_header("strict")
+    'Strict = argument spans and types + relation type'
+    """
+    return f"{CRITERION_NAMES[criterion]} = {CRITERION_DEFINITIONS[criterion]}"
 
 
 @dataclass(frozen=True)
@@ -234,7 +260,7 @@ class E2EResult:
                 if block == [NER]:
                     title = f"{result.system}: {CRITERION_TITLES[NER]}"
                 else:
-                    titles = "; ".join(f"{CRITERION_NAMES[c]} = {CRITERION_TITLES[c]}" for c in block)
+                    titles = "; ".join(map(criterion_header, block))
                     title = f"{result.system}: relations — {titles}"
                 names = [CRITERION_NAMES[c] for c in block]
                 results_ = [result[c] for c in block]
@@ -274,7 +300,7 @@ def _compact_tables(results: Sequence[E2EResult]) -> list[Table]:
         else:
             signature += [(f"{system} {CRITERION_NAMES[criterion]}", sig) for system, sig in by_system.items()]
     columns = [Column("system"), Column("criterion", align="left"), *(Column(a, "percent") for a in averages)]
-    titles = [f"{CRITERION_NAMES[c]} = {CRITERION_TITLES[c]}" for c in signatures]
+    titles = [criterion_header(c) for c in signatures]
     notes = [*titles, "F (%) per average; per-type precision, recall and F: --per-class"]
     notes += list(dict.fromkeys(n for result in results for n in result.notes))
     warnings = [f"{result.system}: {w}" for result in results for w in result.warnings]
@@ -302,6 +328,8 @@ def score(gold: E2EInput, pred: E2EInput, config: E2EConfig, system: str | None 
         entity_types=inventory.entities if inventory else (),
         relation_types=inventory.relations if inventory else (),
     )
+    types_path = config.types if isinstance(config.types, str) else None
+    input_warnings = check_predictions(g, p, aligned, inventory, types_path)
     notes = [*g.notes, *p.notes, *aligned.notes]
     if inventory and inventory.symmetric:
         notes.append(f"symmetric relation type(s), matched in either order: {', '.join(sorted(inventory.symmetric))}")
@@ -311,14 +339,14 @@ def score(gold: E2EInput, pred: E2EInput, config: E2EConfig, system: str | None 
     name = system or _system_name(p)
     results = {}
     for criterion, dc in counts.items():
-        crit_warnings = [w for w in warnings if w.startswith(f"{criterion}:")]
+        crit_warnings = [*input_warnings, *(w for w in warnings if w.startswith(f"{criterion}:"))]
         if criterion == RELAXED:
             crit_warnings.insert(0, Notice(RELAXED_CAVEAT, "experimental-criterion"))
         sig = signature(config, dc, len(aligned.gold), inventory)
         results[criterion] = criterion_result(name, dc, config, sig, list(notes), crit_warnings)
     if RELAXED in counts:
         warnings.insert(0, Notice(RELAXED_CAVEAT, "experimental-criterion"))
-    return E2EResult(name, results, counts, len(aligned.gold), notes, warnings)
+    return E2EResult(name, results, counts, len(aligned.gold), notes, [*input_warnings, *warnings])
 
 
 def _duplicate_warnings(counts: dict[str, DocumentCounts]) -> list[Notice]:
@@ -333,6 +361,196 @@ def _duplicate_warnings(counts: dict[str, DocumentCounts]) -> list[Notice]:
                     )
                 )
     return out
+
+
+def check_predictions(
+    gold: E2EArraysDataset,
+    pred: E2EArraysDataset,
+    aligned: AlignedArrays,
+    inventory: TypeInventory | None = None,
+    types_path: str | None = None,
+) -> list[Notice]:
+    """The input checks of one prediction file, whatever command scores it: its relation types and then its
+    entity types beside gold's (`releval.tasks.vocabulary.check_vocabulary`: letter case, white space, a glued
+    number, integer indices or nothing in common are refused; types gold never uses are warned), and beside the
+    types file's inventory when one is given (a type it does not declare — in gold or in the predictions — can
+    match nothing: refused with the closest declared type); then the warnings for predictions equal to gold and
+    for gold and predictions given the other way round (file names, and a gold file holding a model's output
+    keys or a prediction file with ids where gold has none).
+
+    Refusals are InputErrors naming the file, the field and the first sentence with the label.
+
+    >>> from releval.data.e2e import align_arrays, load_any_arrays
+    >>> gold = load_any_arrays([Document("1", ("A", "killed", "B"), ((0, 1, "Peop"), (2, 3, "Peop")),
+    ...                                  ((0, 1, "Kill"),))], "gold")
+    >>> pred = load_any_arrays([Document("1", ("A", "killed", "B"), ((0, 1, "Peop"), (2, 3, "Peop")),
+    ...                                  ((0, 1, "kill"),))], "pred")
+    >>> try:
+    ...     check_predictions(gold, pred, align_arrays(gold, pred))
+    ... except InputError as error:
+    ...     print(error.message.split(" (first")[0])
+    1 predicted relation type(s) differ from gold's only in letter case: 'kill' (gold 'Kill')
+    >>> [w.code for w in check_predictions(gold, gold, align_arrays(gold, gold))]
+    ['pred-equals-gold']
+    """
+    notices: list[Notice] = []
+    for kind in ("relation type", "entity type"):
+        gold_used = frozenset(_used_types(aligned.gold, kind))
+        declared = frozenset(_declared(inventory, kind))
+        if inventory is not None:
+            _refuse_undeclared(sorted(gold_used - declared), declared, kind, gold, types_path, "gold's")
+        vocabulary = Vocabulary(
+            kind,
+            gold_used,
+            _used_types(aligned.pred, kind),
+            pred.path,
+            where=_first_at(pred, kind),
+            allowed=declared - gold_used,  # declared types gold has no instance of: legitimate predictions
+        )
+        found = check_vocabulary(vocabulary) if gold_used else []  # no gold type to hold them against
+        if inventory is not None:
+            _refuse_undeclared(vocabulary.unseen(), declared, kind, pred, types_path, "predicted")
+        notices += found
+    if _same_content(aligned.gold, aligned.pred):
+        notices += identical_notice(pred.path, len(aligned.gold), "sentences")
+    notices += swapped_names(gold.path, pred.path, _swap_reasons(gold, pred))
+    return notices
+
+
+def _declared(inventory: TypeInventory | None, kind: str) -> tuple[str, ...]:
+    if inventory is None:
+        return ()
+    return inventory.relations if kind == "relation type" else inventory.entities
+
+
+def _used_types(arrays: E2EArrays, kind: str) -> list[str]:
+    """The relation (or entity) type names the sentences use."""
+    if kind == "relation type":
+        codes, names = arrays.rel_type, arrays.relation_types
+    else:
+        codes, names = arrays.ent_type, arrays.entity_types
+    return [names[i] for i in np.unique(codes).tolist()]
+
+
+def _refuse_undeclared(
+    undeclared: list[str],
+    declared: frozenset[str],
+    kind: str,
+    data: E2EArraysDataset,
+    types_path: str | None,
+    whose: str,
+) -> None:
+    """An InputError for the types of `data` that the types file does not declare, each with its closest
+    declared type, located at the first sentence of the first one."""
+    if not undeclared:
+        return
+    shown = []
+    for label in undeclared[:5]:
+        close = difflib.get_close_matches(label, sorted(declared), n=1, cutoff=0.6)
+        shown.append(f"{label!r} (closest declared {close[0]!r})" if close else repr(label))
+    more = f", … ({len(undeclared) - 5} more)" if len(undeclared) > 5 else ""
+    place = _first_at(data, kind)(undeclared[0])
+    types = types_path or "given"
+    raise InputError(
+        f"{len(undeclared)} {whose} {kind}(s) not declared in the types file {types}: {', '.join(shown)}{more}"
+        f"{f' (first at {place})' if place else ''}; a type the types file does not declare matches nothing — "
+        "fix its spelling, or give the types file of this dataset",
+        file=data.path,
+        field=kind,
+    )
+
+
+def _first_at(data: E2EArraysDataset, kind: str) -> Callable[[str], str | None]:
+    """Where a type first occurs in `data`: `record 12 (orig_id 5012)` (SpERT list), `test[11] (orig_id 5012)`
+    (SpERT split file), `sentence id DOC#3` (PURE/DyGIE++), else `sentence 12 (id …)`."""
+
+    def where(label: str) -> str | None:
+        for split, arrays in data.splits.items():
+            if kind == "relation type":
+                names, codes, docs = arrays.relation_types, arrays.rel_type, arrays.rel_doc
+            else:
+                names, codes, docs = arrays.entity_types, arrays.ent_type, arrays.ent_doc
+            if label not in names:
+                continue
+            rows = docs[codes == names.index(label)]
+            if rows.size:
+                return _sentence_name(data, split, int(rows.min()), arrays.ids)
+        return None
+
+    return where
+
+
+def _sentence_name(data: E2EArraysDataset, split: str, k: int, ids: list[str | None]) -> str:
+    sentence_id = ids[k]
+    if data.format == "dygie" and sentence_id is not None:
+        return f"sentence id {sentence_id}"  # the doc_key, or doc_key#i in a document of several sentences
+    if data.format == "spert":
+        place = f"{split}[{k}]" if len(data.splits) > 1 else f"record {k + 1}"
+        return place + (f" (orig_id {sentence_id})" if sentence_id is not None else "")
+    return f"sentence {k + 1}" + (f" (id {sentence_id})" if sentence_id is not None else "")
+
+
+def _type_columns(arrays: E2EArrays, index: dict[str, int]) -> tuple[list[NDArray], list[NDArray]]:
+    """(entity columns, relation columns) of aligned sentences with type names coded by `index` (shared by both
+    sides): an entity is its sentence, span and type; a relation its sentence, both arguments' span and type, and
+    its type."""
+
+    def coded(codes: NDArray, names: list[str]) -> NDArray:
+        table = np.array([index.setdefault(n, len(index)) for n in names], dtype=np.int64)
+        return table[codes] if codes.size else codes
+
+    ent_type = coded(arrays.ent_type, arrays.entity_types)
+    head, tail = arrays.rel_head, arrays.rel_tail
+    entities = [arrays.ent_doc, arrays.ent_start, arrays.ent_end, ent_type]
+    relations = [
+        arrays.rel_doc,
+        *(arrays.ent_start[head], arrays.ent_end[head], ent_type[head]),
+        *(arrays.ent_start[tail], arrays.ent_end[tail], ent_type[tail]),
+        coded(arrays.rel_type, arrays.relation_types),
+    ]
+    return entities, relations
+
+
+def _same_content(gold: E2EArrays, pred: E2EArrays) -> bool:
+    """Whether aligned predictions list every sentence's entity mentions and relations exactly as gold does
+    (types by name; at least one mention). A system's output differs in how many mentions or relations some
+    sentence has, which is told without sorting; only a near copy is compared row by row."""
+    if gold.ent_doc.size == 0 or (gold.ent_doc.size, gold.rel_doc.size) != (pred.ent_doc.size, pred.rel_doc.size):
+        return False
+    n = len(gold)
+    for g_doc, p_doc in ((gold.ent_doc, pred.ent_doc), (gold.rel_doc, pred.rel_doc)):
+        if not np.array_equal(np.bincount(g_doc, minlength=n), np.bincount(p_doc, minlength=n)):
+            return False
+    index: dict[str, int] = {}  # type names, entity and relation alike, coded the same on both sides
+    for g_columns, p_columns in zip(_type_columns(gold, index), _type_columns(pred, index)):
+        if not g_columns[0].size:
+            continue
+        g_keys, p_keys = _encode_pair(g_columns, p_columns)  # one order-preserving int64 per row
+        if not np.array_equal(np.sort(g_keys), np.sort(p_keys)):
+            return False
+    return True
+
+
+def _swap_reasons(gold: E2EArraysDataset, pred: E2EArraysDataset) -> list[str]:
+    """What in the files' content says they were given the other way round: a gold file holding a model's
+    output keys (PURE/DyGIE++ `predicted_ner`/`predicted_relations`) beside a prediction file without them, or
+    a SpERT prediction file with sentence ids where gold has none (SpERT writes its predictions without
+    `orig_id`)."""
+    reasons = []
+    if gold.model_output and not pred.model_output:
+        reasons.append(
+            f"the gold file {gold.path} holds a model's output (predicted_ner/predicted_relations) and the "
+            "prediction file does not"
+        )
+    if gold.format == pred.format == "spert":
+        gold_ids = any(i is not None for a in gold.splits.values() for i in a.ids)
+        pred_ids = any(i is not None for a in pred.splits.values() for i in a.ids)
+        if pred_ids and not gold_ids:
+            reasons.append(
+                "the prediction file has sentence ids (orig_id) and the gold file has none, while SpERT writes "
+                "its predictions without them"
+            )
+    return reasons
 
 
 #: The signature's `weighted_classes` for each `macro_classes`.

@@ -69,12 +69,16 @@ def located(message: str, file: str, unit: str, number: int, fld: str | None = N
 
 @dataclass(frozen=True)
 class E2EDataset:
-    """Documents of one file, by split (`train`/`dev`/`test` for a sincere split file, else the file's stem)."""
+    """Documents of one file, by split (`train`/`dev`/`test` for a sincere split file, else the file's stem).
+
+    `model_output`: the file holds a model's output keys (PURE/DyGIE++ `predicted_ner` / `predicted_relations`),
+    whichever keys were read — a gold file that has them was probably given in the predictions' place."""
 
     path: str
     format: str
     splits: dict[str, list[Document]]
     notes: list[str] = field(default_factory=list)
+    model_output: bool = False
 
     @property
     def documents(self) -> list[Document]:

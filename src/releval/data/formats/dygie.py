@@ -125,9 +125,8 @@ def _load_dygie(path: str, records: list[tuple[int, Any]], role: str) -> E2EData
     errors: list[InputError] = []
     docs: list[Document] = []
     notes: list[str] = []
-    use_predicted = role == "pred" and any(
-        isinstance(r, dict) and ("predicted_ner" in r or "predicted_relations" in r) for _, r in records
-    )
+    model_output = any(isinstance(r, dict) and ("predicted_ner" in r or "predicted_relations" in r) for _, r in records)
+    use_predicted = role == "pred" and model_output
     ner_key, rel_key = ("predicted_ner", "predicted_relations") if use_predicted else ("ner", "relations")
     if role == "pred" and not use_predicted:
         notes.append(f"{path}: no predicted_ner/predicted_relations; read 'ner' and 'relations' as the predictions")
@@ -141,7 +140,7 @@ def _load_dygie(path: str, records: list[tuple[int, Any]], role: str) -> E2EData
     raise_all(errors)
     if not docs:
         raise InputError("file has no sentences", file=path)
-    return E2EDataset(path, "dygie", {Path(path).name.split(".")[0]: docs}, notes)
+    return E2EDataset(path, "dygie", {Path(path).name.split(".")[0]: docs}, notes, model_output)
 
 
 def _dygie_documents(record: Any, path: str, line: int, ner_key: str, rel_key: str) -> list[Document]:
