@@ -152,6 +152,15 @@ def _rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any
     return rank_intervals(gold, systems, config, test)
 
 
+def _measure_draws(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any, splits: int) -> Any:
+    """Relation classification's joint bootstrap draws and split halves of every system (releval.significance.ranks),
+    for the agreement interval and the swap rates of `compare --evaluate-measures`."""
+    from releval.significance.ranks import joint_system_draws, joint_system_halves
+
+    _, draws = joint_system_draws(gold, systems, config, test)
+    return draws, joint_system_halves(gold, systems, config, splits, test.seed)
+
+
 def _dataset_tests(datasets: Sequence[tuple[str, Any, Any, Any]], **options: Any) -> Any:
     from releval.replicability.analysis import dataset_tests
 
@@ -252,6 +261,7 @@ def _rc() -> Task[Any, Any]:
         statistics=_label_statistics,
         audit=_audit_labels,
         rank_intervals=_rank_intervals,
+        measure_draws=_measure_draws,
         dataset_tests=_dataset_tests,
     )
 

@@ -163,6 +163,16 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     help="rc, one file per system: each system's rank and bootstrap rank interval (the range of its ranks in the "
     "central --confidence share of resamples of one joint draw; releval.significance.ranks).",
 )
+@click.option(
+    "--evaluate-measures",
+    "evaluate_measures",
+    is_flag=True,
+    default=False,
+    help="Also evaluate the measures from these systems: each measure's discriminative power (share of pairs "
+    "significant), Kendall's τ between the measures' rankings, the pairs they order differently and (rc) the swap "
+    "rate between halves of the test set (releval.significance.meta; all pairs, one file per system).",
+)
+@click.option("--splits", "splits", type=int, default=1000, help="--evaluate-measures: random splits into halves (rc).")
 @progress_option()
 @format_option()
 @click.option("--width", "width", type=int, default=2, help="Decimals of percentages.")
@@ -188,6 +198,8 @@ def compare_command(
     per_class: bool,
     all_pairs: bool | None,
     rank_intervals: bool,
+    evaluate_measures: bool,
+    splits: int,
     progress: bool | None,
     format: str,
     width: int,
@@ -260,6 +272,12 @@ def compare_command(
     paired = all(len(paths) == 1 for _, paths in specs)
     criteria = len(getattr(config, "all_criteria", ())) or 1  # e2e resamples each criterion on its own
     total = paired_steps(len(system_pairs(names, baseline)), test_config, criteria) if paired else 0
+    refuse_options(
+        {"--evaluate-measures": evaluate_measures and (baseline is not None or not paired)},
+        "needs every pair (no --baseline) of one prediction file per system",
+    )
+    if splits < 1:
+        raise OptionError(f"--splits: at least 1, got {splits}", option="--splits")
     if rank_intervals and (the_task.rank_intervals is None or not paired):
         from releval.registry import tasks_with
 
@@ -273,7 +291,22 @@ def compare_command(
         from dataclasses import replace
 
         table = replace(table, ranks=the_task.rank_intervals(gold, dict(specs), config, test_config))
+    if evaluate_measures:
+        table = _with_measures(table, the_task, gold, specs, config, test_config, splits)
     emit_result(table, format, width, output, all_pairs=all_pairs)
+
+
+def _with_measures(table: Any, the_task: Any, gold: Path, specs: Any, config: Any, test: Any, splits: int) -> Any:
+    """The table with the meta-evaluation of its measures (`--evaluate-measures`): the task's joint draws and
+    split halves when it has them (releval.tasks.base.Task.measure_draws)."""
+    from dataclasses import replace
+
+    from releval.significance.meta import evaluate_measures
+
+    draws = halves = None
+    if the_task.measure_draws is not None and "bootstrap" in test.tests:
+        draws, halves = the_task.measure_draws(gold, dict(specs), config, test, splits)
+    return replace(table, measures=evaluate_measures(table, draws, halves=halves))
 
 
 def _positional_systems(preds: tuple[Path, ...], gold: Path) -> list[tuple[str, list[Path]]]:

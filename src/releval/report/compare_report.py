@@ -123,10 +123,15 @@ def paired_tables(table: PairedTable, all_pairs: bool | None = None) -> list[Tab
         f", baseline {table.baseline}" if table.baseline else ", all pairs"
     )
     leading = [scores, *rank_tables(table)]
+    trailing = []
+    if table.measures is not None:
+        from releval.report.meta_report import measure_tables
+
+        trailing = measure_tables(table.measures)
     if not compact_wanted(table, all_pairs):
         pairs = Table(title, columns, rows)
         return attach(
-            [*leading, pairs],
+            [*leading, pairs, *trailing],
             signature=str(table.signature),
             warnings=getattr(table, "warnings", ()),
             notes=table.notes,
@@ -139,7 +144,7 @@ def paired_tables(table: PairedTable, all_pairs: bool | None = None) -> list[Tab
         f"compact view of {n_pairs} pairs: --all-pairs prints every pair's row (CSV and JSON always hold them)",
     ]
     return attach(
-        [*leading, *compact, replace(last, notes=(*last.notes, *shown_notes)), pairs],
+        [*leading, *compact, replace(last, notes=(*last.notes, *shown_notes)), pairs, *trailing],
         signature=str(table.signature),
         warnings=getattr(table, "warnings", ()),
     )

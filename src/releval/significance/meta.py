@@ -157,6 +157,10 @@ class MeasureEvaluation:
     notes: list[str] = field(default_factory=list)
     stability: list[Stability] = field(default_factory=list)
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready (`meta_dict`)."""
+        return meta_dict(self)
+
 
 def discriminative_power(table: PairedTable, alpha: float = META_ALPHA, *, raw: bool = False) -> list[Power]:
     """Per (test, measure) of the table's pair rows: the pairs significant at `alpha` (adjusted p, or raw p)."""

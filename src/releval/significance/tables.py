@@ -86,6 +86,9 @@ class PairedTable:
     warnings: list[Notice] = field(default_factory=list)
     #: Bootstrap rank intervals {system: {average: RankInterval}} (releval.significance.ranks), when asked for.
     ranks: dict[str, dict[str, RankInterval]] = field(default_factory=dict)
+    #: The meta-evaluation of the measures (releval.significance.meta.MeasureEvaluation), when asked for
+    #: (`compare --evaluate-measures`); shown after the pairs, in JSON under "measures".
+    measures: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "warnings", as_notices(self.warnings))
@@ -108,6 +111,7 @@ class PairedTable:
             "confidence": self.confidence,
             "scores": self.scores,
             **({"rank_intervals": _ranks_dict(self.ranks)} if self.ranks else {}),
+            **({"measures": self.measures.to_dict()} if self.measures is not None else {}),
             **_table_tail(self),
         }
 

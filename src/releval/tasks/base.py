@@ -187,6 +187,9 @@ class Task(Generic[C, R]):
     * `audit(gold, pred, config, train=, train_format=)` (`Audit`): `audit run` runs it; None: refused;
     * `compare_per_class`: `compare --per-class` tests each class (False: refused, e.g. ranked facts);
     * `rank_intervals(gold, systems, config, test)`: `compare --rank-intervals`' bootstrap intervals of ranks;
+    * `measure_draws(gold, systems, config, test, splits)` → (joint bootstrap draws, split halves), each
+      {measure: systems × resamples (splits)}: `compare --evaluate-measures` adds the interval of Kendall's τ and
+      the swap rates with them (releval.significance.meta); None: discriminative power, τ and flips only;
     * `fixed_width`: its results print this many decimals and no per-class rows (the SemEval perl scorer's
       layout: `score --width`, `--per-class` refused); None: any width;
     * `full_report` (`FullReport`): the task's own whole report, printed by `score --perl-report`;
@@ -220,6 +223,7 @@ class Task(Generic[C, R]):
     audit: Audit[C] | None = None
     compare_per_class: bool = True
     rank_intervals: Callable[[Any, Mapping[str, Sequence[Any]], C, Any], Any] | None = None
+    measure_draws: Callable[[Any, Mapping[str, Sequence[Any]], C, Any, int], Any] | None = None
     fixed_width: int | None = None
     full_report: FullReport[C] | None = None
     wide_tsv: bool = False
