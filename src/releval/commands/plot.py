@@ -19,16 +19,16 @@ import click
 
 from releval.commands.base import PATH, Argument, Choice, Group
 from releval.commands.common import check_output_target, result_warnings
-from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
+from releval.commands.inputs import Inputs, input_options, task_option
+from releval.commands.settings import Settings, config_of, setting_options
 from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.options import (
     ALTERNATIVES,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     DEFAULT_WEIGHTING_NAMES,
-    ENTROPY_N,
 )
-from releval.core.validation import check_confidence, check_nonempty, check_resamples, check_seed, refuse_options
+from releval.core.validation import check_confidence, check_nonempty, check_resamples, check_seed
 from releval.metrics.weightings import weighting_names
 
 if TYPE_CHECKING:
@@ -102,25 +102,13 @@ def _figure_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def _weighting_option(help: str) -> Callable[[Any], Any]:
-    return click.option("--weighting", "-w", "weighting", multiple=True, default=DEFAULT_WEIGHTING_NAMES, help=help)
-
-
-_ENTROPY_N_OPTION = click.option(
-    "--entropy-n",
-    "entropy_n",
-    type=Choice(ENTROPY_N),
-    default="all",
-    help="Entropy's N: all gold items, or positive only.",
-)
-
-
 # ------------------------------------------------------------------------------------------------------ helpers
 
 
-def _config(inputs: Inputs, **settings: Any) -> ClassificationConfig:
-    """The ClassificationConfig of the input options (checked as `score` checks them), before any file is read."""
-    return inputs.config("rc", **settings)
+def _config(inputs: Inputs, settings: Settings | None = None, **own: Any) -> ClassificationConfig:
+    """The ClassificationConfig of the input and setting options (checked as `score` checks them), before any file
+    is read."""
+    return config_of("rc", inputs, settings, **own)
 
 
 def _system(spec: Path) -> tuple[str | None, Path]:
@@ -233,14 +221,19 @@ def _plural(n: int, word: str, words: str | None = None) -> str:
 @click.argument(
     "gold", cls=Argument, type=PATH, help="Gold file (SemEval key or blocks, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV)."
 )
-@_weighting_option(f"Weightings to draw: {', '.join(weighting_names())} (repeatable).")
-@_ENTROPY_N_OPTION
 @input_options("plot weights", ("{gold}", "-o", "{out}"), sides="gold")
+@setting_options(
+    "plot weights",
+    ("{gold}", "-o", "{out}"),
+    unused={
+        "--beta": "class weights depend on gold's support only, not on F",
+        "--zero-division": "class weights depend on gold's support only, not on F",
+    },
+)
 @_figure_options
 def weights_command(
     gold: Path,
-    weighting: tuple[str, ...],
-    entropy_n: str,
+    settings: Settings,
     output: Path,
     data_json: Path | None,
     dataset: str | None,
@@ -254,7 +247,7 @@ def weights_command(
     """
     from releval.report.figures import weights_figure
 
-    config = _config(inputs, weightings=tuple(weighting), entropy_n=entropy_n)
+    config = _config(inputs, settings)
     _before_reading(output, data_json, dataset, [gold])
     labels_read, _ = _aligned(gold, [], config)
     data, fig = weights_figure(
@@ -281,22 +274,20 @@ def weights_command(
     default="f",
     help="What to draw per class and average: f, precision or recall.",
 )
-@_weighting_option(f"Averages besides micro: {', '.join(weighting_names())} (repeatable).")
-@_ENTROPY_N_OPTION
 @task_option(
     "rc",
     "rc (labels per item), docred (per relation type of DocRED submissions), chemprot-blue, chemprot-scibert "
     "(the ChemProt presets) or drugprot (per DrugProt relation type; gold: its folder or relations file).",
 )
 @input_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"), tasks=PER_CLASS_TASKS)
+@setting_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"), tasks=PER_CLASS_TASKS)
 @_figure_options
 def per_class_command(
     gold: Path,
     preds: tuple[Path, ...],
     metric: str,
-    weighting: tuple[str, ...],
-    entropy_n: str,
     task: str,
+    settings: Settings,
     output: Path,
     data_json: Path | None,
     dataset: str | None,
@@ -320,27 +311,19 @@ def per_class_command(
             option="--task",
         )
     the_task = get_task(task)
-    refuse_foreign(the_task, inputs.given_fields(), PER_CLASS_TASKS)
+    task_config = config_of(the_task, inputs, settings, among=PER_CLASS_TASKS)
     systems = [_system(p) for p in preds]
     results: list[Any]
     names: dict[str, str] | None = None
+    _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
     if task != "rc":  # the task's own scoring: one point per relation type (class) of its results
-        own: dict[str, Any] = {"weightings": tuple(weighting)}
-        if "entropy_n" in the_task.settings:
-            own["entropy_n"] = entropy_n
-        else:
-            refuse_options({"--entropy-n": entropy_n != "all"}, f"does not apply to --task {task}")
-        task_config = inputs.config(the_task, **own)
-        _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
         results = list(the_task.score_files(gold, systems, task_config))
         if task == "docred":  # the official F1 is the micro average of the per-relation rows
             names = results[0].relation_names if results else None
             results = [r.per_relation for r in results]
     else:
-        config = _config(inputs, weightings=tuple(weighting), entropy_n=entropy_n)
-        _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
-        _, prepared = _aligned(gold, systems, config)
-        results = [score_prepared(one, config, name) for name, one in prepared]
+        _, prepared = _aligned(gold, systems, task_config)
+        results = [score_prepared(one, task_config, name) for name, one in prepared]
     for line in result_warnings(results):
         click.echo(line, err=True)
     data, fig = per_class_figure(results, metric=metric, dataset=dataset, names=names)
@@ -360,6 +343,10 @@ def _average(value: str) -> str:
     except OptionError:
         known = ", ".join(("micro", *weighting_names()))
         raise OptionError(f"--average: {value!r} is not one of {known}", option="--average") from None
+
+
+#: plot bootstrap's arguments for one gold and two prediction files (the input and settings stages' tests).
+_BOOTSTRAP_EXAMPLE = ("{gold}", "{pred}", "{pred2}", "-R", "20", "-o", "{out}")
 
 
 @plot_app.command("bootstrap")
@@ -382,8 +369,8 @@ def _average(value: str) -> str:
     default="two-sided",
     help="The p-value's alternative: two-sided, greater (B > A) or less.",
 )
-@_ENTROPY_N_OPTION
-@input_options("plot bootstrap", ("{gold}", "{pred}", "{pred2}", "-R", "20", "-o", "{out}"))
+@input_options("plot bootstrap", _BOOTSTRAP_EXAMPLE)
+@setting_options("plot bootstrap", _BOOTSTRAP_EXAMPLE, unused={"--weighting": "--average names the one average drawn"})
 @_figure_options
 def bootstrap_command(
     gold: Path,
@@ -394,7 +381,7 @@ def bootstrap_command(
     seed: int,
     confidence: float,
     alternative: str,
-    entropy_n: str,
+    settings: Settings,
     output: Path,
     data_json: Path | None,
     dataset: str | None,
@@ -416,7 +403,7 @@ def bootstrap_command(
     # compare's averages, and the one asked for (power:A) when it is not among them
     known = ("micro", *DEFAULT_WEIGHTING_NAMES)
     weightings = DEFAULT_WEIGHTING_NAMES if metric in known else (*DEFAULT_WEIGHTING_NAMES, metric)
-    config = _config(inputs, weightings=tuple(weightings), entropy_n=entropy_n)
+    config = _config(inputs, settings, weightings=tuple(weightings))
     test = SignificanceConfig(("bootstrap",), alternative, resamples, seed, confidence)
     systems = [_system(a), _system(b)]
     paths = [gold, *(p for _, p in systems)]
