@@ -196,19 +196,8 @@ def compare_command(
     test_config = SignificanceConfig(
         tuple(tests), alternative, resamples, seed, confidence, correction, mcnemar_variant, class_set
     )
-    specs = [parse_system(s) for s in system] + _positional_systems(preds, gold)
-    if not specs:  # a wide TSV alone: one system per column (releval.commands.wide; gold is read again as gold)
-        from releval.commands.wide import wide_systems
-
-        specs = [(name, [one]) for name, one in wide_systems(gold, inputs, "compare", task)[1]]
-    if len(specs) < 2:
-        raise OptionError("compare needs two or more systems: PRED files or --system NAME=PRED", option="--system")
+    specs = _systems(gold, preds, system, inputs, task, baseline)
     names = [n for n, _ in specs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise OptionError(f"--system: name(s) used twice: {', '.join(dupes)}", option="--system")
-    if baseline is not None and baseline not in names:  # refused before any file is read
-        raise OptionError(f"--baseline {baseline!r} is not among the systems: {', '.join(names)}", option="--baseline")
     show = progress_wanted(progress)
     refuse_options({"--mcnemar": the_task.unit != "item" and mcnemar_variant != "exact"}, "applies to --task rc only")
     refuse_options(
@@ -243,6 +232,27 @@ def compare_command(
 
         table = replace(table, ranks=ranks_of(gold, dict(specs), config, test_config))
     emit_result(table, format, width, output, all_pairs=all_pairs)
+
+
+def _systems(
+    gold: Path, preds: tuple[Path, ...], system: tuple[str, ...], inputs: Inputs, task: str, baseline: str | None
+) -> list[tuple[str, list[Path]]]:
+    """The systems compared, [(name, runs)]: --system specs, then PRED arguments, else a wide TSV's columns; fewer
+    than two, a name used twice or a --baseline that is none of them is refused before any prediction is read."""
+    specs = [parse_system(s) for s in system] + _positional_systems(preds, gold)
+    if not specs:  # a wide TSV alone: one system per column (releval.commands.wide; gold is read again as gold)
+        from releval.commands.wide import wide_systems
+
+        specs = [(name, [one]) for name, one in wide_systems(gold, inputs, "compare", task)[1]]
+    if len(specs) < 2:
+        raise OptionError("compare needs two or more systems: PRED files or --system NAME=PRED", option="--system")
+    names = [n for n, _ in specs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise OptionError(f"--system: name(s) used twice: {', '.join(dupes)}", option="--system")
+    if baseline is not None and baseline not in names:
+        raise OptionError(f"--baseline {baseline!r} is not among the systems: {', '.join(names)}", option="--baseline")
+    return specs
 
 
 def _positional_systems(preds: tuple[Path, ...], gold: Path) -> list[tuple[str, list[Path]]]:
