@@ -254,3 +254,27 @@ def test_replicability_names_each_dataset_s_gold(files: dict[str, str], tmp_path
         scored = json.loads(run(["score", gold, pred, "-f", "json"])[1])
         digests[name] = parse(scored["results"][0]["signature"])["gold"]
     assert parse(json.loads(out)["signature"])["gold"] == f"x={digests['x']},y={digests['y']}"
+
+
+def test_each_help_states_the_config_s_default() -> None:
+    """An option given no value leaves the Config's default: the help says that default, read here from the
+    Config classes themselves, so a changed default fails until the help follows."""
+    from dataclasses import fields
+
+    from releval.core.signature import format_number
+    from releval.tasks import TASKS, get_task
+
+    defaults = {}
+    for name in TASKS:
+        for f in fields(get_task(name).config):
+            defaults.setdefault(f.name, f.default)
+    expected = {
+        "--weighting": f"default {', '.join(defaults['weightings'][:-1])} and {defaults['weightings'][-1]}",
+        "--beta": f"default {format_number(defaults['beta'])}: F1",
+        "--zero-division": f"default {format_number(defaults['zero_division'])}",
+        "--entropy-n": f"{ {'all': 'all gold items', 'positive': 'positive only'}[defaults['entropy_n']] } (default)",
+        "--criterion": f"default {','.join(defaults['criteria'])}",
+        "--relaxed": "also the experimental Relaxed" if defaults["relaxed"] is False else "?",
+    }
+    for option in SETTING_OPTIONS:
+        assert expected[option.flag] in option.help, option.flag
