@@ -384,6 +384,25 @@ CASES += [
     for flag in reader.options
 ]
 
+#: A bad value of every setting option (releval.commands.settings): every command that takes the option refuses it
+#: (a command that does not use a setting refuses it too, saying why). Run on classification files: the e2e
+#: options are refused for --task rc, naming the task that has them.
+SETTING_BAD_VALUES: dict[str, tuple[tuple[str, ...], str]] = {
+    "--weighting": (("-w", "power:nan"), "--weighting"),
+    "--beta": (("--beta", "-1"), "--beta"),
+    "--zero-division": (("--zero-division", "2"), "--zero-division"),
+    "--entropy-n": (("--entropy-n", "bogus"), "--entropy-n"),
+    "--criterion": (("--criterion", "bogus"), "--criterion"),
+    "--relaxed": (("--relaxed=yes",), "--relaxed"),
+}
+from releval.commands.settings import SETTERS  # noqa: E402  (filled by the commands' registration above)
+
+CASES += [
+    c(*setter.argv(KEY, RBERT, CNN, "{png}"), *SETTING_BAD_VALUES[flag][0], names=SETTING_BAD_VALUES[flag][1])
+    for setter in SETTERS.values()
+    for flag in setter.options
+]
+
 
 #: `releval plot`: each subcommand (a figure file named .png, so only the case's own mistake is refused) and the
 #: mistakes of the options they share.

@@ -238,7 +238,8 @@ def test_a_claim_on_a_patched_test_set(tmp_path: Path, monkeypatch: pytest.Monke
         "incorrectly_stated": False,
     }
     monkeypatch.setattr(claims_module, "registry", lambda: registry | {"claims": [tacrev_claim]})
-    result = releval.score(["no_relation", "per:title"], ["no_relation", "per:title"]).to_dict()
+    # a result that warns nothing (predictions equal to gold would block every claim: stored warnings count)
+    result = releval.score(["no_relation", "per:title"], ["per:title", "per:title"]).to_dict()
 
     def verdict(**fields: str) -> ClaimVerdict:
         path = _save(tmp_path / "r.json", _resigned(result, n="15509", **fields))
@@ -309,3 +310,43 @@ def test_a_check_saved_before_systems_loads() -> None:
     del data["system"]
     assert ClaimVerdict.from_dict(data) == verdict
     assert "==" not in render_verdicts("tacred", [verdict])
+
+
+def test_a_result_that_warns_its_predictions_are_gold_is_compared_with_no_claim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 32: `claims check` said "may be compared … yours 100.00" of a run whose predictions were gold itself.
+    The warning the result stores (code pred-equals-gold) now blocks every claim, and is named as the reason."""
+    pred = tmp_path / "system.txt"  # gold's lines under a system's name: only the identity is warned
+    pred.write_text(SEMEVAL_KEY.read_text(encoding="utf-8"), encoding="utf-8")
+    saved = tmp_path / "r.json"
+    assert main(["score", str(SEMEVAL_KEY), str(pred), "-f", "json", "-o", str(saved)]) == 0
+    stored = json.loads(saved.read_text(encoding="utf-8"))["results"][0]["warnings"]
+    assert [w["code"] for w in stored] == ["pred-equals-gold"]
+    check = check_result(load_results(saved))
+    assert check.dataset == "semeval" and len(check.verdicts) == 2
+    for v in check.verdicts:
+        assert not v.comparable and v.yours == 100.0
+        assert v.reasons == [f"your result warns (pred-equals-gold): {stored[0]['message']}"]
+    capsys.readouterr()
+    assert main(["claims", "check", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "may be compared with (0):" in out and "may NOT be compared with (2):" in out
+    assert "your result warns (pred-equals-gold): predictions equal gold" in out
+
+
+def test_a_warning_that_qualifies_an_interval_does_not_block(tmp_path: Path) -> None:
+    """A stored warning about rare classes (an interval's caveat) leaves the number the claim's: comparable, with
+    the warning listed; a fill of missing predictions (its own code) blocks."""
+    result = releval.score(SEMEVAL_KEY, semeval_predictions("rbert")).to_dict()
+    rare = {"code": "rare-classes", "message": "macro averages over 1 class with fewer than 5 gold items"}
+    check = check_result(load_results(_save(tmp_path / "rare.json", result | {"warnings": [rare]})))
+    assert [v.comparable for v in check.verdicts] == [True, True]
+    assert all(v.reasons[-1] == f"your result warns (rare-classes): {rare['message']}" for v in check.verdicts)
+    filled = {"code": "missing-filled-wrong", "message": "3 missing prediction(s) counted as wrong"}
+    check = check_result(load_results(_save(tmp_path / "filled.json", result | {"warnings": [filled, "odd"]})))
+    assert [v.comparable for v in check.verdicts] == [False, False]
+    assert check.verdicts[0].reasons == [
+        f"your result warns (missing-filled-wrong): {filled['message']}",
+        "your result warns (warning): odd",
+    ]

@@ -470,7 +470,16 @@ VARIANTS = (
             Values("view", ((), ("--view", "undirected"))),
             Values("patch", ((), ("--patch", "{patch1}"), ("--patch", "{patch2}"))),
             CLASS_SET,  # macro's intervals: the slice has classes of one or two gold items
+            # the settings stage score shares (releval.commands.settings): the same values, the same promise
+            BETA,
+            ZERO_DIVISION,
         ),
+    ),
+    Variant(  # entropy's N changes the entropy average only: the systems are compared under it
+        "compare-entropy",
+        ("compare",),
+        ("{key}", "-s", "rbert={rbert}", "-s", "att={att}", "-R", "200", "-w", "entropy"),
+        (Values("entropy-n", ((), ("--entropy-n", "positive"))),),
     ),
     Variant(
         "compare-jsonl-sides",
@@ -496,6 +505,8 @@ VARIANTS = (
             Values("test", ((), ("-t", "randomization"), ("-t", "bootstrap,randomization"))),
             Values("criterion", ((), ("--criterion", "strict"), ("--criterion", "boundaries"))),
             Values("ner", ((), ("--ner",))),
+            Values("relaxed", ((), ("--relaxed",))),
+            BETA,
             Values("types", ((), ("--types", "{types}"), ("--types", "{types_sym}"))),
             Values("weighting", (("-w", "macro"), ("-w", "weighted"))),
             Values("resamples", (("-R", "200"), ("-R", "300"))),
@@ -571,6 +582,10 @@ VARIANTS = (
             Values("strict-labels", ((), ("--strict-labels",)), changes=False, refusable=True),
             Values("view", ((), ("--view", "undirected"))),
             Values("by-position", ((), ("--by-position",)), changes=False, refusable=True),  # a3 lacks 5 items
+            # the settings stage score and compare share: F-beta and 0/0 change the tested F
+            BETA,
+            Values("zero-division", ((), ("--zero-division", "1"))),
+            Values("entropy-n", ((), ("--entropy-n", "positive", "--metric", "entropy")), combine=False),
             ALPHA,
             DEPENDENCE,
             METHOD,
@@ -719,7 +734,12 @@ NOT_VARIED = {
     "replicability from-predictions --gold-label-field": "varied in score-jsonl-sides and compare-jsonl-sides",
     "replicability from-predictions --pred-id-field": "varied in score-jsonl-sides and compare-jsonl-sides",
     "replicability from-predictions --pred-label-field": "varied in score-jsonl-sides and compare-jsonl-sides",
-    "replicability from-predictions --patch": "the patch's ids are of the whole key, not of each dataset's slice",
+    "replicability from-predictions --patch": "the patch's ids are of the whole key, not of each dataset's slice "
+    "(tests/test_settings_stage.py signs a patched run against score's)",
+    # setting options a command lists with the same help as every other, and refuses with the reason
+    "replicability from-predictions --weighting": "refused: --metric names the one average tested",
+    "replicability from-predictions --criterion": "refused: --metric names the criterion tested",
+    "replicability from-predictions --relaxed": "refused: --metric names the criterion tested",
     # permissions: the numbers and the signature are those of the run without it, which refuses instead
     "score --allow-absent-negative": "accepts a --negative label gold lacks; without it that run is refused",
     "replicability simulate --figure": "also writes a histogram image; the JSON is the same",
@@ -953,6 +973,10 @@ def test_compare_and_replicability_sign_the_data_as_score(
     shared_fields = ("view", "negative", "entropy_n", "beta", "zero_division", "missing", "resamples", "seed")
     assert {k: replicability[k] for k in shared_fields} == {k: parse(compare_sig)[k] for k in shared_fields}
     assert replicability["confidence"] == parse(compare_sig)["confidence"] == "0.95"
+    # the data as score signs it: the gold digest and the alignment (issue 32: they were missing)
+    assert {k: replicability[k] for k in ("gold", "alignment")} == {
+        k: parse(score_sig)[k] for k in ("gold", "alignment")
+    }
 
 
 def test_paired_bootstrap_signs_as_compare_but_for_the_alignment(files: dict[str, str]) -> None:

@@ -110,6 +110,7 @@ def test_score_help_loads_no_statistics_module_and_no_framework() -> None:
         "releval.commands.inputs",  # the input options every reading command shares
         "releval.commands.progress",  # the --progress option of the long commands (rich only when a bar is drawn)
         "releval.commands.score",
+        "releval.commands.settings",  # the setting options every scoring command shares
     }
 
 

@@ -23,6 +23,7 @@ from releval.core.validation import check_choice
 
 if TYPE_CHECKING:
     from releval.audit.saved_results import SavedResult
+    from releval.core.notices import Notice
     from releval.core.signature import Signature
 
 GROUP_ORDER = ("Strict", "Boundaries", "Relaxed", "Not comparable", "Relation classification")
@@ -299,6 +300,36 @@ def _test_set_check(claim: dict[str, Any], sig: Signature) -> tuple[list[str], s
     )
 
 
+#: Warnings a saved result may carry that do not make its number another number than the claim's (they qualify an
+#: interval or a statistic): reported beside a comparable verdict. Every other stored warning — predictions equal
+#: to gold, files given the other way round, fills of missing predictions, labels gold lacks — blocks the
+#: comparison: the claim is not compared with a number its own run flagged.
+_QUALIFYING_CODES = frozenset({"rare-classes", "undefined-statistic", "estimator-invalid"})
+
+
+def stored_warnings(result: SavedResult) -> list[Notice]:
+    """The warnings a saved result carries (its JSON `warnings`: {code, message} objects or bare messages), as
+    Notices; an unknown code reads as "warning", an entry of another shape is skipped.
+
+    >>> from releval.audit.saved_results import SavedResult
+    >>> from releval.core.signature import Signature
+    >>> r = SavedResult("r.json", "r.json", Signature(), {"warnings": [{"code": "pred-equals-gold", "message": "x"}]})
+    >>> [(w.code, str(w)) for w in stored_warnings(r)]
+    [('pred-equals-gold', 'x')]
+    """
+    from releval.core.notices import CODES, Notice
+
+    found = result.data.get("warnings")
+    out = []
+    for item in found if isinstance(found, list) else []:
+        if isinstance(item, str):
+            out.append(Notice(item))
+        elif isinstance(item, dict) and isinstance(item.get("message"), str):
+            code = item.get("code")
+            out.append(Notice(item["message"], code if isinstance(code, str) and code in CODES else "warning"))
+    return out
+
+
 def _verdict(claim: dict[str, Any], results: Sequence[SavedResult], system: str = "") -> ClaimVerdict:
     reasons: list[str] = []
     task = claim["task"]
@@ -333,6 +364,8 @@ def _verdict(claim: dict[str, Any], results: Sequence[SavedResult], system: str 
             reasons.append("your result filled missing predictions with the negative class (RECENT's leak pattern)")
         if average not in mine.data.get("averages", {}):
             reasons.append(f"your result has no {average} average")
+    warned = list(dict.fromkeys(w for r in (mine,) if r is not None for w in stored_warnings(r)))
+    reasons += [f"your result warns ({w.code}): {w}" for w in warned if w.code not in _QUALIFYING_CODES]
     yours = theirs = None
     if mine is not None and average in mine.data.get("averages", {}):
         yours = 100 * float(mine.data["averages"][average]["f"])
@@ -346,6 +379,7 @@ def _verdict(claim: dict[str, Any], results: Sequence[SavedResult], system: str 
             reasons.append(f"the claim is a mean over {claim['runs']} runs: compare it with a mean over runs")
         if claim.get("marks"):
             reasons.append(f"marked {', '.join(sorted(set(claim['marks'].values())))} in the source table")
+        reasons += [f"your result warns ({w.code}): {w}" for w in warned]
     return ClaimVerdict(
         claim["id"], claim["reference"], claim["dataset"], comparable, reasons, yours, theirs, system=system
     )

@@ -9,8 +9,9 @@ import click
 
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.commands.common import check_choice, emit, emit_result, format_option, output_option
-from releval.commands.inputs import GROUPS, Inputs, input_options, refuse_foreign, task_option
+from releval.commands.inputs import GROUPS, Inputs, input_options, task_option
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
+from releval.commands.settings import Settings, config_of, setting_options
 from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.options import (
     ALTERNATIVES,
@@ -19,7 +20,6 @@ from releval.core.options import (
     DEFAULT_CLASS_SET,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
-    DEFAULT_WEIGHTING_NAMES,
     MCNEMAR_VARIANTS,
     OUTPUT_FORMATS,
     PAIRED_TESTS,
@@ -28,15 +28,11 @@ from releval.core.options import (
 )
 from releval.core.validation import (
     check_choices,
-    check_confidence,
     check_int,
-    check_resamples,
-    check_seed,
     check_width,
     refuse_options,
 )
 from releval.data.claim_tables import load_check_table
-from releval.metrics.weightings import get_weightings, weighting_names
 
 
 def comparable() -> list[str]:
@@ -44,6 +40,10 @@ def comparable() -> list[str]:
     from releval.registry import tasks_with
 
     return tasks_with("compare")
+
+
+#: compare's arguments for one gold and two prediction files (the input and settings stages' matrix tests).
+_EXAMPLE = ("{gold}", "-s", "a={pred}", "-s", "b={pred2}", "-R", "50")
 
 
 def parse_system(spec: str) -> tuple[str, list[Path]]:
@@ -104,17 +104,9 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     default="exact",
     help="McNemar: exact (binomial), chi2, or chi2-corrected (Edwards).",
 )
-@click.option("--criterion", "criterion", default="strict,boundaries", help="e2e: strict,boundaries.")
 @click.option("--ner", "ner", is_flag=True, default=False, help="e2e: also compare NER strict.")
-@input_options("compare", ("{gold}", "-s", "a={pred}", "-s", "b={pred2}", "-R", "50"), needs="compare", groups=GROUPS)
-@click.option(
-    "--weighting",
-    "-w",
-    "weighting",
-    multiple=True,
-    default=DEFAULT_WEIGHTING_NAMES,
-    help=f"Weightings besides micro: {', '.join(weighting_names())} (repeatable).",
-)
+@input_options("compare", _EXAMPLE, needs="compare", groups=GROUPS)
+@setting_options("compare", _EXAMPLE, needs="compare", groups=GROUPS)
 @click.option(
     "--resamples", "-R", "resamples", type=int, default=DEFAULT_RESAMPLES, help="Bootstrap resamples / AR trials."
 )
@@ -184,10 +176,9 @@ def compare_command(
     task: str,
     test: str,
     mcnemar_variant: str,
-    criterion: str,
     ner: bool,
     inputs: Inputs,
-    weighting: tuple[str, ...],
+    settings: Settings,
     resamples: int,
     seed: int,
     alternative: str,
@@ -211,57 +202,30 @@ def compare_command(
     adjusted across pairs (Holm by default). Resampling tests use a fixed seed, recorded in the signature.
     With --task e2e, end-to-end RE systems are compared per criterion, resampling sentences.
     """
-    check_choice(format, OUTPUT_FORMATS, "--format")
     from releval.registry import get_task
 
     the_task = get_task(task)
-    check_choice(alternative, ALTERNATIVES, "--alternative")
-    check_choice(correction, CORRECTIONS, "--correction")
-    check_choice(mcnemar_variant, MCNEMAR_VARIANTS, "--mcnemar")
     tests = [t.strip() for t in test.split(",") if t.strip()]
     # McNemar and the sign test count items one system got right and the other wrong: only item-level tasks have them
     check_choices(tests, PAIRED_TESTS if the_task.unit == "item" else RESAMPLING_TESTS, "--test")
-    check_resamples(resamples)
-    check_seed(seed)
-    check_confidence(confidence)
     check_width(width)
-    get_weightings(weighting)
-    specs = [parse_system(s) for s in system] + _positional_systems(preds, gold)
-    if not specs:  # a wide TSV alone: one system per column (releval.commands.wide; gold is read again as gold)
-        from releval.commands.wide import wide_systems
-
-        specs = [(name, [one]) for name, one in wide_systems(gold, inputs, "compare", the_task)[1]]
-    if len(specs) < 2:
-        raise OptionError("compare needs two or more systems: PRED files or --system NAME=PRED", option="--system")
-    names = [n for n, _ in specs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise OptionError(f"--system: name(s) used twice: {', '.join(dupes)}", option="--system")
-    if baseline is not None and baseline not in names:  # refused before any file is read
-        raise OptionError(f"--baseline {baseline!r} is not among the systems: {', '.join(names)}", option="--baseline")
-    show = progress_wanted(progress)
-    from releval.significance.config import SignificanceConfig
+    from releval.significance.config import SignificanceConfig  # it checks every setting of the test
 
     test_config = SignificanceConfig(
         tuple(tests), alternative, resamples, seed, confidence, correction, mcnemar_variant, class_set
     )
-    own = {"--criterion": ("criteria",)} if criterion != "strict,boundaries" else {}
-    refuse_foreign(the_task, {**inputs.given_fields(), **own, **({"--ner": ("ner",)} if ner else {})}, comparable())
-    settings: dict[str, Any] = {}
-    if "weightings" in the_task.settings:  # a task without class weightings (fewrel's accuracy) refuses -w
-        settings["weightings"] = tuple(weighting)
-    else:
-        refuse_options(
-            {"--weighting": tuple(weighting) != tuple(DEFAULT_WEIGHTING_NAMES)}, f"not used by --task {task}"
-        )
-    if "criteria" in the_task.settings:  # e2e: the RE criteria and NER
-        settings |= {"criteria": tuple(c.strip() for c in criterion.split(",") if c.strip()), "ner": ner}
+    specs = _systems(gold, preds, system, inputs, the_task, baseline)
+    names = [n for n, _ in specs]
+    show = progress_wanted(progress)
     refuse_options({"--mcnemar": the_task.unit != "item" and mcnemar_variant != "exact"}, "applies to --task rc only")
     refuse_options(
         {"--per-class": per_class and not the_task.compare_per_class},
         f"not for --task {task} (its comparison has no per-class test; `score` shows each class)",
     )
-    config = inputs.config(the_task, **settings)
+    # e2e compares NER only when asked (score always shows it)
+    ner_setting = {"ner": ner} if "ner" in the_task.settings else {}
+    own = {"--ner": ("ner",)} if ner else {}
+    config = config_of(the_task, inputs, settings, among=comparable(), own=own, **ner_setting)
     if per_class:
         _per_class(gold, specs, config, test_config, tests, format, width, output)
         return
@@ -307,6 +271,27 @@ def _with_measures(table: Any, the_task: Any, gold: Path, specs: Any, config: An
     if the_task.measure_draws is not None and "bootstrap" in test.tests:
         draws, halves = the_task.measure_draws(gold, dict(specs), config, test, splits)
     return replace(table, measures=evaluate_measures(table, draws, halves=halves))
+
+
+def _systems(
+    gold: Path, preds: tuple[Path, ...], system: tuple[str, ...], inputs: Inputs, task: Any, baseline: str | None
+) -> list[tuple[str, list[Path]]]:
+    """The systems compared, [(name, runs)]: --system specs, then PRED arguments, else a wide TSV's columns; fewer
+    than two, a name used twice or a --baseline that is none of them is refused before any prediction is read."""
+    specs = [parse_system(s) for s in system] + _positional_systems(preds, gold)
+    if not specs:  # a wide TSV alone: one system per column (releval.commands.wide; gold is read again as gold)
+        from releval.commands.wide import wide_systems
+
+        specs = [(name, [one]) for name, one in wide_systems(gold, inputs, "compare", task)[1]]
+    if len(specs) < 2:
+        raise OptionError("compare needs two or more systems: PRED files or --system NAME=PRED", option="--system")
+    names = [n for n, _ in specs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise OptionError(f"--system: name(s) used twice: {', '.join(dupes)}", option="--system")
+    if baseline is not None and baseline not in names:
+        raise OptionError(f"--baseline {baseline!r} is not among the systems: {', '.join(names)}", option="--baseline")
+    return specs
 
 
 def _positional_systems(preds: tuple[Path, ...], gold: Path) -> list[tuple[str, list[Path]]]:

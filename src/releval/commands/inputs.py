@@ -12,6 +12,9 @@ files the same way, so they take the same options with the same help, refused th
 * ranked relation facts — `--ties`, `--duplicates`, `--at`, `--threshold`.
 * DocRED files — `--train-facts`, `--distant-facts`, `--scorer`, `--no-evidence`, `--relation-names`.
 
+The scoring settings (`--weighting`, `--beta`, `--zero-division`, `--entropy-n`, `--criterion`, `--relaxed`) are
+the settings stage's, `releval.commands.settings`, built the same way; `config_of` there makes a Config of both.
+
 `input_options()` adds them to a command and hands the command one `Inputs` value; `Inputs.classification_config`
 turns them into the task's Config, where the library checks them (so the same mistake gets the same message from
 every command). Each command that uses the decorator registers itself in `READERS` with an example invocation; the

@@ -19,16 +19,16 @@ import click
 
 from releval.commands.base import PATH, Argument, Choice, Group
 from releval.commands.common import check_output_target, result_warnings
-from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
+from releval.commands.inputs import Inputs, input_options, task_option
+from releval.commands.settings import Settings, config_of, setting_options
 from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.options import (
     ALTERNATIVES,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     DEFAULT_WEIGHTING_NAMES,
-    ENTROPY_N,
 )
-from releval.core.validation import check_confidence, check_nonempty, check_resamples, check_seed, refuse_options
+from releval.core.validation import check_confidence, check_nonempty, check_resamples, check_seed
 from releval.metrics.weightings import weighting_names
 
 if TYPE_CHECKING:
@@ -99,25 +99,15 @@ def _figure_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def _weighting_option(help: str) -> Callable[[Any], Any]:
-    return click.option("--weighting", "-w", "weighting", multiple=True, default=DEFAULT_WEIGHTING_NAMES, help=help)
-
-
-_ENTROPY_N_OPTION = click.option(
-    "--entropy-n",
-    "entropy_n",
-    type=Choice(ENTROPY_N),
-    default="all",
-    help="Entropy's N: all gold items, or positive only.",
-)
-
-
 # ------------------------------------------------------------------------------------------------------ helpers
 
 
-def _config(inputs: Inputs, **settings: Any) -> ClassificationConfig:
-    """The ClassificationConfig of the input options (checked as `score` checks them), before any file is read."""
-    return inputs.config(None, **settings)
+def _config(inputs: Inputs, settings: Settings | None = None, **own: Any) -> ClassificationConfig:
+    """The ClassificationConfig of the input and setting options (checked as `score` checks them), before any file
+    is read."""
+    from releval.registry import DEFAULT_TASK
+
+    return config_of(DEFAULT_TASK, inputs, settings, **own)
 
 
 def _system(spec: Path) -> tuple[str | None, Path]:
@@ -230,14 +220,19 @@ def _plural(n: int, word: str, words: str | None = None) -> str:
 @click.argument(
     "gold", cls=Argument, type=PATH, help="Gold file (SemEval key or blocks, TACRED JSON, TACRev JSONL, JSONL/CSV/TSV)."
 )
-@_weighting_option(f"Weightings to draw: {', '.join(weighting_names())} (repeatable).")
-@_ENTROPY_N_OPTION
 @input_options("plot weights", ("{gold}", "-o", "{out}"), sides="gold")
+@setting_options(
+    "plot weights",
+    ("{gold}", "-o", "{out}"),
+    unused={
+        "--beta": "class weights depend on gold's support only, not on F",
+        "--zero-division": "class weights depend on gold's support only, not on F",
+    },
+)
 @_figure_options
 def weights_command(
     gold: Path,
-    weighting: tuple[str, ...],
-    entropy_n: str,
+    settings: Settings,
     output: Path,
     data_json: Path | None,
     dataset: str | None,
@@ -251,7 +246,7 @@ def weights_command(
     """
     from releval.report.figures import weights_figure
 
-    config = _config(inputs, weightings=tuple(weighting), entropy_n=entropy_n)
+    config = _config(inputs, settings)
     _before_reading(output, data_json, dataset, [gold])
     labels_read, _ = _aligned(gold, [], config)
     data, fig = weights_figure(
@@ -278,8 +273,6 @@ def weights_command(
     default="f",
     help="What to draw per class and average: f, precision or recall.",
 )
-@_weighting_option(f"Averages besides micro: {', '.join(weighting_names())} (repeatable).")
-@_ENTROPY_N_OPTION
 @task_option(
     "rc",
     "rc (labels per item), docred (per relation type of DocRED submissions), chemprot-blue, chemprot-scibert "
@@ -288,14 +281,14 @@ def weights_command(
     needs="per_class",
 )
 @input_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"), needs="per_class", groups=("docred-files",))
+@setting_options("plot per-class", ("{gold}", "{pred}", "-o", "{out}"), needs="per_class")
 @_figure_options
 def per_class_command(
     gold: Path,
     preds: tuple[Path, ...],
     metric: str,
-    weighting: tuple[str, ...],
-    entropy_n: str,
     task: str,
+    settings: Settings,
     output: Path,
     data_json: Path | None,
     dataset: str | None,
@@ -315,18 +308,8 @@ def per_class_command(
     the_task = get_task(task)
     per_class = the_task.per_class
     assert per_class is not None  # task_option(needs="per_class") refused a task without per-class results
-    refuse_foreign(the_task, inputs.given_fields(), tasks_with("per_class"))
+    task_config = config_of(the_task, inputs, settings, among=tasks_with("per_class"))
     systems = [_system(p) for p in preds]
-    own: dict[str, Any] = {}
-    for flag, setting, value, default in (
-        ("--weighting", "weightings", tuple(weighting), tuple(DEFAULT_WEIGHTING_NAMES)),
-        ("--entropy-n", "entropy_n", entropy_n, "all"),
-    ):
-        if setting in the_task.settings:
-            own[setting] = value
-        else:
-            refuse_options({flag: value != default}, f"does not apply to --task {task}")
-    task_config = inputs.config(the_task, **own)
     _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
     scored = list(the_task.score_files(gold, systems, task_config))
     named = [str(getattr(r, "system", "")) for r in scored]
@@ -356,6 +339,10 @@ def _average(value: str) -> str:
         raise OptionError(f"--average: {value!r} is not one of {known}", option="--average") from None
 
 
+#: plot bootstrap's arguments for one gold and two prediction files (the input and settings stages' tests).
+_BOOTSTRAP_EXAMPLE = ("{gold}", "{pred}", "{pred2}", "-R", "20", "-o", "{out}")
+
+
 @plot_app.command("bootstrap")
 @click.argument("gold", cls=Argument, type=PATH, help="Gold file (the formats `score` reads).")
 @click.argument("a", cls=Argument, type=PATH, help="Predictions of A, the baseline (PATH or NAME=PATH).")
@@ -376,8 +363,8 @@ def _average(value: str) -> str:
     default="two-sided",
     help="The p-value's alternative: two-sided, greater (B > A) or less.",
 )
-@_ENTROPY_N_OPTION
-@input_options("plot bootstrap", ("{gold}", "{pred}", "{pred2}", "-R", "20", "-o", "{out}"))
+@input_options("plot bootstrap", _BOOTSTRAP_EXAMPLE)
+@setting_options("plot bootstrap", _BOOTSTRAP_EXAMPLE, unused={"--weighting": "--average names the one average drawn"})
 @_figure_options
 def bootstrap_command(
     gold: Path,
@@ -388,7 +375,7 @@ def bootstrap_command(
     seed: int,
     confidence: float,
     alternative: str,
-    entropy_n: str,
+    settings: Settings,
     output: Path,
     data_json: Path | None,
     dataset: str | None,
@@ -410,7 +397,7 @@ def bootstrap_command(
     # compare's averages, and the one asked for (power:A) when it is not among them
     known = ("micro", *DEFAULT_WEIGHTING_NAMES)
     weightings = DEFAULT_WEIGHTING_NAMES if metric in known else (*DEFAULT_WEIGHTING_NAMES, metric)
-    config = _config(inputs, weightings=tuple(weightings), entropy_n=entropy_n)
+    config = _config(inputs, settings, weightings=tuple(weightings))
     test = SignificanceConfig(("bootstrap",), alternative, resamples, seed, confidence)
     systems = [_system(a), _system(b)]
     paths = [gold, *(p for _, p in systems)]

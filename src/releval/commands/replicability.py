@@ -21,6 +21,7 @@ from releval.commands.common import (
 from releval.commands.compare import comparable
 from releval.commands.inputs import GROUPS, Inputs, input_options, refuse_foreign, task_option
 from releval.commands.progress import progress_bar, progress_option, progress_wanted
+from releval.commands.settings import Settings, config_of, setting_options
 from releval.core.errors import OptionError
 from releval.core.notices import as_notices
 from releval.core.options import (
@@ -184,6 +185,10 @@ def analyze_command(
     _analyze_and_emit(table.p, table.datasets, table.effect, alpha, dependence, method, pc, format, per_u, output)
 
 
+#: from-predictions' arguments for one gold and two prediction files (the input and settings stages' matrix tests).
+_EXAMPLE = ("-d", "x={gold},{pred},{pred2}", "-R", "50")
+
+
 def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
     """NAME=GOLD,PRED_A,PRED_B -> (name, gold, a, b)."""
     name, sep, files = spec.partition("=")
@@ -251,8 +256,17 @@ def _parse_dataset(spec: str) -> tuple[str, Path, Path, Path]:
     default=DEFAULT_SEED,
     help="Random seed of the resampling tests (same for every dataset).",
 )
-@input_options(
-    "replicability from-predictions", ("-d", "x={gold},{pred},{pred2}", "-R", "50"), needs="compare", groups=GROUPS
+@input_options("replicability from-predictions", _EXAMPLE, needs="compare", groups=GROUPS)
+@setting_options(
+    "replicability from-predictions",
+    _EXAMPLE,
+    needs="compare",
+    groups=GROUPS,
+    unused={
+        "--weighting": "--metric names the one average tested",
+        "--criterion": "--metric names the criterion tested (strict:micro)",
+        "--relaxed": "--metric names the criterion tested; Relaxed is not among them",
+    },
 )
 @click.option(
     "--alpha", "-a", "alpha", type=float, default=DEFAULT_ALPHA, help="Bound on P(k_hat > k) and on the FWER."
@@ -284,6 +298,7 @@ def from_predictions_command(
     resamples: int,
     seed: int,
     inputs: Inputs,
+    settings: Settings,
     alpha: float,
     dependent: bool,
     positive: bool,
@@ -321,7 +336,7 @@ def from_predictions_command(
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise OptionError(f"--dataset: name(s) used twice: {', '.join(dupes)}", option="--dataset")
-    refuse_foreign(the_task, inputs.given_fields(), comparable())
+    refuse_foreign(the_task, {**inputs.given_fields(), **settings.given_fields()}, comparable())
     refuse_options(
         {"--relation-names": inputs.relation_names is not None},
         "not used by replicability (no per-relation table; `score` and `plot per-class` show the names)",
@@ -335,7 +350,7 @@ def from_predictions_command(
             {"--metric": metric not in (None, "micro") and test not in RESAMPLING_TESTS},
             f"applies to --test {' or '.join(RESAMPLING_TESTS)} only ({CORRECTNESS_TITLES} use accuracy)",
         )
-        config = inputs.config(the_task)
+        config = config_of(the_task, inputs, settings, among=comparable())
         with progress_bar(2 * len(specs), "testing datasets", progress_wanted(progress)) as advance:
             tests = the_task.dataset_tests(
                 specs,
@@ -349,7 +364,7 @@ def from_predictions_command(
     else:
         from releval.replicability.task_tests import task_dataset_tests
 
-        configs = _task_configs(the_task, inputs, names, dataset_settings, metric)
+        configs = _task_configs(the_task, inputs, settings, names, dataset_settings, metric)
         with progress_bar(len(specs), "testing datasets", progress_wanted(progress)) as advance:
             tests = task_dataset_tests(
                 specs, the_task, configs, test=test, metric=metric, resamples=resamples, seed=seed, progress=advance
@@ -405,11 +420,11 @@ _E2E_CRITERIA = ("strict", "boundaries", "ner")
 
 
 def _task_configs(
-    task: Any, inputs: Inputs, names: Sequence[str], items: Sequence[str], metric: str | None
+    task: Any, inputs: Inputs, settings: Settings, names: Sequence[str], items: Sequence[str], metric: str | None
 ) -> dict[str, Any]:
-    """Each dataset's Config of `task`: the input options (every dataset) with its --dataset-setting values over
-    them. The class weightings are compare's defaults, plus the one --metric names when it is another (power:0.5);
-    end-to-end RE compares strict and boundaries as compare does (NER when --metric asks for it)."""
+    """Each dataset's Config of `task`: the input and setting options (every dataset) with its --dataset-setting
+    values over them. The class weightings are compare's defaults, plus the one --metric names when it is another
+    (power:0.5); end-to-end RE compares strict and boundaries as compare does (NER when --metric asks for it)."""
     from releval.core.options import DEFAULT_WEIGHTING_NAMES
     from releval.metrics.weightings import get_weighting
 
@@ -431,7 +446,7 @@ def _task_configs(
     for name in names:
         own = overrides.get(name, {})
         try:
-            configs[name] = inputs.config(task, **{**base, **own})
+            configs[name] = config_of(task, inputs, settings, among=comparable(), **{**base, **own})
         except OptionError as exc:
             if not own:
                 raise

@@ -9,26 +9,17 @@ from pathlib import Path
 
 import click
 
-from releval.commands.base import PATH, Argument, Choice, Command
+from releval.commands.base import PATH, Argument, Command
 from releval.commands.common import emit_result, format_option, output_option
-from releval.commands.inputs import Inputs, input_options, refuse_foreign, task_option
+from releval.commands.inputs import Inputs, input_options, task_option
 from releval.commands.progress import Counted, progress_bar, progress_option, progress_wanted
+from releval.commands.settings import Settings, config_of, setting_options
 from releval.core.errors import OptionError
-from releval.core.options import DEFAULT_WEIGHTING_NAMES, ENTROPY_N
 from releval.core.validation import check_width, refuse_options
-from releval.metrics.weightings import weighting_names
 from releval.registry import TASKS
 
-#: score's own options that set a task's Config (the input options are releval.commands.inputs'): given with a task
-#: whose Config lacks the setting, each is refused, not ignored.
-SETTING_OPTIONS: dict[str, tuple[str, ...]] = {
-    "--weighting": ("weightings",),
-    "--beta": ("beta",),
-    "--zero-division": ("zero_division",),
-    "--entropy-n": ("entropy_n",),
-    "--criterion": ("criteria",),
-    "--relaxed": ("relaxed",),
-}
+#: The input groups `score` offers: every one a task may read (its options are refused for the tasks without).
+_GROUPS = ("e2e-files", "ranked-facts", "docred-files")
 
 
 @click.command("score", cls=Command)
@@ -49,26 +40,8 @@ SETTING_OPTIONS: dict[str, tuple[str, ...]] = {
     f"The kind of evaluation: {', '.join(TASKS)} (rc: classification; semeval-official: the perl v1.2 scorer; "
     "e2e: entities and relations; ranked: scored relation facts, NYT10/OpenNRE).",
 )
-@input_options("score", ("{gold}", "{pred}"), needs="score_files", groups=("e2e-files", "ranked-facts", "docred-files"))
-@click.option(
-    "--weighting",
-    "-w",
-    "weighting",
-    multiple=True,
-    default=DEFAULT_WEIGHTING_NAMES,
-    help=f"Weightings besides micro: {', '.join(weighting_names())} (repeatable).",
-)
-@click.option("--beta", "beta", type=float, default=1.0, help="F-beta's beta.")
-@click.option("--zero-division", "zero_division", type=float, default=0.0, help="Value of P, R or F when 0/0.")
-@click.option(
-    "--entropy-n",
-    "entropy_n",
-    type=Choice(ENTROPY_N),
-    default="all",
-    help="Entropy's N: all gold items, or positive only.",
-)
-@click.option("--criterion", "criterion", default="strict,boundaries", help="e2e: strict,boundaries.")
-@click.option("--relaxed", "relaxed", is_flag=True, default=False, help="e2e: also the experimental Relaxed criterion.")
+@input_options("score", ("{gold}", "{pred}"), needs="score_files", groups=_GROUPS)
+@setting_options("score", ("{gold}", "{pred}"), needs="score_files", groups=_GROUPS)
 @click.option(
     "--per-class",
     "per_class",
@@ -93,12 +66,7 @@ def score_command(
     preds: tuple[Path, ...],
     task: str,
     inputs: Inputs,
-    weighting: tuple[str, ...],
-    beta: float,
-    zero_division: float,
-    entropy_n: str,
-    criterion: str,
-    relaxed: bool,
+    settings: Settings,
     per_class: bool,
     perl_report: bool,
     progress: bool | None,
@@ -120,18 +88,7 @@ def score_command(
 
         gold, systems = wide_systems(gold, inputs, "score", the_task)
     check_width(width)
-    own = {
-        "weightings": tuple(weighting),
-        "beta": beta,
-        "zero_division": zero_division,
-        "entropy_n": entropy_n,
-        "criteria": tuple(c.strip() for c in criterion.split(",") if c.strip()),
-        "relaxed": relaxed,
-    }
-    given = {flag: sets for flag, sets in SETTING_OPTIONS.items() if own[sets[0]] != _DEFAULTS[sets[0]]}
-    refuse_foreign(the_task, {**inputs.given_fields(), **given})
-    settings = {**inputs.settings_for(the_task), **{k: v for k, v in own.items() if k in the_task.settings}}
-    config = the_task.make_config(**settings)
+    config = config_of(the_task, inputs, settings)
     if perl_report and the_task.full_report is None:
         from releval.registry import tasks_with
 
@@ -154,17 +111,6 @@ def score_command(
 
 #: From this many systems on, `score` moves a bar on a terminal, one step per system scored.
 SCORE_BAR_SYSTEMS = 2
-
-
-#: The default of each setting score's own options set (an option at its default was not given).
-_DEFAULTS: dict[str, object] = {
-    "weightings": tuple(DEFAULT_WEIGHTING_NAMES),
-    "beta": 1.0,
-    "zero_division": 0.0,
-    "entropy_n": "all",
-    "criteria": ("strict", "boundaries"),
-    "relaxed": False,
-}
 
 
 GLOB_CHARACTERS = ("*", "?", "[")

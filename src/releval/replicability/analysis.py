@@ -25,7 +25,7 @@ simulation can evaluate thousands of repetitions at once.  The results (`Replica
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -45,7 +45,7 @@ from releval.core.options import (
     RESAMPLING_TESTS,
 )
 from releval.core.schema import check_schema, float_or_nan, header, known, reading, same
-from releval.core.signature import Signature, parse
+from releval.core.signature import Signature, parse, sequence_digest
 from releval.significance.corrections import ADJUSTMENTS
 
 #: Partial-conjunction combination methods, in reporting order.
@@ -686,6 +686,7 @@ def dataset_tests(
     warnings: list[Notice] = []
     errors: list[InputError] = []
     missing = "error"
+    data: list[tuple[str, dict[str, object]]] = []  # each dataset's data facts, signed as `score` signs them
     for name, gold, pred_a, pred_b in datasets:
         try:
             labels, runs, facts = align_systems(gold, {f"{name} A": [pred_a], f"{name} B": [pred_b]}, config)
@@ -696,6 +697,16 @@ def dataset_tests(
             if progress is not None:
                 progress(1)
         aligned.append((name, labels, runs[f"{name} A"][0], runs[f"{name} B"][0]))
+        data.append(
+            (
+                name,
+                {
+                    "alignment": "position" if facts.by_position else "id",
+                    "patch": facts.patch_digest or "none",
+                    "gold": sequence_digest(labels),
+                },
+            )
+        )
         warnings += facts.warnings
         missing = facts.missing if facts.missing != "error" else missing
     raise_all(errors)
@@ -737,10 +748,30 @@ def dataset_tests(
         "entropy_n": config.entropy_n,
         "view": config.view,
         "missing": missing,
+        **per_dataset(data),
     }
+    if settings.get("patch") == "none":
+        del settings["patch"]  # no dataset patched: signed as `score` signs an unpatched gold, without the field
     return DatasetTests(
         names, np.asarray(ps, dtype=float), np.asarray(effects, dtype=float), label, details, settings, warnings
     )
+
+
+def per_dataset(facts: Sequence[tuple[str, Mapping[str, object]]]) -> dict[str, object]:
+    """Signature fields of several datasets: a field every dataset has with one value is kept as it is; one whose
+    value differs (or that some lack) becomes `name=value,…` over the datasets, so that the signature of an
+    analysis names each dataset's gold digest, alignment and patch as `score` names one gold's.
+
+    >>> per_dataset([("x", {"gold": "ab", "alignment": "id"}), ("y", {"gold": "cd", "alignment": "id"})])
+    {'gold': 'x=ab,y=cd', 'alignment': 'id'}
+    """
+    keys = list(dict.fromkeys(k for _, fields in facts for k in fields))
+    out: dict[str, object] = {}
+    for key in keys:
+        values = [(name, str(fields.get(key, "none"))) for name, fields in facts]
+        distinct = {v for _, v in values}
+        out[key] = distinct.pop() if len(distinct) == 1 else ",".join(f"{n}={v}" for n, v in values)
+    return out
 
 
 def pvalues_from_predictions(datasets: Sequence[tuple[str, Any, Any, Any]], **settings: Any) -> DatasetTests:

@@ -29,14 +29,15 @@ from releval.core.errors import InputError, InputErrors, OptionError, raise_all
 from releval.core.notices import Notice
 from releval.core.options import DEFAULT_RESAMPLES, DEFAULT_SEED, PAIRED_TESTS, RESAMPLING_TESTS
 from releval.core.validation import check_choice
-from releval.replicability.analysis import DatasetTests, in_dataset
+from releval.replicability.analysis import DatasetTests, in_dataset, per_dataset
 from releval.tasks.base import Task, resolve
 
 #: The two systems as every dataset's comparison names them (their warnings read "A: …", "B: …").
 SYSTEMS = ("A", "B")
-#: Signature fields of a dataset's comparison that only identify its data or its test: left out of the
-#: analysis' settings (the analysis' own `n` is the number of datasets, its `test` is `test_label`'s).
-_DATA_FIELDS = ("task", "gold", "n", "test", "methods", "version")
+#: Signature fields of a dataset's comparison that the analysis states itself: left out of its settings (the
+#: analysis' own `n` is the number of datasets, its `test` is `test_label`'s). The gold digest stays: the analysis
+#: names each dataset's gold as `score` names one.
+_DATA_FIELDS = ("task", "n", "test", "methods", "version")
 
 
 def test_label(task: str, test: str, metric: str) -> str:
@@ -153,16 +154,11 @@ def task_dataset_tests(
 
 def shared_settings(signatures: Sequence[tuple[str, Mapping[str, str]]]) -> dict[str, object]:
     """The settings of the datasets' signatures for the analysis' signature: a field every dataset has with one
-    value is kept as it is; one whose value differs (or that some lack) becomes `name=value,…` over the datasets;
-    the fields that only identify each dataset (gold digest, n) and its comparison's test are left out.
+    value is kept as it is; one whose value differs (or that some lack) becomes `name=value,…` over the datasets
+    (`releval.replicability.analysis.per_dataset`); the fields the analysis states itself are left out.
 
-    >>> shared_settings([("x", {"train": "ab", "seed": "1", "gold": "g1"}), ("y", {"train": "cd", "seed": "1"})])
+    >>> shared_settings([("x", {"train": "ab", "seed": "1", "n": "5"}), ("y", {"train": "cd", "seed": "1"})])
     {'train': 'x=ab,y=cd', 'seed': '1'}
     """
-    keys = list(dict.fromkeys(k for _, fields in signatures for k in fields if k not in _DATA_FIELDS))
-    out: dict[str, object] = {}
-    for key in keys:
-        values = [(name, fields.get(key, "none")) for name, fields in signatures]
-        distinct = {v for _, v in values}
-        out[key] = distinct.pop() if len(distinct) == 1 else ",".join(f"{n}={v}" for n, v in values)
-    return out
+    kept = [(name, {k: v for k, v in fields.items() if k not in _DATA_FIELDS}) for name, fields in signatures]
+    return per_dataset(kept)
