@@ -4,6 +4,7 @@ rows), and the flips are the pairs two measures order differently (from each sys
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
 from pathlib import Path
 
@@ -155,3 +156,27 @@ def test_swap_rates_count_the_pairs_the_halves_order_differently() -> None:
     assert s.rate == pytest.approx(4 / 6)
     low_bin, *_, top_bin = s.bins
     assert low_bin[2:] == (1.0, 1) and top_bin[2:] == (0.5, 2)
+
+
+def test_compare_evaluate_measures_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """`compare --evaluate-measures`: the JSON carries the meta-evaluation of the same run (power counted from its
+    own pairs), text shows the four tables, and a baseline (not every pair) is refused."""
+    from releval import cli
+
+    cli.register_commands([])
+    argv = ["compare", str(SEMEVAL_KEY), *map(str, SYSTEMS), "-R", "300", "--evaluate-measures", "--splits", "20"]
+    assert cli.main([*argv, "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)["results"][0]
+    measures = result["measures"]
+    for power in measures["discriminative_power"]:
+        rows = [r for r in result["pairs"] if r["metric"] == power["metric"] and r["test"] == power["test"]]
+        assert power["significant"] == sum(r["p_adjusted"] < 0.05 for r in rows) and power["pairs"] == 10
+    assert {s["metric"] for s in measures["stability"]} == set(result["metrics"])
+    assert all(s["splits"] == 20 for s in measures["stability"])
+    assert len(measures["agreement"]) == 10 and all(a["interval"] is not None for a in measures["agreement"])
+    assert cli.main(argv) == 0
+    text = capsys.readouterr().out
+    for title in ("Discriminative power", "Agreement of the measures", "order differently", "Stability: swap rate"):
+        assert title in text
+    assert cli.main([*argv, "--baseline", "onehaitao_cnn"]) == 2
+    assert "--evaluate-measures" in capsys.readouterr().err

@@ -716,6 +716,9 @@ NOT_VARIED = {
     "compare --per-class": "another report (per-class differences): tests/test_compare_cli_issue14.py checks it",
     "compare --rank-intervals": "adds the rank intervals (drawn with the signed resamples, seed, level and class "
     "set), every other number unchanged: tests/test_ranks.py checks them",
+    "compare --evaluate-measures": "adds the measures' meta-evaluation (its own JSON block), every other number "
+    "unchanged: tests/test_meta_measures.py checks it",
+    "compare --splits": "--evaluate-measures only: the splits are written beside the swap rates they change",
     "compare --macro-classes": "e2e only: its signature field is varied through score-e2e (the same E2EConfig)",
     "replicability from-predictions --macro-classes": "as compare's: varied through score-e2e (the same E2EConfig)",
     "compare --allow-absent-negative": "accepts a --negative label gold lacks; without it that run is refused",
