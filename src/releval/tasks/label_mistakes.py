@@ -166,7 +166,7 @@ def position_id_warnings(gold: LabelFile, pred: LabelFile) -> list[Notice]:
 #: Words in a file name that say which side it is (whole words: `keyword` is not `key`).
 _GOLD_WORDS = re.compile(r"(?<![a-z])(gold|key|answers?|truth|reference|ref)(?![a-z])")
 _PRED_WORDS = re.compile(
-    r"(?<![a-z])(preds?|predictions?|predicted|outputs?|hyp|hypothes[ie]s|guess(es)?|system)(?![a-z])"
+    r"(?<![a-z])(preds?|predictions?|predicted|proposed|outputs?|hyp|hypothes[ie]s|guess(es)?|system)(?![a-z])"
 )
 
 

@@ -1,0 +1,183 @@
+"""`--task rc` and `--task semeval-official` on the bundled SemEval-2010 Task 8 files, mistaken the ways issue 32
+measured: each mistake is refused (or warned about) with the right diagnosis, and every hint is followed here —
+the command it names is run — to a correct number.
+
+The correct numbers come from outside releval: the perl scorer's macro-F1 of onehaitao_cnn.txt
+(testvectors/semeval2010_systems_perl.json: 79.26, 71.12, 80.59), and rc's micro-F1 counted by hand below.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from tests.conftest import SEMEVAL_KEY, data_path, semeval_predictions
+
+import releval
+from releval.cli import main
+from releval.tasks.semeval_official import SemevalOfficialConfig, SemevalOfficialResult
+from releval.tasks.semeval_official import score as official
+
+CNN = semeval_predictions("cnn")
+RC = ["score", "--task", "rc"]
+OFFICIAL = ["score", "--task", "semeval-official"]
+#: TACRED's relation labels (Zhang et al. 2017), a few of its 42.
+TACRED = ["no_relation", "per:title", "org:top_members/employees", "per:employee_of", "org:founded_by"]
+
+
+def _rows(path: Path) -> list[tuple[str, str]]:
+    return [(a, b) for a, b in (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines())]
+
+
+def _perl_cnn() -> tuple[str, str, str]:
+    cnn = json.loads(data_path("testvectors", "semeval2010_systems_perl.json").read_text())["systems"]["cnn"]
+    return cnn["official"], cnn["19-way"], cnn["undirected"]
+
+
+def _official_numbers(result: SemevalOfficialResult) -> tuple[str, str, str]:
+    s = result.scores
+    return tuple(f"{v.macro_f1:.2f}" for v in (s.official, s.directed, s.undirected))  # type: ignore[return-value]
+
+
+def _micro_by_hand(gold: Path, pred: Path) -> float:
+    """Micro-F1 with Other as the negative class, counted on the two files' lines (the same ids, in order)."""
+    g, p = dict(_rows(gold)), dict(_rows(pred))
+    correct = sum(1 for i, y in g.items() if y != "Other" and p[i] == y)
+    proposed = sum(1 for y in p.values() if y != "Other")
+    actual = sum(1 for y in g.values() if y != "Other")
+    precision, recall = correct / proposed, correct / actual
+    return 2 * precision * recall / (precision + recall)
+
+
+def _run(argv: list[object], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _command_in(message: str) -> str:
+    """The shell command a hint names between backquotes."""
+    return message.split("`")[1]
+
+
+def test_integer_class_indices_are_named_so_by_both_tasks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = _rows(CNN)
+    index = {label: str(k) for k, label in enumerate(sorted({y for _, y in rows}))}
+    pred = tmp_path / "cnn_indices.txt"
+    pred.write_text("".join(f"{i}\t{index[y]}\n" for i, y in rows))
+    for task in (RC, OFFICIAL):
+        code, out, err = _run([*task, SEMEVAL_KEY, pred], capsys)
+        assert (code, out) == (2, "")
+        assert "the predicted labels are integers" in err and "id2label" in err
+        assert "swapped" not in err and "never seen in gold" not in err
+
+
+def test_another_datasets_labels_are_named_so_by_both_tasks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pred = tmp_path / "tacred_like.txt"
+    pred.write_text("".join(f"{i}\t{TACRED[k % len(TACRED)]}\n" for k, (i, _) in enumerate(_rows(CNN))))
+    for task in (RC, OFFICIAL):
+        code, out, err = _run([*task, SEMEVAL_KEY, pred], capsys)
+        assert (code, out) == (2, "")
+        assert "no predicted label occurs in gold" in err and "another dataset's labels" in err
+        assert "swapped" not in err
+
+
+@pytest.mark.skipif(shutil.which("sed") is None or shutil.which("bash") is None, reason="needs sed and bash")
+def test_space_separated_ids_name_the_tab_and_the_command_that_fixes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spaced = tmp_path / "cnn_spaces.txt"
+    spaced.write_text("".join(f"{i} {y}\n" for i, y in _rows(CNN)))
+    for task in (RC, OFFICIAL):
+        code, out, err = _run([*task, SEMEVAL_KEY, spaced], capsys)
+        assert (code, out) == (2, "")
+        assert "separated by a space" in err and "labels-lines" not in err
+        assert len(err) < 600
+    # following the hint: the command it names, run as given, writes a file both tasks score right
+    subprocess.run(["bash", "-c", _command_in(err)], cwd=tmp_path, check=True)
+    fixed = tmp_path / "cnn_spaces.tabs.txt"
+    assert fixed.read_bytes() == CNN.read_bytes()
+    assert _official_numbers(official(SEMEVAL_KEY, fixed)) == _perl_cnn()
+    assert releval.score(SEMEVAL_KEY, fixed)["micro"].f == pytest.approx(_micro_by_hand(SEMEVAL_KEY, CNN), abs=1e-12)
+
+
+@pytest.mark.skipif(shutil.which("sed") is None or shutil.which("bash") is None, reason="needs sed and bash")
+def test_space_separated_ids_read_as_labels_lines_say_so_in_one_short_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the old hint led to (--pred-format labels-lines): 0.00 and a 74,038-character warning. Now refused,
+    naming the id glued to each label, and the command it names gives the right number."""
+    spaced = tmp_path / "cnn_spaces.txt"
+    spaced.write_text("".join(f"{i} {y}\n" for i, y in _rows(CNN)))
+    code, out, err = _run([*RC, SEMEVAL_KEY, spaced, "--pred-format", "labels-lines"], capsys)
+    assert (code, out) == (2, "")
+    assert "2717 predicted label(s) are a word, a space and a gold label" in err
+    assert "'10000 Instrument-Agency(e2,e1)' (gold 'Instrument-Agency(e2,e1)')" in err
+    assert len(err) < 800
+    subprocess.run(["bash", "-c", _command_in(err)], cwd=tmp_path, check=True)
+    code, out, err = _run([*RC, SEMEVAL_KEY, tmp_path / "cnn_spaces.tabs.txt", "-f", "json"], capsys)
+    assert code == 0
+    micro = json.loads(out)["results"][0]["averages"]["micro"]["f"]
+    assert micro == pytest.approx(_micro_by_hand(SEMEVAL_KEY, CNN), abs=1e-12)
+
+
+def test_a_warning_lists_at_most_ten_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = _rows(CNN)
+    pred = tmp_path / "cnn_new_labels.txt"  # 100 items given new labels, the rest as the CNN predicted
+    pred.write_text("".join(f"{i}\t{f'New-{k}' if k < 100 else y}\n" for k, (i, y) in enumerate(rows)))
+    code, _, err = _run([*RC, SEMEVAL_KEY, pred, "--pred-format", "id-tsv"], capsys)
+    assert code == 0
+    (line,) = [ln for ln in err.splitlines() if "never seen in gold" in ln]
+    assert "… (90 more)" in line and len(line) < 400
+
+
+def test_offset_ids_under_semeval_official_name_what_that_task_accepts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = _rows(CNN)
+    pred = tmp_path / "cnn_from_1.txt"
+    pred.write_text("".join(f"{int(i) - 8000}\t{y}\n" for i, y in rows))
+    code, out, err = _run([*OFFICIAL, SEMEVAL_KEY, pred], capsys)
+    assert (code, out) == (2, "")
+    assert "add 8000 to the prediction ids" in err and "by-position" not in err and "by_position" not in err
+    assert _run([*OFFICIAL, SEMEVAL_KEY, pred, "--by-position"], capsys)[0] == 2  # what the old hint said
+    renumbered = tmp_path / "cnn_renumbered.txt"  # the hint followed: 8000 added to every id
+    renumbered.write_text("".join(f"{int(i) + 8000}\t{y}\n" for i, y in _rows(pred)))
+    assert _official_numbers(official(SEMEVAL_KEY, renumbered)) == _perl_cnn()
+    # --task rc, which can align by position, still offers it; followed, it gives the number by hand
+    code, out, err = _run([*RC, SEMEVAL_KEY, pred], capsys)
+    assert code == 2 and "--by-position" in err
+    code, out, err = _run([*RC, SEMEVAL_KEY, pred, "--by-position", "-f", "json"], capsys)
+    assert code == 0
+    micro = json.loads(out)["results"][0]["averages"]["micro"]["f"]
+    assert micro == pytest.approx(_micro_by_hand(SEMEVAL_KEY, CNN), abs=1e-12)
+
+
+def test_semeval_official_warns_of_gold_given_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    copy = tmp_path / "run1.txt"
+    copy.write_bytes(SEMEVAL_KEY.read_bytes())
+    code, out, err = _run([*OFFICIAL, SEMEVAL_KEY, copy], capsys)
+    assert code == 0 and "100.00" in out
+    assert "predictions equal gold: did you pass gold twice?" in err
+
+
+def test_semeval_official_warns_of_swapped_files(capsys: pytest.CaptureFixture[str]) -> None:
+    """The key given as predictions and the CNN as gold: the perl scorer would print 75.30 for the 19-way view
+    (71.12 is right); releval prints it too, and says the files look swapped."""
+    code, out, err = _run([*OFFICIAL, CNN, SEMEVAL_KEY], capsys)
+    assert code == 0
+    assert "gold and predictions may be swapped" in err
+    assert "named like a gold file" in err and "every one of gold's 18 labels and 1 more" in err
+    right = official(SEMEVAL_KEY, CNN)
+    assert _official_numbers(right) == _perl_cnn()
+    assert not [w for w in right.warnings if w.code in ("swapped-files", "pred-equals-gold")]
+
+
+def test_the_scorers_own_proposed_answer_files_are_not_named_like_gold() -> None:
+    """`proposed_answer1.txt` is what the official scorer's bundle calls a prediction: no swap warning."""
+    folder = data_path("semeval2010_task8", "scorer_examples")
+    result = official(folder / "answer_key1.txt", folder / "proposed_answer1.txt", SemevalOfficialConfig("wrong"))
+    assert not [w for w in result.warnings if w.code == "swapped-files"]
