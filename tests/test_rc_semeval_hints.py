@@ -181,3 +181,30 @@ def test_the_scorers_own_proposed_answer_files_are_not_named_like_gold() -> None
     folder = data_path("semeval2010_task8", "scorer_examples")
     result = official(folder / "answer_key1.txt", folder / "proposed_answer1.txt", SemevalOfficialConfig("wrong"))
     assert not [w for w in result.warnings if w.code == "swapped-files"]
+
+
+def test_json_lines_with_other_field_names_name_the_fields_and_the_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Records {"sent_id": …, "rel": …} were read as one id → label object and reported as invalid JSON."""
+    pred = tmp_path / "cnn.jsonl"
+    pred.write_text("".join(json.dumps({"sent_id": i, "rel": y}) + "\n" for i, y in _rows(CNN)))
+    code, out, err = _run([*RC, SEMEVAL_KEY, pred], capsys)
+    assert (code, out) == (2, "")
+    assert "invalid JSON" not in err and err.count("\n") == 1
+    assert "no record has the id field 'id' nor a label field" in err and "the record has 'sent_id', 'rel'" in err
+    assert "--pred-id-field and --pred-label-field" in err
+    code, out, err = _run(
+        [*RC, SEMEVAL_KEY, pred, "--pred-id-field", "sent_id", "--pred-label-field", "rel", "-f", "json"], capsys
+    )
+    assert code == 0
+    micro = json.loads(out)["results"][0]["averages"]["micro"]["f"]
+    assert micro == pytest.approx(_micro_by_hand(SEMEVAL_KEY, CNN), abs=1e-12)
+    # a label field found but no id field: one error naming the id option, not one per record
+    pred.write_text("".join(json.dumps({"idx": i, "prediction": y}) + "\n" for i, y in _rows(CNN)))
+    code, out, err = _run([*RC, SEMEVAL_KEY, pred], capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert "no record has the id field 'id' (the record has 'idx', 'prediction'); name it with --pred-id-field" in err
+    code, out, err = _run([*RC, SEMEVAL_KEY, pred, "--pred-id-field", "idx", "-f", "json"], capsys)
+    micro = json.loads(out)["results"][0]["averages"]["micro"]["f"]
+    assert micro == pytest.approx(_micro_by_hand(SEMEVAL_KEY, CNN), abs=1e-12)

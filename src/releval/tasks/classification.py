@@ -36,7 +36,14 @@ from releval.data.labels import FORMATS, LabelFile, apply_patch, load_labels
 from releval.data.semeval_labels import undirected
 from releval.metrics.averages import AveragingSpec
 from releval.metrics.cells import PairedCells, cells_from_labels, encode_triplet
-from releval.metrics.classification import ClassificationScores, Encoded, detect_negative, encode, score_encoded
+from releval.metrics.classification import (
+    NEGATIVE_CANDIDATES,
+    ClassificationScores,
+    Encoded,
+    detect_negative,
+    encode,
+    score_encoded,
+)
 from releval.metrics.counts import ClassCounts
 from releval.metrics.missing_bounds import FillBounds, fill_bounds
 from releval.result import Average, ScoreResult
@@ -382,10 +389,15 @@ def check_pair_labels(
     if not unseen:
         return []
     gold_set = frozenset(gold_labels)
-    if pred_labels is None:  # unknown: assume one label in common, so that only the other checks decide
-        pred_labels = [*unseen, *sorted(gold_set)[:1]]
+    # a negative label is a legitimate prediction even where gold has none (a slice of positives only)
+    negatives = frozenset(NEGATIVE_CANDIDATES if config.negative in (AUTO, None) else (config.negative,))
+    predicted = set(unseen if pred_labels is None else pred_labels) - negatives
+    if pred_labels is None or len(predicted) < 3 or not gold_set - negatives:
+        # unknown, or too few labels to call them another dataset's: taken to share a label with gold, so that
+        # only the other checks decide
+        predicted |= set(sorted(gold_set)[:1])
     # integers where gold has names, another dataset's labels, white space: before any talk of a swap
-    check_vocabulary(Vocabulary("label", gold_set, pred_labels, pred_path))
+    check_vocabulary(Vocabulary("label", gold_set, predicted, pred_path, allowed=negatives - gold_set))
     if config.strict_labels:
         raise InputError(
             f"{len(unseen)} predicted label(s) never occur in gold: {shown_labels(unseen)} (--strict-labels)",
