@@ -208,3 +208,19 @@ def test_json_lines_with_other_field_names_name_the_fields_and_the_options(
     code, out, err = _run([*RC, SEMEVAL_KEY, pred, "--pred-id-field", "idx", "-f", "json"], capsys)
     micro = json.loads(out)["results"][0]["averages"]["micro"]["f"]
     assert micro == pytest.approx(_micro_by_hand(SEMEVAL_KEY, CNN), abs=1e-12)
+
+
+def test_a_wide_tsv_named_for_its_systems_is_no_swap(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`system_outputs.tsv` (id, gold, one column per system) is gold and systems in one file: its name is no sign
+    of a swap (it warned once per system)."""
+    key, cnn, rbert = _rows(SEMEVAL_KEY), _rows(CNN), _rows(semeval_predictions("rbert"))
+    wide = tmp_path / "system_outputs.tsv"
+    body = "".join(f"{i}\t{g}\t{c}\t{r}\n" for (i, g), (_, c), (_, r) in zip(key, cnn, rbert))
+    wide.write_text("id\tgold\tcnn\trbert\n" + body)
+    code, out, err = _run([*RC, wide, "-f", "json"], capsys)
+    assert code == 0 and "swapped" not in err
+    results = {r["system"]: r["averages"]["micro"]["f"] for r in json.loads(out)["results"]}
+    assert results["cnn"] == pytest.approx(_micro_by_hand(SEMEVAL_KEY, CNN), abs=1e-12)
+    assert results["rbert"] == pytest.approx(_micro_by_hand(SEMEVAL_KEY, semeval_predictions("rbert")), abs=1e-12)
+    code, out, err = _run(["compare", wide, "-R", "20"], capsys)
+    assert code == 0 and "swapped" not in err
