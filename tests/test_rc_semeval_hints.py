@@ -224,3 +224,33 @@ def test_a_wide_tsv_named_for_its_systems_is_no_swap(tmp_path: Path, capsys: pyt
     assert results["rbert"] == pytest.approx(_micro_by_hand(SEMEVAL_KEY, semeval_predictions("rbert")), abs=1e-12)
     code, out, err = _run(["compare", wide, "-R", "20"], capsys)
     assert code == 0 and "swapped" not in err
+
+
+def test_trailing_white_space_on_a_semeval_label_is_named_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = _rows(CNN)
+    pred = tmp_path / "cnn_trailing.txt"
+    pred.write_text("".join(f"{i}\t{y}{' ' if k == 2 else ''}\n" for k, (i, y) in enumerate(rows)))
+    for task in (RC, OFFICIAL):
+        code, out, err = _run([*task, SEMEVAL_KEY, pred], capsys)
+        assert (code, out) == (2, "")
+        assert f"{pred.name}:3: field 'label': label '{rows[2][1]} ' has trailing white space after" in err
+        assert "is not a SemEval-2010 Task 8 label" not in err
+    stripped = tmp_path / "cnn_stripped.txt"  # the hint followed: the label written without it
+    stripped.write_text("".join(line.rstrip() + "\n" for line in pred.read_text().splitlines()))
+    assert _official_numbers(official(SEMEVAL_KEY, stripped)) == _perl_cnn()
+
+
+def test_the_sentences_only_test_file_is_named_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SemEval's TEST_FILE.txt (the sentences given to systems, no labels) given as gold or as predictions."""
+    sentences = tmp_path / "TEST_FILE.txt"
+    sentences.write_text(
+        '8001\t"The most common <e1>audits</e1> were about <e2>waste</e2> and recycling."\n'
+        '8002\t"The <e1>company</e1> fabricates plastic <e2>chairs</e2>."\n'
+        '8003\t"The school <e1>master</e1> teaches the lesson with a <e2>stick</e2>."\n'
+    )
+    for argv in ([sentences, CNN], [SEMEVAL_KEY, sentences]):
+        code, out, err = _run([*OFFICIAL, *argv], capsys)
+        assert (code, out) == (2, "") and err.count("\n") == 1
+        assert "the file holds sentences only, no label line" in err and "TEST_FILE_KEY.TXT" in err

@@ -40,6 +40,21 @@ def _tabbed(head: Head) -> list[str]:
     return tabbed if len(tabbed) * 2 > len(head.lines) else []
 
 
+def white_space_problem(label: str) -> str:
+    """The error for a SemEval-2010 Task 8 label with white space around it, named as such (not as an unknown
+    label): which side, and the label it would be.
+
+    >>> white_space_problem("Other ")
+    "label 'Other ' has trailing white space after the SemEval-2010 Task 8 label 'Other': write the label without it"
+    """
+    side = "trailing" if label.lstrip() == label else "leading" if label.rstrip() == label else "surrounding"
+    where = {"trailing": "after", "leading": "before", "surrounding": "around"}[side]
+    return (
+        f"label {excerpt(label)} has {side} white space {where} the SemEval-2010 Task 8 label {label.strip()!r}: "
+        "write the label without it"
+    )
+
+
 class IdTsv(LabelFormat):
     """`<id>\\t<label>` lines: any id and label (checked as every format checks them), one tab per line."""
 
@@ -150,5 +165,7 @@ class SemevalTsv(IdTsv):
             return "", "", f"expected '<numeric id>\\t<label>', got {excerpt(raw)}", None
         item_id, label = m.group(1), m.group(2)
         if label not in _KNOWN:
+            if label.strip() in _KNOWN:
+                return item_id, label, white_space_problem(label), "label"
             return item_id, label, f"{excerpt(label)} is not a SemEval-2010 Task 8 label", "label"
         return item_id, label, None, None
