@@ -254,3 +254,22 @@ def test_the_sentences_only_test_file_is_named_so(tmp_path: Path, capsys: pytest
         code, out, err = _run([*OFFICIAL, *argv], capsys)
         assert (code, out) == (2, "") and err.count("\n") == 1
         assert "the file holds sentences only, no label line" in err and "TEST_FILE_KEY.TXT" in err
+
+
+def test_name_glob_runs_are_named_without_the_file_extension(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for seed in (1, 2):
+        (tmp_path / f"cnn_seed{seed}.txt").write_bytes(CNN.read_bytes())
+    code, out, _ = _run([*RC, SEMEVAL_KEY, f"cnn={tmp_path}/cnn_seed*.txt", "-f", "json"], capsys)
+    assert code == 0
+    assert [r["system"] for r in json.loads(out)["results"]] == ["cnn[cnn_seed1]", "cnn[cnn_seed2]"]
+
+
+def test_stats_says_when_no_negative_class_was_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    positives = tmp_path / "positives.tsv"
+    positives.write_text("1\tper:title\n2\torg:founded\n3\tper:title\n")
+    code, out, _ = _run(["stats", positives], capsys)
+    assert code == 0 and "note: no negative class: none of no_relation / Other / NA occurs" in out
+    code, out, _ = _run(["stats", SEMEVAL_KEY], capsys)
+    assert code == 0 and "no negative class" not in out  # Other is SemEval's
