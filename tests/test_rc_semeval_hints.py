@@ -273,3 +273,18 @@ def test_stats_says_when_no_negative_class_was_found(tmp_path: Path, capsys: pyt
     assert code == 0 and "note: no negative class: none of no_relation / Other / NA occurs" in out
     code, out, _ = _run(["stats", SEMEVAL_KEY], capsys)
     assert code == 0 and "no negative class" not in out  # Other is SemEval's
+
+
+def test_a_wide_tsv_alone_under_semeval_official_is_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key, cnn = _rows(SEMEVAL_KEY), _rows(CNN)
+    wide = tmp_path / "results.tsv"
+    wide.write_text("id\tgold\tcnn\n" + "".join(f"{i}\t{g}\t{c}\n" for (i, g), (_, c) in zip(key, cnn)))
+    code, out, err = _run([*OFFICIAL, wide], capsys)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "is a wide TSV" in err and "under --task rc only" in err and "give each system's prediction file" in err
+    # what it says, followed: the prediction file after it (its gold column is the key)
+    code, out, err = _run([*OFFICIAL, wide, CNN, "-f", "csv"], capsys)
+    assert code == 0 and "swapped" not in err
+    assert _official_numbers(official(wide, CNN)) == _perl_cnn()

@@ -37,11 +37,17 @@ def wide_systems(gold: Path, inputs: Inputs, command: str, task: str = "rc") -> 
     from releval.data.labels import load_labels
 
     read, _ = wide_sides(inputs)
-    if task != "rc" or read["format"] not in (None, "wide-tsv"):
+    if task not in ("rc", "semeval-official") or read["format"] not in (None, "wide-tsv"):
         raise _needs_predictions(command)
     wide = load_labels(gold, role="gold", **read)
     if wide.format != "wide-tsv":
         raise _needs_predictions(command)
+    if task != "rc":  # a label file like rc's, but one system per call: said so, not "needs a wide TSV"
+        raise OptionError(
+            f"{gold} is a wide TSV (id, gold, one column per system), which {command} reads alone under --task rc "
+            f"only; with --task {task}, give each system's prediction file (PRED…) after it",
+            option="--task",
+        )
     systems = [
         (column, replace(wide, path=f"{wide.path} (column {column})", labels=labels, fields={}))
         for column, labels in wide.fields.items()
