@@ -288,3 +288,22 @@ def test_a_wide_tsv_alone_under_semeval_official_is_said_once(
     code, out, err = _run([*OFFICIAL, wide, CNN, "-f", "csv"], capsys)
     assert code == 0 and "swapped" not in err
     assert _official_numbers(official(wide, CNN)) == _perl_cnn()
+
+
+def test_json_integer_labels_are_named_class_indices_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = _rows(CNN)
+    names = sorted({y for _, y in rows})
+    pred = tmp_path / "cnn_argmax.jsonl"
+    pred.write_text("".join(json.dumps({"id": i, "label": names.index(y)}) + "\n" for i, y in rows))
+    for task in (RC, OFFICIAL):
+        code, out, err = _run([*task, SEMEVAL_KEY, pred], capsys)
+        assert (code, out) == (2, "") and err.count("\n") == 1
+        assert "every label is a JSON integer (0, 1, 2, 3, 4, …): class indices, not labels" in err
+    mapped = tmp_path / "cnn_mapped.jsonl"  # the hint followed: each index mapped to its name (id2label)
+    mapped.write_text(
+        "".join(
+            json.dumps({"id": r["id"], "label": names[r["label"]]}) + "\n"
+            for r in map(json.loads, pred.read_text().splitlines())
+        )
+    )
+    assert _official_numbers(official(SEMEVAL_KEY, mapped)) == _perl_cnn()

@@ -99,6 +99,16 @@ def check_labels(labels: list, numbers: Sequence[int], name: str, unit: str, fld
         distinct = {None}
     if all(label_problem(x) is None for x in distinct):
         return distinct
+    if distinct and all(type(x) is int for x in distinct):  # every label a JSON integer: a model's argmax
+        shown = ", ".join(map(str, sorted(distinct)[:5])) + (", …" if len(distinct) > 5 else "")
+        raise located(
+            f"every label is a JSON integer ({shown}): class indices, not labels — map them to the label names "
+            "(your model's id2label) before scoring",
+            name,
+            unit,
+            numbers[0],
+            fld,
+        )
     raise_problems(labels, numbers, label_problem, name, unit, fld)
     return distinct  # not reached: a label with a problem raised
 
