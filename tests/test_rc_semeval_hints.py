@@ -73,6 +73,11 @@ def test_integer_class_indices_are_named_so_by_both_tasks(tmp_path: Path, capsys
         assert (code, out) == (2, "")
         assert "the predicted labels are integers" in err and "id2label" in err
         assert "swapped" not in err and "never seen in gold" not in err
+    names = {k: label for label, k in index.items()}  # the hint followed: each index mapped to its name
+    mapped = tmp_path / "cnn_mapped.txt"
+    mapped.write_text("".join(f"{i}\t{names[k]}\n" for i, k in _rows(pred)))
+    assert _official_numbers(official(SEMEVAL_KEY, mapped)) == _perl_cnn()
+    assert releval.score(SEMEVAL_KEY, mapped)["micro"].f == pytest.approx(_micro_by_hand(SEMEVAL_KEY, CNN), abs=1e-12)
 
 
 def test_another_datasets_labels_are_named_so_by_both_tasks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -307,3 +312,16 @@ def test_json_integer_labels_are_named_class_indices_once(tmp_path: Path, capsys
         )
     )
     assert _official_numbers(official(SEMEVAL_KEY, mapped)) == _perl_cnn()
+
+
+def test_a_few_stray_integers_among_names_are_warned_about_not_refused() -> None:
+    """One "0" among the CNN's 18 label names is a false positive like any unseen label, not class indices."""
+    rows = _rows(CNN)
+    gold = [y for _, y in _rows(SEMEVAL_KEY)]
+    pred = [("0" if k % 100 == 0 else y) for k, (_, y) in enumerate(rows)]
+    with pytest.warns(releval.RelevalWarning, match="never seen in gold, counted as false positives: 0$"):
+        result = releval.score(gold, pred)
+    correct = sum(1 for g, p in zip(gold, pred) if g == p and g != "Other")
+    proposed, actual = sum(p != "Other" for p in pred), sum(g != "Other" for g in gold)
+    assert result["micro"].precision == pytest.approx(correct / proposed, abs=1e-12)
+    assert result["micro"].recall == pytest.approx(correct / actual, abs=1e-12)
