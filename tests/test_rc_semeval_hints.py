@@ -96,9 +96,9 @@ def test_space_separated_ids_name_the_tab_and_the_command_that_fixes_it(
 ) -> None:
     spaced = tmp_path / "cnn_spaces.txt"
     spaced.write_text("".join(f"{i} {y}\n" for i, y in _rows(CNN)))
-    for task in (RC, OFFICIAL):
-        code, out, err = _run([*task, SEMEVAL_KEY, spaced], capsys)
-        assert (code, out) == (2, "")
+    for argv in (RC, OFFICIAL, [*RC, "--pred-format", "id-tsv"]):  # detected, or read as the format named
+        code, out, err = _run([*argv, SEMEVAL_KEY, spaced], capsys)
+        assert (code, out) == (2, "") and err.count("\n") == 1
         assert "separated by a space" in err and "labels-lines" not in err
         assert len(err) < 600
     # following the hint: the command it names, run as given, writes a file both tasks score right

@@ -112,13 +112,7 @@ def detect(data: bytes, path: PathLike, header_fields: Sequence[str] = ()) -> La
     lines = head.text.split("\n")
     line = lines.index(next(ln for ln in lines if ln.strip())) + 1
     if space_separated(head.lines):
-        raise InputError(
-            f"the id and the label on this line are separated by a space ({excerpt(head.first_line)}), where "
-            "releval reads '<id>\\t<label>' lines (a tab between them): put a tab after each id, e.g. "
-            f"`{tab_command(name)}`, and score that file",
-            file=name,
-            line=line,
-        )
+        raise space_separated_error(name, head.first_line, line)
     raise InputError(
         f"no tab-separated id on this line ({excerpt(head.first_line)}): looks like one label per line without ids; "
         "read it with --pred-format labels-lines to align it with gold by position (the TACRED scorer's "
@@ -142,6 +136,20 @@ def space_separated(lines: Sequence[str]) -> bool:
     """
     found = [m[1] for ln in lines if (m := _SPACED.match(ln.strip()))]
     return len(lines) >= 2 and len(found) * 10 >= len(lines) * 9 and len(set(found)) == len(found)
+
+
+def space_separated_error(name: str, first_line: str, line: int) -> InputError:
+    """The error for `<id> <label>` lines (`space_separated`): the space named, and the command that puts a tab
+    in its place."""
+    from releval.data.decoding import excerpt
+
+    return InputError(
+        f"the id and the label on this line are separated by a space ({excerpt(first_line)}), where releval reads "
+        f"'<id>\\t<label>' lines (a tab between them): put a tab after each id, e.g. `{tab_command(name)}`, and "
+        "score that file",
+        file=name,
+        line=line,
+    )
 
 
 def tab_command(path: str) -> str:

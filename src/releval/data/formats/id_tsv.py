@@ -21,6 +21,7 @@ from releval.core.errors import InputError, raise_all
 from releval.data import semeval_labels as sem
 from releval.data.decoding import decode_text, excerpt
 from releval.data.delimited import split_columns, text_blocks, text_lines
+from releval.data.formats import space_separated, space_separated_error
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
 from releval.data.formats.common import MAX_ERRORS, BlockReader, id_problem, label_problem, make_file
 
@@ -119,6 +120,9 @@ class IdTsv(LabelFormat):
         numbers: list[int] = []
         errors: list[InputError] = []
         first_seen: dict[str, int] = {}
+        head = [(i, ln) for i, ln in enumerate(lines[:200], 1) if ln.strip()]
+        if head and not any("\t" in ln for _, ln in head) and space_separated([ln for _, ln in head]):
+            raise space_separated_error(name, head[0][1], head[0][0])  # one error, not one per line
         for i, raw in enumerate(lines, 1):
             if len(errors) >= MAX_ERRORS:
                 break
