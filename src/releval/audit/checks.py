@@ -144,7 +144,7 @@ def label_mistake_finding(gold: LabelFile, pred: LabelFile, config: Classificati
     unseen = sorted(set(pred.labels) - gold_set)
     strict = replace(config, strict_labels=False)  # an audit lists unseen labels (label_space_findings)
     try:
-        check_pair_labels(sorted(gold_set), unseen, strict, pred.path)
+        check_pair_labels(sorted(gold_set), unseen, strict, pred.path, pred_labels=set(pred.labels))
     except OptionError:
         raise  # a setting's mistake (a misspelt --negative) is refused, as by every command
     except InputError as exc:

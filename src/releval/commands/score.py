@@ -158,17 +158,26 @@ def _globbed(name: str | None, pattern: str) -> list[tuple[str | None, Path]]:
     runs: list[str] = [str(k) for k in range(1, len(matches) + 1)]
     if len(depth) == 1:
         differing = [i for i in range(depth.pop()) if len({p[i] for p in parts}) > 1]
-        labels = ["/".join(p[i] for i in differing) for p in parts]
+        labels = ["/".join(_stem(p[i]) if i == len(p) - 1 else p[i] for i in differing) for p in parts]
         if len(set(labels)) == len(labels):
             runs = labels
     if name is None:
-        stem = Path(pattern).name
-        for suffix in (".gz", ".jsonl", ".json", ".txt", ".tsv", ".csv"):
-            stem = stem.removesuffix(suffix)
+        stem = _stem(Path(pattern).name)
         if any(c in stem for c in GLOB_CHARACTERS):
             return [(None, Path(m)) for m in matches]  # each file's own name differs: it names its system
         name = stem
     return [(f"{name}[{run}]", Path(m)) for run, m in zip(runs, matches)]
+
+
+def _stem(file_name: str) -> str:
+    """A file name without its format suffixes: a run's name (`cnn_seed1.txt.gz` → `cnn_seed1`).
+
+    >>> _stem("cnn_seed1.txt.gz"), _stem("seed-2.jsonl")
+    ('cnn_seed1', 'seed-2')
+    """
+    for suffix in (".gz", ".jsonl", ".json", ".txt", ".tsv", ".csv"):
+        file_name = file_name.removesuffix(suffix)
+    return file_name
 
 
 def register(app: click.Group) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from releval.commands.inputs import Inputs
-from releval.core.errors import OptionError
+from releval.core.errors import InputError, OptionError
 
 if TYPE_CHECKING:
     from releval.tasks.base import Task
@@ -41,11 +41,25 @@ def wide_systems(gold: Path, inputs: Inputs, command: str, task: Task[Any, Any])
     from releval.data.labels import load_labels
 
     read, _ = wide_sides(inputs)
-    if not task.wide_tsv or read["format"] not in (None, "wide-tsv"):
+    if read["format"] not in (None, "wide-tsv"):
         raise _needs_predictions(command)
-    wide = load_labels(gold, role="gold", **read)
+    try:
+        wide = load_labels(gold, role="gold", **read)
+    except InputError:
+        if not task.wide_tsv:  # gold of another kind of file (DocRED JSON…): what the command needs is a PRED
+            raise _needs_predictions(command) from None
+        raise
     if wide.format != "wide-tsv":
         raise _needs_predictions(command)
+    if not task.wide_tsv:  # a label file like rc's, but one system per call: said so, not "needs a wide TSV"
+        from releval.registry import tasks_with
+
+        raise OptionError(
+            f"{gold} is a wide TSV (id, gold, one column per system), which {command} reads alone under --task "
+            f"{' or '.join(tasks_with('wide_tsv'))} only; with --task {task.name}, give each system's prediction file "
+            "(PRED…) after it",
+            option="--task",
+        )
     systems = [
         (column, replace(wide, path=f"{wide.path} (column {column})", labels=labels, fields={}))
         for column, labels in wide.fields.items()

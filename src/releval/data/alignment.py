@@ -72,8 +72,10 @@ def align(
     on_missing: str = "error",
     negative: str | None = None,
     by_position: bool = False,
+    position_option: bool = True,
 ) -> Alignment:
     """Pair each gold item with its prediction; unknown ids are always an error, missing ones per policy.
+    `position_option`: whether the caller's task can align by position (its errors then offer it as a fix).
 
     Ids are matched as compact columns (`releval.data.columns.locate`: by hash, every match confirmed by comparing
     the bytes), without a str or a dictionary entry per id.
@@ -100,7 +102,7 @@ def align(
     unknown = np.flatnonzero(at < 0)
     if len(unknown):
         examples = _examples(pred_ids.take(unknown[:5]), len(unknown))
-        hint = offset_hint(gold_ids, pred_ids)
+        hint = offset_hint(gold_ids, pred_ids, position_option=position_option)
         raise pred.error(
             f"{len(unknown)} prediction id(s) not in gold {gold.path}: {examples}{hint}", int(unknown[0]), "id"
         )
@@ -184,21 +186,29 @@ def _span(numbers: Sequence[str]) -> str:
     return f"{numbers[0]}..{numbers[-1]}" if len(numbers) > 1 else numbers[0]
 
 
-def offset_hint(gold_ids: Sequence[str], pred_ids: Sequence[str]) -> str:
+def offset_hint(gold_ids: Sequence[str], pred_ids: Sequence[str], *, position_option: bool = True) -> str:
     """The end of the unknown-ids error when the prediction ids are gold's shifted by a constant: the offset, that
-    ids must match, and the fix (renumber; or align by position when the order is the same). '' otherwise."""
+    ids must match, and the fix (renumber; or align by position when the order is the same and the task can,
+    `position_option`). '' otherwise.
+
+    >>> offset_hint(["1", "2"], ["11", "12"], position_option=False).split(" — ")[1]
+    'subtract 10 from the prediction ids (this task matches items by id only, as its official scorer does)'
+    """
     found = id_offset(gold_ids, pred_ids)
     if found is None:
         return ""
     d, same_order = found
     gold_range = _span(sorted(gold_ids, key=lambda x: (len(x), x))[:: max(len(gold_ids) - 1, 1)])
     pred_range = _span(sorted(pred_ids, key=lambda x: (len(x), x))[:: max(len(pred_ids) - 1, 1)])
-    fix = (
-        "; the files list the items in the same order, so aligning by position is right (by_position=True; "
-        "--by-position on the command line)"
-        if same_order
-        else "; the files list the items in different orders, so renumber the predictions"
-    )
+    if not position_option:
+        fix = " (this task matches items by id only, as its official scorer does)"
+    elif same_order:
+        fix = (
+            "; the files list the items in the same order, so aligning by position is right (by_position=True; "
+            "--by-position on the command line)"
+        )
+    else:
+        fix = "; the files list the items in different orders, so renumber the predictions"
     return (
         f"; every prediction id is a gold id {'+' if d > 0 else '-'} {abs(d)} (gold {gold_range}, predictions "
         f"{pred_range}): the ids are offset by {d:+d}, and ids must match — "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -181,13 +181,20 @@ _NOTES = (
 )
 
 
-def stats_tables(rows: Sequence[tuple[str, LabelStats]]) -> list[Table]:
-    """One row per (file, view): #relations, #samples, % negative, perplexity with and without it, ratio."""
+def stats_tables(rows: Sequence[tuple[str, LabelStats]], explain_no_negative: bool = False) -> list[Table]:
+    """One row per (file, view): #relations, #samples, % negative, perplexity with and without it, ratio.
+    `explain_no_negative`: a note says so when a row has no negative class (its %neg 0 is no measurement)."""
     body = [
         (s.name, v, s.n_labels, s.n_samples, s.negative_percent, s.perplexity, s.perplexity_positive, s.ratio)
         for v, s in rows
     ]
-    return [Table("", _COLUMNS, body, notes=_NOTES)]
+    notes = list(_NOTES)
+    if explain_no_negative and any(s.signature["negative"] == "none" for _, s in rows):
+        notes.append(
+            "no negative class: none of no_relation / Other / NA occurs (or --no-negative), so %neg is 0 and "
+            "'w/o neg' counts every class; name the negative label with --negative"
+        )
+    return [Table("", _COLUMNS, body, notes=notes)]
 
 
 @dataclass(frozen=True)
@@ -203,9 +210,11 @@ class LabelStatistics:
     """
 
     rows: list[tuple[str, LabelStats]]
+    #: Whether the table notes a file without a negative class (`releval stats` on rc files; FewRel has none).
+    explain_no_negative: bool = False
 
     def to_tables(self) -> list[Table]:
-        return stats_tables(self.rows)
+        return stats_tables(self.rows, self.explain_no_negative)
 
     def to_dict(self) -> list[dict[str, Any]]:
         """One object per row: its view, then the statistics' `to_dict`."""
@@ -229,4 +238,4 @@ def statistics(paths: Sequence[Any], config: Any, view: str = "both") -> LabelSt
     files = [load_gold(p, config)[0] for p in paths]
     if config.negative not in (AUTO, None) and not config.allow_absent_negative:  # a typo
         check_negative_exists(config.negative, sorted({x for f in files for x in distinct(f.labels)}), [])
-    return file_statistics(files, config.negative, view)
+    return replace(file_statistics(files, config.negative, view), explain_no_negative=True)

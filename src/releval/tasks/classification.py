@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -36,7 +36,14 @@ from releval.data.labels import FORMATS, LabelFile, apply_patch, load_labels
 from releval.data.semeval_labels import undirected
 from releval.metrics.averages import AveragingSpec
 from releval.metrics.cells import PairedCells, cells_from_labels, encode_triplet
-from releval.metrics.classification import ClassificationScores, Encoded, detect_negative, encode, score_encoded
+from releval.metrics.classification import (
+    NEGATIVE_CANDIDATES,
+    ClassificationScores,
+    Encoded,
+    detect_negative,
+    encode,
+    score_encoded,
+)
 from releval.metrics.counts import ClassCounts
 from releval.metrics.missing_bounds import FillBounds, fill_bounds
 from releval.result import Average, ScoreResult
@@ -50,6 +57,7 @@ from releval.tasks.label_mistakes import (
     position_id_warnings,
     swapped_files,
 )
+from releval.tasks.vocabulary import Vocabulary, check_vocabulary
 
 AUTO = "auto"
 LabelsInput = str | os.PathLike[str] | LabelFile | Mapping[str, str] | Sequence[str]
@@ -375,24 +383,53 @@ def check_prepared(prepared: Prepared, config: ClassificationConfig, gold_set: s
     commands that align systems without scoring them at once (compare, plot, replicability, the board).
     `gold_set` is gold's distinct labels (releval.data.columns.distinct), computed once for every system."""
     a = prepared.alignment
-    unseen = sorted(distinct(a.pred) - gold_set - {a.missing_label})
-    checked = check_pair_labels(sorted(gold_set), unseen, config, prepared.pred_path)
+    predicted = distinct(a.pred) - {a.missing_label}
+    unseen = sorted(predicted - gold_set)
+    checked = check_pair_labels(sorted(gold_set), unseen, config, prepared.pred_path, pred_labels=predicted)
     return replace(prepared, warnings=(*prepared.warnings, *checked))
 
 
+#: How many labels a warning lists before it says how many more there are (a line stays readable).
+SHOWN_LABELS = 10
+
+
+def shown_labels(labels: Sequence[str], limit: int = SHOWN_LABELS) -> str:
+    """The first `limit` labels, comma-separated, and how many more there are: a warning's list stays one short
+    line whatever the file holds.
+
+    >>> shown_labels(["a", "b", "c"], 2)
+    'a, b, … (1 more)'
+    """
+    more = f", … ({len(labels) - limit} more)" if len(labels) > limit else ""
+    return ", ".join(labels[:limit]) + more
+
+
 def check_pair_labels(
-    gold_labels: Sequence[str], unseen: Sequence[str], config: ClassificationConfig, pred_path: str
+    gold_labels: Sequence[str],
+    unseen: Sequence[str],
+    config: ClassificationConfig,
+    pred_path: str,
+    *,
+    pred_labels: Collection[str] | None = None,
 ) -> list[Notice]:
     """The label checks every command makes before it shows a number for one prediction file, in one place
-    (releval.tasks.label_mistakes): `gold_labels` are gold's distinct labels, `unseen` the predicted labels gold
-    never uses. Refused (InputError/OptionError): an explicit negative label gold lacks (a typo), directed SemEval
-    labels against the undirected key (or the reverse), labels that differ from gold's only in letter case,
-    labels with trailing junk (`Other 0`: a score column glued on), and with `strict_labels` any unseen label.
-    Returned: the warning that unseen labels count as false positives.
+    (releval.tasks.label_mistakes, releval.tasks.vocabulary): `gold_labels` are gold's distinct labels, `unseen`
+    the predicted labels gold never uses, `pred_labels` every distinct predicted label (None: unknown, taken to
+    share a label with gold). Refused (InputError/OptionError): an explicit negative label gold lacks (a typo),
+    directed SemEval labels against the undirected key (or the reverse), labels that differ from gold's only in
+    letter case, labels with trailing junk (`Other 0`: a score column glued on) or surrounding white space,
+    integer class indices where gold has names, no predicted label in common with gold (another dataset's
+    labels), and with `strict_labels` any unseen label. Returned: the warning that unseen labels count as false
+    positives (listing at most ten), which says that gold and predictions may be swapped when many are new.
 
     >>> config = ClassificationConfig(negative="Other")
     >>> [w.code for w in check_pair_labels(["A", "Other"], ["B"], config, "p.txt")]
     ['pred-only-labels']
+    >>> try:
+    ...     check_pair_labels(["A", "Other"], ["0", "1"], config, "p.txt", pred_labels=["0", "1"])
+    ... except InputError as error:
+    ...     print(error.message.split(" (")[0])
+    the predicted labels are integers
     """
     if config.negative not in (AUTO, None) and not config.allow_absent_negative:
         check_negative_exists(config.negative, gold_labels, unseen)
@@ -401,9 +438,22 @@ def check_pair_labels(
     check_label_spelling(gold_labels, unseen, pred_path)
     if not unseen:
         return []
+    gold_set = frozenset(gold_labels)
+    # a negative label is a legitimate prediction even where gold has none (a slice of positives only)
+    negatives = frozenset(NEGATIVE_CANDIDATES if config.negative in (AUTO, None) else (config.negative,))
+    predicted = set(unseen if pred_labels is None else pred_labels) - negatives
+    if pred_labels is None or len(predicted) < 3 or not gold_set - negatives:
+        # unknown, or too few labels to call them another dataset's: taken to share a label with gold, so that
+        # only the other checks decide
+        predicted |= set(sorted(gold_set)[:1])
+    integers = {p for p in unseen if p.lstrip("+-").isdigit()}
+    if integers and len(integers) * 2 < len(predicted):  # a few stray integers among names: warned, not refused
+        predicted -= integers
+    # integers where gold has names, another dataset's labels, white space: before any talk of a swap
+    check_vocabulary(Vocabulary("label", gold_set, predicted, pred_path, allowed=negatives - gold_set))
     if config.strict_labels:
         raise InputError(
-            f"{len(unseen)} predicted label(s) never occur in gold: {', '.join(unseen)} (--strict-labels)",
+            f"{len(unseen)} predicted label(s) never occur in gold: {shown_labels(unseen)} (--strict-labels)",
             file=pred_path,
         )
     swap = ""
@@ -411,7 +461,7 @@ def check_pair_labels(
         swap = "; so many new labels suggest gold and predictions were given the other way round (gold first)"
     return [
         Notice(
-            f"predicted label(s) never seen in gold, counted as false positives: {', '.join(unseen)}{swap}",
+            f"predicted label(s) never seen in gold, counted as false positives: {shown_labels(unseen)}{swap}",
             "pred-only-labels",
         )
     ]
@@ -436,7 +486,13 @@ def score_prepared(
     unseen = [lbl for lbl in enc.labels[enc.n_gold_labels :] if lbl != alignment.missing_label]
     warnings: list[Notice] = list(prepared.warnings)
     if check_labels:
-        checked = check_pair_labels(enc.labels[: enc.n_gold_labels], unseen, config, prepared.pred_path)
+        predicted = None
+        if unseen:  # the predicted vocabulary, for the label checks (read from the codes only when needed)
+            used = np.flatnonzero(np.bincount(enc.pred, minlength=len(enc.labels))).tolist()
+            predicted = [enc.labels[k] for k in used if enc.labels[k] != alignment.missing_label]
+        checked = check_pair_labels(
+            enc.labels[: enc.n_gold_labels], unseen, config, prepared.pred_path, pred_labels=predicted
+        )
         warnings += [w for w in checked if w not in warnings]  # check_prepared may have added them already
     warnings += missing_notices(alignment, negative)
     scores = score_encoded(

@@ -166,7 +166,7 @@ def position_id_warnings(gold: LabelFile, pred: LabelFile) -> list[Notice]:
 #: Words in a file name that say which side it is (whole words: `keyword` is not `key`).
 _GOLD_WORDS = re.compile(r"(?<![a-z])(gold|key|answers?|truth|reference|ref)(?![a-z])")
 _PRED_WORDS = re.compile(
-    r"(?<![a-z])(preds?|predictions?|predicted|outputs?|hyp|hypothes[ie]s|guess(es)?|system)(?![a-z])"
+    r"(?<![a-z])(preds?|predictions?|predicted|proposed|outputs?|hyp|hypothes[ie]s|guess(es)?|system)(?![a-z])"
 )
 
 
@@ -218,11 +218,13 @@ def content_swap_reasons(gold: LabelFile, pred: LabelFile) -> list[str]:
 
 def swapped_files(gold: LabelFile, pred: LabelFile) -> list[Notice]:
     """A warning when gold and predictions seem given the other way round: the file names (the prediction file is
-    named like a key, the gold file like an output; in-memory data has no names) or the content
+    named like a key, the gold file like an output; in-memory data has no names, a wide TSV's name speaks of its
+    system columns) or the content
     (`content_swap_reasons`: vocabularies and formats, no pass over the items) say so. The scores of a swap are P
     and R exchanged, plausible and wrong."""
     reasons = content_swap_reasons(gold, pred)
-    if not (gold.path.startswith("<") or pred.path.startswith("<")):
+    # a wide TSV holds gold and the systems' outputs in one file, whatever its name says (`system_outputs.tsv`)
+    if not (gold.path.startswith("<") or pred.path.startswith("<") or gold.format == "wide-tsv"):
         gold_name, pred_name = PurePath(gold.path).name.lower(), PurePath(pred.path).name.lower()
         if _GOLD_WORDS.search(pred_name) and not _PRED_WORDS.search(pred_name):
             reasons.insert(0, f"the prediction file {pred.path} is named like a gold file")

@@ -32,12 +32,15 @@ from releval.core.signature import Signature, parse, sequence_digest, short_hash
 from releval.core.table import Column, Table
 from releval.core.validation import check_choice
 from releval.data.alignment import align
+from releval.data.columns import distinct
 from releval.data.labels import LabelFile
-from releval.data.semeval_labels import DIRECTED_SET, OTHER
+from releval.data.semeval_labels import DIRECTED_SET, OTHER, UNDIRECTED_SET
 from releval.metrics.semeval import VIEW_TITLES, VIEWS, Prf, SemevalScores, SemevalView, semeval_scores
 from releval.tasks.base import Task
 from releval.tasks.classification import LabelsInput, as_label_file
 from releval.tasks.classification import system_name as _system_name
+from releval.tasks.label_mistakes import identical_to_gold, swapped_files
+from releval.tasks.vocabulary import Vocabulary, check_vocabulary
 
 TASK = "semeval-official"
 
@@ -366,6 +369,25 @@ def _check_directed(labels: LabelFile) -> None:
     )
 
 
+def check_labels(gold: LabelFile, pred: LabelFile) -> None:
+    """The label mistakes `--task rc` refuses, refused with the same diagnosis before the scorer's own label check
+    (which only says a label is not one of the 19): integer class indices, another dataset's labels, letter case,
+    white space, an id glued to each label (releval.tasks.vocabulary). Undirected predictions are left to that
+    check, which names the 19 directed labels. Gold is a directed key (checked before).
+
+    >>> key = LabelFile("<key>", "mapping", ["1", "2"], ["Other", "Cause-Effect(e1,e2)"], [1, 2])
+    >>> try:
+    ...     check_labels(key, LabelFile("p.txt", "id-tsv", ["1", "2"], ["0", "3"], [1, 2]))
+    ... except InputError as error:
+    ...     print(error.message.split(" (")[0])
+    the predicted labels are integers
+    """
+    predicted = distinct(pred.labels)
+    if predicted <= DIRECTED_SET or predicted & (UNDIRECTED_SET - {OTHER}):
+        return
+    check_vocabulary(Vocabulary("label", frozenset(distinct(gold.labels)), predicted, pred.path, allowed=DIRECTED_SET))
+
+
 def score(
     gold: LabelsInput,
     pred: LabelsInput,
@@ -387,10 +409,11 @@ def score(
     g = as_label_file(gold, "gold")
     p = as_label_file(pred, "pred")
     _check_directed(g)
+    check_labels(g, p)
     _check_directed(p)
     by_position = g.ids is None and p.ids is None
     policy = "error" if not config.allow_skipped else "negative" if config.fill else "wrong"
-    alignment = align(g, p, on_missing=policy, negative=config.fill, by_position=by_position)
+    alignment = align(g, p, on_missing=policy, negative=config.fill, by_position=by_position, position_option=False)
     # every prediction id is a key id (unknown and repeated ids are refused), so the key's size less the
     # predictions' is the number of key items the alignment filled with Other
     n_filled = len(alignment.gold) - len(p) if config.fill else 0
@@ -416,6 +439,9 @@ def score(
                 "missing-filled-negative",
             )
         )
+    warnings += swapped_files(g, p)
+    if not (scores.n_skipped or n_filled):
+        warnings += identical_to_gold(alignment.gold, alignment.pred, p.path)
     signature = Signature.build(
         task=TASK,
         view="official",

@@ -8,6 +8,7 @@ no family shows a plausible number for a file whose labels cannot match:
 * refused (InputError naming the file, the field and the fix):
   - labels that differ from gold's only in letter case (`p17` for `P17`, `kill` for `Kill`);
   - labels with surrounding white space or a trailing number glued on (`Other 0`, `P17 0.93`);
+  - labels that are an id, a space and a gold label (`8001 Other`: `id label` lines read as one label per line);
   - integer class indices where gold has names (`3` for `per:title`);
   - another spelling that the task knows is a name of a gold label (`aliases`: DocRED's relation names for its
     P-ids), with the fix;
@@ -41,12 +42,13 @@ from pathlib import PurePath
 
 from releval.core.errors import InputError
 from releval.core.notices import Notice
+from releval.data.formats import tab_command
 from releval.tasks.label_mistakes import trailing_junk
 
 _INTEGER = re.compile(r"[-+]?\d+")
 _GOLD_WORDS = re.compile(r"(?<![a-z])(gold|gs|key|answers?|truth|reference|ref)(?![a-z])")
 _PRED_WORDS = re.compile(
-    r"(?<![a-z])(preds?|predictions?|predicted|outputs?|hyp|hypothes[ie]s|guess(es)?|system)(?![a-z])"
+    r"(?<![a-z])(preds?|predictions?|predicted|proposed|outputs?|hyp|hypothes[ie]s|guess(es)?|system)(?![a-z])"
 )
 
 
@@ -116,6 +118,17 @@ def check_vocabulary(v: Vocabulary) -> list[Notice]:
         raise InputError(
             f"{len(junk)} predicted {kind}(s) end in a number glued to a gold {kind}: {_shown(junk)}"
             f"{_located(v, junk[0][0])} — a score or rank column written into the {kind}; write the {kind} alone",
+            file=v.pred_path,
+            field=kind,
+        )
+    lead = [(p, rest[1]) for p in unseen if len(rest := p.split(None, 1)) == 2 and rest[1] in v.gold]
+    if lead and len(lead) * 2 >= len(unseen):
+        example = "" if v.pred_path.startswith("<") else f": `{tab_command(v.pred_path)}`"
+        raise InputError(
+            f"{len(lead)} predicted {kind}(s) are a word, a space and a gold {kind}: "
+            f"{_shown(lead, 2)}{_located(v, lead[0][0])} — an id and a {kind} separated "
+            f"by a space where a tab belongs, read as one {kind}; put a tab after each id{example}, and read that "
+            "file with its ids (not as one label per line)",
             file=v.pred_path,
             field=kind,
         )

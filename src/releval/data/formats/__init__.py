@@ -14,6 +14,7 @@ a first line too long to tell, and lines that no format claims are InputErrors.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -109,14 +110,65 @@ def detect(data: bytes, path: PathLike, header_fields: Sequence[str] = ()) -> La
     from releval.data.decoding import excerpt
 
     lines = head.text.split("\n")
+    line = lines.index(next(ln for ln in lines if ln.strip())) + 1
+    if space_separated(head.lines):
+        raise space_separated_error(name, head.first_line, line)
     raise InputError(
         f"no tab-separated id on this line ({excerpt(head.first_line)}): looks like one label per line without ids; "
         "read it with --pred-format labels-lines to align it with gold by position (the TACRED scorer's "
         "convention: `releval score test.json predictions.txt --pred-format labels-lines`), or name the file's "
         "format with --pred-format / --gold-format",
         file=name,
-        line=lines.index(next(ln for ln in lines if ln.strip())) + 1,
+        line=line,
     )
+
+
+_SPACED = re.compile(r"^(\S*\d\S*) +(\S.*)$")
+
+
+def space_separated(lines: Sequence[str]) -> bool:
+    """Whether `lines` look like `<id> <label>` lines with a space where a tab belongs: nearly every line is a word
+    with a digit in it (the id), spaces and the rest (the label), and the ids are distinct — a label per line
+    repeats its words.
+
+    >>> space_separated(["8001 Message-Topic(e1,e2)", "8002 Other"]), space_separated(["Other", "Other"])
+    (True, False)
+    """
+    found = [m[1] for ln in lines if (m := _SPACED.match(ln.strip()))]
+    return len(lines) >= 2 and len(found) * 10 >= len(lines) * 9 and len(set(found)) == len(found)
+
+
+def space_separated_error(name: str, first_line: str, line: int) -> InputError:
+    """The error for `<id> <label>` lines (`space_separated`): the space named, and the command that puts a tab
+    in its place."""
+    from releval.data.decoding import excerpt
+
+    return InputError(
+        f"the id and the label on this line are separated by a space ({excerpt(first_line)}), where releval reads "
+        f"'<id>\\t<label>' lines (a tab between them): put a tab after each id, e.g. `{tab_command(name)}`, and "
+        "score that file",
+        file=name,
+        line=line,
+    )
+
+
+def tab_command(path: str) -> str:
+    """The shell command that writes `path`'s `<id> <label>` lines with a tab after the id, beside it
+    (`preds.txt` → `preds.tabs.txt`).
+
+    >>> print(tab_command("out/preds.txt"))
+    sed 's/ \\+/\\t/' out/preds.txt > out/preds.tabs.txt
+    """
+    import shlex
+    from pathlib import PurePath
+
+    source = PurePath(path)
+    suffixes = "".join(s for s in source.suffixes if s != ".gz") or ".txt"
+    stem = source.name.split(".", 1)[0]
+    target = shlex.quote(str(source.with_name(f"{stem}.tabs{suffixes}")))
+    if path.endswith(".gz"):
+        return f"zcat {shlex.quote(path)} | sed 's/ \\+/\\t/' > {target}"
+    return f"sed 's/ \\+/\\t/' {shlex.quote(path)} > {target}"
 
 
 # ----------------------------------------------------------------------------------------------- end-to-end content

@@ -99,6 +99,16 @@ def check_labels(labels: list, numbers: Sequence[int], name: str, unit: str, fld
         distinct = {None}
     if all(label_problem(x) is None for x in distinct):
         return distinct
+    if distinct and all(type(x) is int for x in distinct):  # every label a JSON integer: a model's argmax
+        shown = ", ".join(map(str, sorted(distinct)[:5])) + (", …" if len(distinct) > 5 else "")
+        raise located(
+            f"every label is a JSON integer ({shown}): class indices, not labels — map them to the label names "
+            "(your model's id2label) before scoring",
+            name,
+            unit,
+            numbers[0],
+            fld,
+        )
     raise_problems(labels, numbers, label_problem, name, unit, fld)
     return distinct  # not reached: a label with a problem raised
 
@@ -289,6 +299,7 @@ def records_to_file(
     first = records[0]
     if not isinstance(first, dict):
         raise located(f"expected a JSON object, got {json_kind(first)}", name, unit, numbers[0])
+    absent_fields(records, numbers, name, unit, role, id_field, label_field)
     lf = label_field or pick_label_field(first, role, name, numbers[0], unit)
     try:
         labels = [r[lf] for r in records]
@@ -313,6 +324,56 @@ def records_to_file(
         label_field=lf,
         check_unique=check_unique,
         extras=extras,
+    )
+
+
+def absent_fields(
+    records: Sequence[Any],
+    numbers: Sequence[int],
+    name: str,
+    unit: str,
+    role: str,
+    id_field: str,
+    label_field: str | None,
+) -> None:
+    """One error, at the first record, when no record has the id field (or the named label field; with no label
+    field named, the first record has none of the candidates either): the field names are another's, which a
+    line-by-line "missing field" would repeat on every record. It names the fields the records have and the
+    options that name them.
+
+    >>> try:
+    ...     absent_fields([{"sent_id": "1", "rel": "Other"}], [1], "p.jsonl", "line", "pred", "id", None)
+    ... except InputError as error:
+    ...     print(error.message.split(" (")[0], "…", error.message.split("; ")[-1].split(" (")[0])
+    no record has the id field 'id' nor a label field … name them with --pred-id-field and --pred-label-field
+    """
+    dicts = [r for r in records if isinstance(r, dict)]
+    if not dicts:
+        return
+    first = dicts[0]
+    no_id = not any(id_field in r for r in dicts)
+    if label_field is not None:
+        no_label = not any(label_field in r for r in dicts)
+        label_text = f"the label field {label_field!r}"
+    else:
+        no_label = not any(c in first for c in LABEL_FIELD_CANDIDATES[role])
+        label_text = f"a label field (tried {', '.join(LABEL_FIELD_CANDIDATES[role])}"
+    if not no_id:
+        return  # a missing label field alone: pick_label_field or the per-record check names it
+    what = f"the id field {id_field!r}" + (f" nor {label_text}" if no_label else "")
+    keys = record_keys(first)
+    keys = f"; {keys})" if no_label and label_field is None else f" ({keys})"
+    options = (
+        f"--{role}-id-field and --{role}-label-field (--id-field and --label-field name both files')"
+        if no_label
+        else f"--{role}-id-field (--id-field names both files')"
+    )
+    raise located(
+        f"no record has {what}{keys}; name {'them' if no_label else 'it'} with {options}",
+        name,
+        unit,
+        numbers[records.index(first)],
+        id_field,
     )
 
 

@@ -47,9 +47,14 @@ class IdLabelJson(LabelFormat):
     name = "id-label-json"
 
     def sniff(self, head: Head) -> Evidence | None:
-        """An object opening with string → string members whose keys name no record field."""
+        """An object opening with string → string members whose keys name no record field, and no second object
+        on the next line (JSON lines whose records' fields have other names are the `jsonl` format's to read and
+        to name the missing fields of)."""
         found = _OPENING.match(head.stripped)
         if found is None:
+            return None
+        lines = head.lines
+        if len(lines) >= 2 and lines[0].rstrip().endswith("}") and lines[1].lstrip().startswith("{"):
             return None
         try:
             keys = {json.loads(k) for k in found.groups() if k is not None}

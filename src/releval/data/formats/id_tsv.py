@@ -21,6 +21,7 @@ from releval.core.errors import InputError, raise_all
 from releval.data import semeval_labels as sem
 from releval.data.decoding import decode_text, excerpt
 from releval.data.delimited import split_columns, text_blocks, text_lines
+from releval.data.formats import space_separated, space_separated_error
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
 from releval.data.formats.common import MAX_ERRORS, BlockReader, id_problem, label_problem, make_file
 
@@ -38,6 +39,21 @@ def _tabbed(head: Head) -> list[str]:
     """The first lines that start with `<id>\\t`, when they are most of them; else []."""
     tabbed = [ln for ln in head.lines if _TABBED.match(ln)]
     return tabbed if len(tabbed) * 2 > len(head.lines) else []
+
+
+def white_space_problem(label: str) -> str:
+    """The error for a SemEval-2010 Task 8 label with white space around it, named as such (not as an unknown
+    label): which side, and the label it would be.
+
+    >>> white_space_problem("Other ")
+    "label 'Other ' has trailing white space after the SemEval-2010 Task 8 label 'Other': write the label without it"
+    """
+    side = "trailing" if label.lstrip() == label else "leading" if label.rstrip() == label else "surrounding"
+    where = {"trailing": "after", "leading": "before", "surrounding": "around"}[side]
+    return (
+        f"label {excerpt(label)} has {side} white space {where} the SemEval-2010 Task 8 label {label.strip()!r}: "
+        "write the label without it"
+    )
 
 
 class IdTsv(LabelFormat):
@@ -104,6 +120,9 @@ class IdTsv(LabelFormat):
         numbers: list[int] = []
         errors: list[InputError] = []
         first_seen: dict[str, int] = {}
+        head = [(i, ln) for i, ln in enumerate(lines[:200], 1) if ln.strip()]
+        if head and not any("\t" in ln for _, ln in head) and space_separated([ln for _, ln in head]):
+            raise space_separated_error(name, head[0][1], head[0][0])  # one error, not one per line
         for i, raw in enumerate(lines, 1):
             if len(errors) >= MAX_ERRORS:
                 break
@@ -150,5 +169,7 @@ class SemevalTsv(IdTsv):
             return "", "", f"expected '<numeric id>\\t<label>', got {excerpt(raw)}", None
         item_id, label = m.group(1), m.group(2)
         if label not in _KNOWN:
+            if label.strip() in _KNOWN:
+                return item_id, label, white_space_problem(label), "label"
             return item_id, label, f"{excerpt(label)} is not a SemEval-2010 Task 8 label", "label"
         return item_id, label, None, None

@@ -36,6 +36,7 @@ from releval.data.formats.common import (
     MAX_ERRORS,
     TYPE_FIELDS,
     BlockReader,
+    absent_fields,
     make_file,
     pick_label_field,
     records_to_file,
@@ -97,6 +98,7 @@ class Jsonl(LabelFormat):
                 )
         records, numbers, raws, errors = _parse_jsonl(data, name, id_field)
         if records and isinstance(records[0], dict) and len(errors) < MAX_ERRORS:
+            absent_fields(records, numbers, name, "line", fields.role, id_field, label_field)
             lf = label_field or pick_label_field(records[0], fields.role, name, numbers[0])
             errors += repeated_key_errors(data, records, numbers, raws, (id_field, lf, *TYPE_FIELDS), name, "line")
         raise_all(sorted(errors, key=lambda e: e.line or 0)[:MAX_ERRORS])

@@ -57,6 +57,14 @@ class SemevalBlocks(LabelFormat):
                 errors.append(InputError("block has no label line", file=name, line=i + 1))
                 break
             label = all_lines[i + 1].strip()
+            if BLOCK_START.match(all_lines[i + 1]) and not any(ln.strip() in sem.DIRECTED_SET for ln in all_lines):
+                raise InputError(
+                    "the file holds sentences only, no label line after any of them (as SemEval-2010 Task 8's "
+                    "TEST_FILE.txt, the input given to systems): as gold, give the answer key (TEST_FILE_KEY.TXT, or "
+                    "the labelled TEST_FILE_FULL.TXT); as predictions, a system's '<id>\\t<label>' lines",
+                    file=name,
+                    line=i + 2,
+                )
             if label not in sem.DIRECTED_SET:
                 errors.append(
                     InputError(
