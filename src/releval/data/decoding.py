@@ -21,7 +21,7 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -300,13 +300,20 @@ def with_all_keys(document: bytes) -> Any:
         sys.setrecursionlimit(old)
 
 
-def first_repeated_key(value: Any) -> str | None:
-    """The first key written twice in any object of a `with_all_keys` value (walked without recursion), or None."""
+def first_repeated_key(value: Any, keys: Container[str] | None = None) -> str | None:
+    """The first key written twice in any object of a `with_all_keys` value (walked without recursion), or None;
+    with `keys`, only those keys count (the keys a reader reads: a repeated key it ignores changes nothing).
+
+    >>> first_repeated_key(with_all_keys(b'[{"a": 1, "b": [{"c": 1, "c": 2}]}]'), ("a", "c"))
+    'c'
+    """
     stack = [value]
     while stack:
         node = stack.pop()
         if isinstance(node, KeyedObject) and node.repeated:
-            return node.repeated[0]
+            found = [k for k in node.repeated if keys is None or k in keys]
+            if found:
+                return found[0]
         if isinstance(node, dict):
             stack.extend(node.values())
         elif isinstance(node, list):
