@@ -174,6 +174,24 @@ def parse_json(data: bytes | str, file: str) -> Any:
         raise InputError(json_problem(exc), file=file, line=exc.lineno) from None
 
 
+_LONG_NUMBER = re.compile(rb"[0-9]{20}")
+
+
+def parse_json_exact(data: bytes, file: str) -> Any:
+    """`parse_json`, then, when the data holds a number of 20 digits or more, the document read again with exact
+    integers (orjson reads one beyond 64 bits as a float: 10^20 would be refused as `1e+20`, not as itself).
+
+    >>> parse_json_exact(b"[100000000000000000000, 1.5]", "f.json")
+    [100000000000000000000, 1.5]
+    """
+    value = parse_json(data, file)
+    if _LONG_NUMBER.search(data):
+        exact = exact_json(data)
+        if exact is not None:
+            return exact
+    return value
+
+
 def _utf8_message(msg: str) -> bool:
     low = msg.lower()
     return "utf-8" in low or "utf8" in low

@@ -31,13 +31,14 @@ import msgspec
 from releval.core.errors import InputError
 from releval.data.decoding import (
     DECODE_FAILURES,
+    UTF8_BOM,
     first_repeated_key,
     keys_may_repeat,
-    parse_json,
+    parse_json_exact,
     shown_int,
     with_all_keys,
 )
-from releval.data.io import read_bytes, utf8_error
+from releval.data.io import read_bytes
 
 PathLike = str | os.PathLike[str]
 
@@ -208,11 +209,10 @@ def _gold_key_counts(docs: Sequence[Any]) -> dict[str, int]:
 
 
 def _parsed(raw: bytes, name: str) -> Any:
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise utf8_error(raw, exc, name) from None
-    return parse_json(text, name)
+    """The JSON document of a file's bytes (a UTF-8 byte-order mark dropped): invalid UTF-8 and syntax errors located,
+    integers beyond 64 bits exact."""
+    data = raw[len(UTF8_BOM) :] if raw.startswith(UTF8_BOM) else raw
+    return parse_json_exact(data, name)
 
 
 def _fast_gold(name: str, docs: list[_Document], evidence: bool) -> DocredGold | None:

@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,11 +66,10 @@ from releval.core.signature import short_hash
 from releval.data.decoding import (
     DECODE_FAILURES,
     MAX_INDEX,
-    exact_json,
     excerpt,
     first_repeated_key,
     keys_may_repeat,
-    parse_json,
+    parse_json_exact,
     read_utf8,
     shown_int,
     with_all_keys,
@@ -159,18 +157,7 @@ def _read_json(path: PathLike) -> Any:
     return _parse(read_utf8(path), str(path))
 
 
-_LONG_NUMBER = re.compile(rb"[0-9]{20}")
-
-
-def _parse(data: bytes, name: str) -> Any:
-    """`parse_json`, then, when the data holds a number of 20 digits or more, the document read again with exact
-    integers (orjson reads one beyond 64 bits as a float: 10^20 would be refused as `1e+20`, not as itself)."""
-    value = parse_json(data, name)
-    if _LONG_NUMBER.search(data):
-        exact = exact_json(data)
-        if exact is not None:
-            return exact
-    return value
+_parse = parse_json_exact
 
 
 _ENTRY_KEYS = ("meta_train", "meta_test", "relation", "episode", "answer")
