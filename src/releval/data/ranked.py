@@ -164,6 +164,9 @@ def _string(value: Any, path: str, line: int, field: str) -> str:
 
 def parse_gold(data: bytes, path: str) -> RankedGold:
     """Gold sentences from OpenNRE JSON lines (see the module's docstring); an empty file is refused."""
+    fast = _fast_gold(data)
+    if fast is not None:
+        return RankedGold(path, *fast, np.arange(1, len(fast[0]) + 1, dtype=np.int64))
     lines, numbers = _checked_lines(data, path)
     records = _records(lines, numbers, path)
     heads: list[str] = []
@@ -192,6 +195,47 @@ def parse_gold(data: bytes, path: str) -> RankedGold:
     n = len(heads)
     _refuse_repeated_keys(data, lines, numbers, {"h": n, "t": n, "relation": n, "id": 2 * n}, path, nested=True)
     return RankedGold(path, heads, tails, relations, np.asarray(numbers, dtype=np.int64))
+
+
+class _Entity(msgspec.Struct, gc=False):
+    id: str
+
+
+class _GoldRecord(msgspec.Struct, gc=False):
+    """One gold sentence as the fast decoder checks it (`text`, `name`, `pos` and other keys are skipped)."""
+
+    h: _Entity
+    t: _Entity
+    relation: str
+
+
+_GOLD_DECODER = msgspec.json.Decoder(_GoldRecord)
+_GOLD_KEYS = ("h", "t", "relation", "id")
+
+
+def _fast_gold(data: bytes) -> tuple[list[str], list[str], list[str]] | None:
+    """(heads, tails, relations) of a gold file proven clean as `_fast_jsonl` proves predictions, else None (the
+    careful reader then reads it line by line and names the problem)."""
+    try:
+        records = _GOLD_DECODER.decode_lines(data)
+    except DECODE_FAILURES:
+        return None
+    n = len(records)
+    if not one_record_per_line(data, n) or lone_cr_line(data) is not None:
+        return None
+    if not data.isascii():
+        try:
+            str(data, "utf-8")
+        except UnicodeDecodeError:
+            return None
+    heads = [r.h.id for r in records]
+    tails = [r.t.id for r in records]
+    relations = [r.relation for r in records]
+    if not (ids_ok(heads) and ids_ok(tails) and ids_ok(relations)):
+        return None
+    if keys_may_repeat(data, _GOLD_KEYS, {"h": n, "t": n, "relation": n, "id": 2 * n}):
+        return None
+    return heads, tails, relations
 
 
 def load_gold(path: PathLike) -> RankedGold:
