@@ -102,3 +102,26 @@ def test_a_late_repeat_in_a_large_gzip_is_named_from_the_compact_columns(tmp_pat
         load_labels(path)
     assert (info.value.line, info.value.field) == (400_001, "id")
     assert info.value.message == "id id7 repeated (first on line 8)"
+
+
+def test_a_gzip_whose_second_line_repeats_an_id_is_judged_on_its_head(tmp_path: Path, monkeypatch) -> None:
+    """Of a gzip over 2 MiB on disk only the first MiB of lines is decompressed and judged when it is already fatal:
+    the whole read is never reached (it would raise another error here: the read is stubbed to fail loudly)."""
+    import random
+
+    import releval.data.labels as labels_module
+
+    rng = random.Random(3)
+    rest = b"".join(rng.randbytes(12).hex().encode() + b"\tOther\n" for _ in range(300_000))
+    body = b"8001\tOther\n8001\tOther\n" + rest
+    path = tmp_path / "key.tsv.gz"
+    path.write_bytes(gzip.compress(body))
+    assert path.stat().st_size > 2 * MIB
+
+    def whole_read(_: object) -> bytes:
+        raise AssertionError("the whole file was read")
+
+    monkeypatch.setattr(labels_module, "read_utf8", whole_read)
+    with pytest.raises(InputError) as info:
+        load_labels(path)
+    assert (info.value.line, info.value.field, info.value.message) == (2, "id", "id 8001 repeated (first on line 1)")

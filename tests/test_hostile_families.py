@@ -297,3 +297,20 @@ def test_a_header_naming_20000_columns_twice_is_refused_in_linear_time(tmp_path:
         "header names column(s) c0, c1, c10, c100, c1000, c10000, c10001, c10002, c10003, c10004, … (20,000 in all) "
         "more than once"
     )
+
+
+def test_a_relation_id_written_twice_in_relation_names_is_refused(tmp_path: Path) -> None:
+    """`--relation-names` read `{"P1": "a", "P1": "c"}` as P1 → c without a word; every key is read, so a repeat is
+    refused naming it (the bundled rel_info.json is read as before: 96 names)."""
+    from releval.core.errors import InputError
+    from releval.data.docred import load_relation_names
+
+    names = tmp_path / "rel_info.json"
+    names.write_text('{"P1": "a", "P2": "b", "P1": "c"}', encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_relation_names(names)
+    assert (info.value.field, info.value.message) == (
+        "P1",
+        "relation names: an id written twice (a JSON parser keeps only the last name)",
+    )
+    assert len(load_relation_names("docred")) == 96

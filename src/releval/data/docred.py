@@ -513,7 +513,14 @@ def load_relation_names(source: PathLike) -> dict[str, str]:
     if os.fspath(source) == BUNDLED_RELATION_NAMES:
         source = os.path.join(os.path.dirname(__file__), "docred_rel_info.json")
     name = str(source)
-    data = _parsed(read_bytes(source), name)
+    raw = read_bytes(source)
+    data = _parsed(raw, name)
+    if isinstance(data, dict) and keys_may_repeat(raw, data, dict.fromkeys(data, 1)):
+        twice = first_repeated_key(with_all_keys(raw))
+        if twice is not None:
+            raise InputError(
+                "relation names: an id written twice (a JSON parser keeps only the last name)", file=name, field=twice
+            )
     if not isinstance(data, dict) or not data:
         raise InputError(
             'relation names: expected a non-empty JSON object {"P131": "located in …", …} (DocRED\'s rel_info.json)',
