@@ -14,7 +14,7 @@ from releval.core.options import OUTPUT_FORMATS
 from releval.core.validation import refuse_options
 from releval.data.decoding import read_utf8
 from releval.data.formats import E2EFormat
-from releval.data.labels import LabelFile, find_format, parse_labels
+from releval.data.labels import LabelFile, find_format, parse_labels, refuse_early
 from releval.report.render import render_as
 
 if TYPE_CHECKING:
@@ -87,6 +87,7 @@ def stats_command(
     fields = config.side_fields("gold")
     loaded: list[LabelFile] = []
     for f in files:  # each file read once: its format detected (unless named), then parsed from the same bytes
+        refuse_early(f, config.gold_read_format, **fields)  # a huge file with a fatal first line: refused at once
         data = read_utf8(f)
         found = find_format(f, data, config.gold_read_format, fields["id_field"], fields.get("label_field"))
         if isinstance(found, E2EFormat):

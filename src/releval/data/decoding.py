@@ -21,7 +21,7 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -159,11 +159,100 @@ def jsonl_problem(exc: orjson.JSONDecodeError) -> str:
 
 
 def parse_json(data: bytes | str, file: str) -> Any:
-    """One JSON document; a syntax error (or nesting beyond 1,024 levels) is an InputError at its line."""
+    """One JSON document; a syntax error (or nesting beyond 1,024 levels) is an InputError at its line, and so is
+    an invalid UTF-8 byte (orjson places every one at the start of the input: the bytes are decoded to find it).
+
+    >>> parse_json(b'[1,\\n"a\\xffb"]', "f.json")
+    Traceback (most recent call last):
+    releval.core.errors.InputError: f.json:2: not valid UTF-8: byte 0xFF at column 3 (offset 6): invalid start byte
+    """
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
+        if isinstance(data, bytes) and _utf8_message(exc.msg):
+            check_utf8(data, file)
         raise InputError(json_problem(exc), file=file, line=exc.lineno) from None
+
+
+_LONG_NUMBER = re.compile(rb"[0-9]{20}")
+
+
+def parse_json_exact(data: bytes, file: str) -> Any:
+    """`parse_json`, then, when the data holds a number of 20 digits or more, the document read again with exact
+    integers (orjson reads one beyond 64 bits as a float: 10^20 would be refused as `1e+20`, not as itself).
+
+    >>> parse_json_exact(b"[100000000000000000000, 1.5]", "f.json")
+    [100000000000000000000, 1.5]
+    """
+    value = parse_json(data, file)
+    if _LONG_NUMBER.search(data):
+        exact = exact_json(data)
+        if exact is not None:
+            return exact
+    return value
+
+
+def _utf8_message(msg: str) -> bool:
+    low = msg.lower()
+    return "utf-8" in low or "utf8" in low
+
+
+#: What msgspec may raise on input it cannot decode: its own errors, ValueError (UnicodeDecodeError on invalid
+#: UTF-8 in a string) and RecursionError (nesting it cannot follow). A fast path that decodes with msgspec treats
+#: each as "not this way" and leaves the input to the careful reader, which locates the problem.
+DECODE_FAILURES: tuple[type[BaseException], ...] = (msgspec.MsgspecError, ValueError, RecursionError, OverflowError)
+
+
+def lone_cr_line(data: bytes) -> int | None:
+    """The line of the first carriage return not followed by a line feed, or None (CRLF line ends are fine).
+
+    >>> lone_cr_line(b"a\\r\\nb\\rc\\n"), lone_cr_line(b"a\\r\\n")
+    (2, None)
+    """
+    at = data.find(b"\r")
+    while at >= 0:
+        if data[at + 1 : at + 2] != b"\n":
+            return data.count(b"\n", 0, at) + 1
+        at = data.find(b"\r", at + 2)
+    return None
+
+
+def refuse_lone_cr(data: bytes, file: str) -> None:
+    """An InputError at the line of a carriage return not followed by a line feed (as every text reader words it)."""
+    line = lone_cr_line(data)
+    if line is not None:
+        raise InputError(
+            "a carriage return (CR) not followed by a line feed: lines must end in LF or CRLF (old Mac line ends?)",
+            file=file,
+            line=line,
+        )
+
+
+#: The largest integer an index, an offset or an answer may be: a signed 64-bit integer, what numpy holds.
+MAX_INDEX = 2**63 - 1
+
+
+def shown_int(value: int) -> str:
+    """An integer for a message: its digits, cut when long (a 5,000-digit number is not echoed back).
+
+    >>> shown_int(10**20), shown_int(10**60)
+    ('100000000000000000000', '1000000000000000000000000000000000000000… (61 digits)')
+    """
+    text = str(value) if abs(value) < 10**4000 else "a number of more than 4,000 digits"
+    return text if len(text) <= EXCERPT else text[:EXCERPT] + f"… ({len(text.lstrip('-')):,} digits)"
+
+
+def digits_int(text: str, limit: int = MAX_INDEX) -> int | None:
+    """`text` as a whole number when it is ASCII digits only and at most `limit`, else None; the length is checked
+    before the conversion, so 5,000 digits cost nothing (and raise nothing).
+
+    >>> digits_int("42"), digits_int("1" * 5000), digits_int(" 4"), digits_int("٤")
+    (42, None, None, None)
+    """
+    if not text or not text.isascii() or not text.isdigit() or len(text) > len(str(limit)):
+        return None
+    value = int(text)
+    return value if value <= limit else None
 
 
 def exact_json(data: bytes) -> Any | None:
@@ -229,13 +318,20 @@ def with_all_keys(document: bytes) -> Any:
         sys.setrecursionlimit(old)
 
 
-def first_repeated_key(value: Any) -> str | None:
-    """The first key written twice in any object of a `with_all_keys` value (walked without recursion), or None."""
+def first_repeated_key(value: Any, keys: Container[str] | None = None) -> str | None:
+    """The first key written twice in any object of a `with_all_keys` value (walked without recursion), or None;
+    with `keys`, only those keys count (the keys a reader reads: a repeated key it ignores changes nothing).
+
+    >>> first_repeated_key(with_all_keys(b'[{"a": 1, "b": [{"c": 1, "c": 2}]}]'), ("a", "c"))
+    'c'
+    """
     stack = [value]
     while stack:
         node = stack.pop()
         if isinstance(node, KeyedObject) and node.repeated:
-            return node.repeated[0]
+            found = [k for k in node.repeated if keys is None or k in keys]
+            if found:
+                return found[0]
         if isinstance(node, dict):
             stack.extend(node.values())
         elif isinstance(node, list):

@@ -29,8 +29,16 @@ from typing import Any
 import msgspec
 
 from releval.core.errors import InputError
-from releval.data.decoding import parse_json
-from releval.data.io import read_bytes, utf8_error
+from releval.data.decoding import (
+    DECODE_FAILURES,
+    UTF8_BOM,
+    first_repeated_key,
+    keys_may_repeat,
+    parse_json_exact,
+    shown_int,
+    with_all_keys,
+)
+from releval.data.io import read_bytes
 
 PathLike = str | os.PathLike[str]
 
@@ -153,16 +161,58 @@ def _typed(raw: bytes, kind: Any) -> Any:
     the checking reader runs on it and reports the first problem with its location."""
     try:
         return msgspec.json.decode(raw, type=list[kind])
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except DECODE_FAILURES:  # also invalid UTF-8 in a string and deep nesting: located by the careful reader
         return None
 
 
+_GOLD_KEYS = ("title", "sents", "vertexSet", "labels", "name", "sent_id", "h", "t", "r", "evidence")
+_PREDICTION_KEYS = ("title", "h_idx", "t_idx", "r", "evidence", "score")
+
+
+def _refuse_repeated_keys(raw: bytes, name: str, present: dict[str, int]) -> None:
+    """A key that is read, written twice in one object, is an InputError naming the record (document or
+    prediction) and the key: JSON parsers keep the last value silently, the label readers refuse it too.
+    `present[k]`: how many objects hold key k; byte counts clear most files at once (`keys_may_repeat`)."""
+    if not keys_may_repeat(raw, present, present):
+        return
+    whole = with_all_keys(raw)
+    if not isinstance(whole, list):
+        return
+    for i, record in enumerate(whole, 1):
+        key = first_repeated_key(record, present)
+        if key is not None:
+            raise InputError(
+                "key written twice in one object (a JSON parser keeps only the last value)",
+                file=name,
+                record=i,
+                field=key,
+            )
+
+
+def _gold_key_counts(docs: Sequence[Any]) -> dict[str, int]:
+    """How many objects of gold documents (typed or parsed, already checked) hold each read key."""
+    counts = dict.fromkeys(_GOLD_KEYS, 0)
+    for d in docs:
+        vertex = d.vertexSet if isinstance(d, _Document) else d["vertexSet"]
+        labels = d.labels if isinstance(d, _Document) else d["labels"]
+        for key in ("title", "sents", "vertexSet", "labels"):
+            counts[key] += 1
+        mentions = sum(map(len, vertex))
+        counts["name"] += mentions
+        counts["sent_id"] += mentions
+        for key in ("h", "t", "r"):
+            counts[key] += len(labels)
+        counts["evidence"] += sum(
+            (x.evidence is not msgspec.UNSET) if isinstance(x, _Label) else ("evidence" in x) for x in labels
+        )
+    return counts
+
+
 def _parsed(raw: bytes, name: str) -> Any:
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise utf8_error(raw, exc, name) from None
-    return parse_json(text, name)
+    """The JSON document of a file's bytes (a UTF-8 byte-order mark dropped): invalid UTF-8 and syntax errors located,
+    integers beyond 64 bits exact."""
+    data = raw[len(UTF8_BOM) :] if raw.startswith(UTF8_BOM) else raw
+    return parse_json_exact(data, name)
 
 
 def _fast_gold(name: str, docs: list[_Document], evidence: bool) -> DocredGold | None:
@@ -189,6 +239,9 @@ def _fast_gold(name: str, docs: list[_Document], evidence: bool) -> DocredGold |
             return None
         names = tuple(tuple(map(_name, e)) for e in d.vertexSet)
         sents = tuple(tuple(map(_sent, e)) for e in d.vertexSet)
+        flat_sents = list(chain.from_iterable(sents))
+        if min(flat_sents, default=0) < 0 or max(flat_sents, default=0) >= ns:
+            return None
         out.append(DocredDocument(d.title, ns, names, sents, tuple(zip(hs, ts, rs, evs))))
     return _gold(name, out)
 
@@ -226,6 +279,7 @@ def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
     if typed is not None:
         fast = _fast_gold(name, typed, evidence)
         if fast is not None:
+            _refuse_repeated_keys(raw, name, _gold_key_counts(typed))
             return fast
     data = _parsed(raw, name)
     if not isinstance(data, list):
@@ -260,6 +314,14 @@ def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
                         file=name,
                         record=rec,
                         field=f"{field}[{m}]",
+                    )
+                if not 0 <= mention["sent_id"] < len(sents):
+                    raise InputError(
+                        f"{where}: mention {m} of entity {e} is in sentence {shown_int(mention['sent_id'])}, but the "
+                        f"document has {len(sents)} sentences (0..{len(sents) - 1})",
+                        file=name,
+                        record=rec,
+                        field=f"{field}[{m}].sent_id",
                     )
             names.append(tuple(m["name"] for m in entity))
             sent_ids.append(tuple(m["sent_id"] for m in entity))
@@ -297,6 +359,7 @@ def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
                 )
             labels.append((label["h"], label["t"], label["r"], ev))
         docs.append(DocredDocument(title, len(sents), tuple(names), tuple(sent_ids), tuple(labels)))
+    _refuse_repeated_keys(raw, name, _gold_key_counts(data))
     return _gold(name, docs)
 
 
@@ -331,6 +394,7 @@ def load_submission(path: PathLike, gold: DocredGold | None = None) -> Submissio
     if typed is not None:
         fast = _fast_submission(name, typed, gold)
         if fast is not None:
+            _refuse_repeated_keys(raw, name, _prediction_key_counts(typed))
             return fast
     data = _parsed(raw, name)
     if not isinstance(data, list):
@@ -360,8 +424,24 @@ def load_submission(path: PathLike, gold: DocredGold | None = None) -> Submissio
         score = x.get("score")
         if score is not None and (type(score) not in (int, float) or score != score):
             raise InputError(f"{where}: score must be a number", file=name, record=rec, field="score")
+        if type(score) is int and abs(score) > 2**1023:
+            raise InputError(f"{where}: score is beyond a double's range", file=name, record=rec, field="score")
         out.append(DocredPrediction(title, x["h_idx"], x["t_idx"], x["r"], ev, None if score is None else float(score)))
+    _refuse_repeated_keys(raw, name, _prediction_key_counts(out, data))
     return Submission(name, tuple(out))
+
+
+def _prediction_key_counts(preds: Sequence[DocredPrediction], data: Sequence[Any] | None = None) -> dict[str, int]:
+    """How many prediction objects hold each read key (`data`: the parsed objects, when read that way)."""
+    n = len(preds)
+    counts = dict.fromkeys(_PREDICTION_KEYS[:4], n)
+    if data is not None:
+        counts["evidence"] = sum("evidence" in x for x in data)
+        counts["score"] = sum("score" in x for x in data)
+    else:  # typed: None is "absent" (a null evidence or score sends the file to the careful path)
+        counts["evidence"] = sum(p.evidence is not None for p in preds)
+        counts["score"] = sum(p.score is not None for p in preds)
+    return counts
 
 
 def facts_of_documents(docs: Sequence[Any]) -> frozenset[tuple[str, str, str]]:
@@ -433,7 +513,14 @@ def load_relation_names(source: PathLike) -> dict[str, str]:
     if os.fspath(source) == BUNDLED_RELATION_NAMES:
         source = os.path.join(os.path.dirname(__file__), "docred_rel_info.json")
     name = str(source)
-    data = _parsed(read_bytes(source), name)
+    raw = read_bytes(source)
+    data = _parsed(raw, name)
+    if isinstance(data, dict) and keys_may_repeat(raw, data, dict.fromkeys(data, 1)):
+        twice = first_repeated_key(with_all_keys(raw))
+        if twice is not None:
+            raise InputError(
+                "relation names: an id written twice (a JSON parser keeps only the last name)", file=name, field=twice
+            )
     if not isinstance(data, dict) or not data:
         raise InputError(
             'relation names: expected a non-empty JSON object {"P131": "located in …", …} (DocRED\'s rel_info.json)',

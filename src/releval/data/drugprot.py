@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from releval.core.errors import InputError
-from releval.data.decoding import decode_text, excerpt, read_utf8
+from releval.data.decoding import CONTROL, decode_text, digits_int, excerpt, read_utf8
 from releval.data.delimited import text_lines
 
 #: The 13 DrugProt relation types, in the official library's order.
@@ -63,15 +63,41 @@ def _lines(path: str | os.PathLike[str]) -> tuple[str, list[str]]:
     return name, text_lines(decode_text(read_utf8(path), name), name)
 
 
+def _clean(value: str, what: str, name: str, line: int, field: str) -> str:
+    """`value` as written, when it has no surrounding white space (a space, a tab, a no-break space…) and no control
+    character; else an InputError at its line and field. Ids and types are compared exactly, as in every family:
+    stripping them silently would read ` INHIBITOR` as `INHIBITOR` here and refuse it in the label readers.
+
+    >>> _clean("T1", "entity id", "f.tsv", 3, "id")
+    'T1'
+    >>> _clean("T1\\u00a0", "entity id", "f.tsv", 3, "id")
+    Traceback (most recent call last):
+    releval.core.errors.InputError: f.tsv:3: field 'id': entity id 'T1\\xa0' has surrounding white space
+    """
+    if value != value.strip():
+        raise InputError(f"{what} {excerpt(value)} has surrounding white space", file=name, line=line, field=field)
+    if CONTROL.search(value):
+        raise InputError(f"{what} {excerpt(value)} holds a control character", file=name, line=line, field=field)
+    return value
+
+
+def _pmid(value: str, name: str, line: int) -> str:
+    """A PubMed id: ASCII digits only (no white space around them), else an InputError at its line."""
+    _clean(value, "PMID", name, line, "PMID")
+    if not (value.isascii() and value.isdigit()):
+        raise InputError(f"{excerpt(value)} is not a PubMed id", file=name, line=line, field="PMID")
+    return value
+
+
 def read_pmids(path: str | os.PathLike[str]) -> list[str]:
     """The PMIDs of the list, in file order (blank lines skipped; a repeated or non-numeric PMID is refused)."""
     name, lines = _lines(path)
     seen: dict[str, int] = {}
     for n, line in enumerate(lines, 1):
-        pmid = line.strip()
-        if not pmid:
+        if not line.strip():
             continue
-        if not pmid.isdigit():
+        pmid = _clean(line, "PMID", name, n, "PMID")
+        if not (pmid.isascii() and pmid.isdigit()):
             raise InputError(f"expected one PubMed id per line, got {excerpt(line)}", file=name, line=n, field="PMID")
         if pmid in seen:
             raise InputError(f"PMID {pmid} repeated (first on line {seen[pmid]})", file=name, line=n, field="PMID")
@@ -97,14 +123,23 @@ def read_entities(path: str | os.PathLike[str]) -> dict[str, dict[str, str]]:
                 line=n,
             )
         pmid, mention, kind, start, end, _ = parts
-        if not pmid.isdigit():
-            raise InputError(f"{excerpt(pmid)} is not a PubMed id", file=name, line=n, field="PMID")
+        _pmid(pmid, name, n)
+        if not mention.strip():
+            raise InputError("empty entity id", file=name, line=n, field="id")
+        _clean(mention, "entity id", name, n, "id")
+        _clean(kind, "entity type", name, n, "type")
         if kind != CHEMICAL and kind not in GENE_TYPES:
             raise InputError(
                 f"entity type {excerpt(kind)} is not CHEMICAL, GENE, GENE-Y or GENE-N", file=name, line=n, field="type"
             )
-        if not (start.isdigit() and end.isdigit()) or int(start) > int(end):
-            raise InputError(f"offsets {start!r}–{end!r} are not a span", file=name, line=n, field="start")
+        first, last = digits_int(start), digits_int(end)  # length checked before conversion: 5,000 digits refused
+        if first is None or last is None or first > last:
+            raise InputError(
+                f"offsets {excerpt(start, 20)}–{excerpt(end, 20)} are not a span (two whole numbers, start <= end)",
+                file=name,
+                line=n,
+                field="start",
+            )
         mentions = out.setdefault(pmid, {})
         if mention in mentions:
             raise InputError(f"entity {mention} of PMID {pmid} repeated", file=name, line=n, field="id")
@@ -146,7 +181,11 @@ def parse_relations(
                 file=name,
                 line=n,
             )
-        pmid, kind, arg1, arg2 = (p.strip() for p in parts)
+        pmid, kind, arg1, arg2 = parts
+        _clean(pmid, "PMID", name, n, "PMID")  # not one of the list: dropped below, as the official library does
+        _clean(kind, "relation type", name, n, "type")
+        _clean(arg1, "argument", name, n, "Arg1")
+        _clean(arg2, "argument", name, n, "Arg2")
         if pmid not in pmids:
             if role == "gold":
                 raise InputError(f"PMID {excerpt(pmid)} is not in the PMID list", file=name, line=n, field="PMID")

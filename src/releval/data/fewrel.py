@@ -63,7 +63,17 @@ from numpy.typing import NDArray
 
 from releval.core.errors import InputError, OptionError
 from releval.core.signature import short_hash
-from releval.data.decoding import excerpt, parse_json, read_utf8
+from releval.data.decoding import (
+    DECODE_FAILURES,
+    MAX_INDEX,
+    excerpt,
+    first_repeated_key,
+    keys_may_repeat,
+    parse_json_exact,
+    read_utf8,
+    shown_int,
+    with_all_keys,
+)
 
 PathLike = str | os.PathLike[str]
 #: The relation name that stands for a none-of-the-above query in per-relation tables and statistics.
@@ -146,7 +156,62 @@ def _instance_problem(value: Any) -> str | None:
 
 
 def _read_json(path: PathLike) -> Any:
-    return parse_json(read_utf8(path), str(path))
+    return _parse(read_utf8(path), str(path))
+
+
+_parse = parse_json_exact
+
+
+_ENTRY_KEYS = ("meta_train", "meta_test", "relation", "episode", "answer")
+_INSTANCE_KEYS = ("tokens", "h", "t")
+
+
+def _key_counts(entries: Any) -> dict[str, int]:
+    """How many objects of parsed entries hold each key the reader reads (entry keys, instance keys)."""
+    counts = dict.fromkeys((*_ENTRY_KEYS, *_INSTANCE_KEYS), 0)
+    if not isinstance(entries, list):
+        return counts
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        for key in _ENTRY_KEYS:
+            counts[key] += key in entry
+        support = entry.get("meta_train")
+        instances = [x for s in support if isinstance(s, list) for x in s] if isinstance(support, list) else []
+        for instance in [*instances, entry.get("meta_test")]:
+            if isinstance(instance, dict):
+                for key in _INSTANCE_KEYS:
+                    counts[key] += key in instance
+    return counts
+
+
+def _refuse_repeated_keys(data: bytes, entries: Any, name: str) -> None:
+    """A key the reader reads, written twice in one object of an entry, is an InputError naming the entry and the
+    key (JSON parsers keep the last value silently; the label readers refuse it too). Byte counts clear most files
+    at once (`keys_may_repeat`); the document is read again with every key kept only when they leave doubt."""
+    present = _key_counts(entries)
+    if not keys_may_repeat(data, present, present):
+        return
+    whole = with_all_keys(data)
+    if not isinstance(whole, list):
+        return
+    for i, entry in enumerate(whole, 1):
+        key = first_repeated_key(entry, present)
+        if key is not None:
+            raise InputError(
+                "key written twice in one object (a JSON parser keeps only the last value)",
+                file=name,
+                record=i,
+                field=key,
+            )
+
+
+def _int_problem(value: int, what: str) -> str | None:
+    """Why the integer `value` cannot be an answer, a prediction or an episode number (beyond 64 bits), or None:
+    checked before any conversion, so 10^20 is refused with its digits instead of overflowing numpy."""
+    if abs(value) > MAX_INDEX:
+        return f"{what} {shown_int(value)} is out of range (at most {MAX_INDEX:,})"
+    return None
 
 
 def _entries(raw: Any, name: str, where: str = "episodes") -> list[dict[str, Any]]:
@@ -170,6 +235,8 @@ def _answers(raw: Any, name: str, n: int, what: str = "answer") -> list[int]:
     for i, value in enumerate(raw, 1):
         if not _is_int(value):
             raise InputError(f"expected an integer index, got {_shown(value)}", file=name, record=i, field=what)
+        if (problem := _int_problem(value, what)) is not None:
+            raise InputError(problem, file=name, record=i, field=what)
     if len(raw) != n:
         raise InputError(f"{len(raw)} {what}s for {n} queries (one per episode entry, in order)", file=name)
     return raw
@@ -190,7 +257,8 @@ def load_episodes(source: PathLike | Sequence[Any] | Mapping[str, Any], name: st
         fast = _fast(data, None, path) if data.lstrip()[:1] == b"[" else None
         if fast is not None:
             return fast
-        raw: Any = parse_json(data, path)
+        raw: Any = _parse(data, path)
+        _refuse_repeated_keys(data, raw, path)
     else:
         path = name or "<episodes>"
         raw = source
@@ -221,7 +289,8 @@ def load_episodes(source: PathLike | Sequence[Any] | Mapping[str, Any], name: st
                 if fast is not None:
                     return fast
         if isinstance(episodes_data, bytes):
-            parts["episodes"] = (parse_json(episodes_data, episodes_name), episodes_name)
+            parts["episodes"] = (_parse(episodes_data, episodes_name), episodes_name)
+            _refuse_repeated_keys(episodes_data, parts["episodes"][0], episodes_name)
         entries, entries_name = _entries(parts["episodes"][0], parts["episodes"][1]), parts["episodes"][1]
         answers_raw, answers_name = parts["answers"]
         answers = _answers(answers_raw, answers_name, len(entries))
@@ -241,6 +310,8 @@ def load_episodes(source: PathLike | Sequence[Any] | Mapping[str, Any], name: st
             value = entry["answer"]
             if not _is_int(value):
                 raise InputError(f"expected an integer, got {_shown(value)}", file=path, record=i, field="answer")
+            if (problem := _int_problem(value, "answer")) is not None:
+                raise InputError(problem, file=path, record=i, field="answer")
             answers.append(value)
     return _build(entries, entries_name, answers, answers_name, path)
 
@@ -288,6 +359,7 @@ def _fast(
         numbers: list[int | None] = []
         gold: list[int] = []
         parts: list[str] = []
+        instances = 0
         for i, entry in enumerate(entries):
             support = msgspec.json.decode(entry.meta_train, type=list[list[_Instance]])
             shots = {len(s) for s in support}
@@ -296,27 +368,38 @@ def _fast(
             if not _lists(msgspec.json.decode(entry.meta_test, type=_Instance)):
                 return None
             n_way[i], k_shot[i] = len(support), shots.pop()
+            instances += int(n_way[i] * k_shot[i]) + 1
             names = entry.relation
             if names is not None and (
                 len(names) != len(support) or len(set(names)) != len(names) or not all(x.strip() for x in names)
             ):
                 return None
             relations.append(None if names is None else tuple(names))
-            if entry.episode is not None and entry.episode < 0:
+            if entry.episode is not None and not 0 <= entry.episode <= MAX_INDEX:
                 return None
             numbers.append(entry.episode)
             if answers is None:
-                if entry.answer is None:
+                if entry.answer is None or abs(entry.answer) > MAX_INDEX:
                     return None
                 gold.append(entry.answer)
             train = msgspec.json.format(entry.meta_train, indent=-1).decode("utf-8")
             test = msgspec.json.format(entry.meta_test, indent=-1).decode("utf-8")
             parts.append(_entry_digest_text(train, test, names, entry.episode))
-    except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError):
+    except DECODE_FAILURES:  # also deep nesting and invalid UTF-8: the careful reader locates them
         return None
     given = [x is not None for x in numbers]
     if any(given) and not all(given):
         return None
+    present = {
+        "meta_train": n,
+        "meta_test": n,
+        "relation": sum(r is not None for r in relations),
+        "episode": sum(given),
+        "answer": sum(e.answer is not None for e in entries),
+        **dict.fromkeys(_INSTANCE_KEYS, instances),
+    }
+    if keys_may_repeat(data, present, present):
+        return None  # perhaps a key written twice (or a null value): the careful reader decides
     return _finish(
         n_way,
         k_shot,
@@ -399,6 +482,8 @@ def _build(entries: list[Any], name: str, answers: list[int], answers_name: str,
         number = entry.get("episode")
         if number is not None and (not _is_int(number) or number < 0):
             raise InputError(f"expected an integer >= 0, got {_shown(number)}", file=name, record=i, field="episode")
+        if number is not None and (problem := _int_problem(number, "episode")) is not None:
+            raise InputError(problem, file=name, record=i, field="episode")
         numbers.append(number)
     given = [x is not None for x in numbers]
     if any(given) and not all(given):
@@ -436,6 +521,9 @@ def _finish(
     n = n_way.shape[0]
     episode = _episode_ids(numbers if numbers and numbers[0] is not None else None, n)
     _check_episodes(episode, n_way, k_shot, relations, name)
+    for i, value in enumerate(answers, 1):
+        if (problem := _int_problem(value, "answer")) is not None:  # before numpy, which would overflow
+            raise InputError(problem, file=answers_name, record=i, field="answer")
     gold = np.asarray(answers, dtype=np.int64)
     bad = np.flatnonzero((gold < 0) | (gold > n_way))
     if bad.size:

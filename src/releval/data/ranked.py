@@ -38,7 +38,22 @@ import orjson
 from numpy.typing import NDArray
 
 from releval.core.errors import InputError
-from releval.data.decoding import check_utf8, decode_text, excerpt, jsonl_problem, read_utf8
+from releval.data.decoding import (
+    CONTROL,
+    DECODE_FAILURES,
+    check_utf8,
+    decode_text,
+    excerpt,
+    jsonl_problem,
+    keys_may_repeat,
+    lone_cr_line,
+    read_utf8,
+    refuse_lone_cr,
+    shown_int,
+    with_all_keys,
+)
+from releval.data.formats.common import ids_ok
+from releval.data.formats.jsonl import one_record_per_line
 from releval.data.io import PathLike
 
 #: The TSV header line predictions may open with.
@@ -95,37 +110,72 @@ def _split_lines(data: bytes) -> tuple[list[bytes], list[int]]:
     return [raw[i].rstrip(b"\r") for i in keep], [i + 1 for i in keep]
 
 
+def _checked_lines(data: bytes, path: str) -> tuple[list[bytes], list[int]]:
+    """`_split_lines` of bytes checked first as every text reader checks them: invalid UTF-8 is an InputError at
+    its true line and offset, and so is a carriage return not followed by a line feed (it would glue two records
+    into one line, or leave a CR inside a value)."""
+    if not data.isascii():
+        check_utf8(data, path)
+    refuse_lone_cr(data, path)
+    return _split_lines(data)
+
+
 def _records(lines: list[bytes], numbers: list[int], path: str) -> list[Any]:
-    """The JSON value of each line: one parse of all lines as an array (fast), else line by line (located)."""
-    if not lines:
-        return []
-    try:
-        values = orjson.loads(b"[" + b",".join(lines) + b"]")
-        if isinstance(values, list) and len(values) == len(lines):
-            return values
-    except orjson.JSONDecodeError:
-        pass
+    """The JSON value of each line, each line parsed on its own (orjson: nesting bounded, errors located at the
+    line): a record written over two lines, or two records on one line, is refused at its line."""
     out = []
     for line, number in zip(lines, numbers):
         try:
             out.append(orjson.loads(line))
         except orjson.JSONDecodeError as exc:
-            if "utf-8" in exc.msg.lower() or "utf8" in exc.msg.lower():
-                check_utf8(line, path)
             raise InputError(jsonl_problem(exc), file=path, line=number) from None
     return out
 
 
+_TWICE = "key written twice in one record (a JSON parser keeps only the last value)"
+
+
+def _refuse_repeated_keys(
+    data: bytes, lines: list[bytes], numbers: list[int], present: dict[str, int], path: str, nested: bool
+) -> None:
+    """A key that is read, written twice in one record, is an InputError at its line and field (JSON parsers keep
+    the last value silently; the label readers refuse it too). `present[k]`: how many times key k was read; byte
+    counts clear most files at once (`keys_may_repeat`), else each line is read again with every key kept.
+    `nested`: the gold's `h` and `t` objects, whose `id` is read, are looked into."""
+    if not keys_may_repeat(data, present, present):
+        return
+    for line, number in zip(lines, numbers):
+        record = with_all_keys(line)
+        if not isinstance(record, dict):
+            continue
+        for key in getattr(record, "repeated", []):
+            if key in present:
+                raise InputError(_TWICE, file=path, line=number, field=key)
+        if nested:
+            for side in ("h", "t"):
+                if "id" in getattr(record.get(side), "repeated", []):
+                    raise InputError(_TWICE, file=path, line=number, field=f"{side}.id")
+
+
 def _string(value: Any, path: str, line: int, field: str) -> str:
+    """A non-empty string without surrounding white space or control characters (as every id and label of every
+    family), else an InputError at its line and field."""
     if not isinstance(value, str) or not value.strip():
         shown = excerpt(value) if isinstance(value, str) else type(value).__name__
         raise InputError(f"expected a non-empty string, got {shown}", file=path, line=line, field=field)
+    if value != value.strip():
+        raise InputError(f"{excerpt(value)} has surrounding white space", file=path, line=line, field=field)
+    if CONTROL.search(value):
+        raise InputError(f"{excerpt(value)} holds a control character", file=path, line=line, field=field)
     return value
 
 
 def parse_gold(data: bytes, path: str) -> RankedGold:
     """Gold sentences from OpenNRE JSON lines (see the module's docstring); an empty file is refused."""
-    lines, numbers = _split_lines(data)
+    fast = _fast_gold(data)
+    if fast is not None:
+        return RankedGold(path, *fast, np.arange(1, len(fast[0]) + 1, dtype=np.int64))
+    lines, numbers = _checked_lines(data, path)
     records = _records(lines, numbers, path)
     heads: list[str] = []
     tails: list[str] = []
@@ -155,7 +205,13 @@ def parse_gold(data: bytes, path: str) -> RankedGold:
             annotations.append(None)
     if not heads:
         raise InputError("no gold sentences (the file is empty)", file=path)
-    listed = annotations if any(a is not None for a in annotations) else None
+    n = len(heads)
+    present = {"h": n, "t": n, "relation": n, "id": 2 * n}
+    annotated = sum(a is not None for a in annotations)
+    if annotated:
+        present["anno_relation_list"] = annotated
+    _refuse_repeated_keys(data, lines, numbers, present, path, nested=True)
+    listed = annotations if annotated else None
     return RankedGold(path, heads, tails, relations, np.asarray(numbers, dtype=np.int64), listed)
 
 
@@ -169,6 +225,49 @@ def _annotated(value: Any, path: str, line: int) -> tuple[str, ...]:
             field="anno_relation_list",
         )
     return tuple(_string(r, path, line, "anno_relation_list") for r in value)
+
+
+class _Entity(msgspec.Struct, gc=False):
+    id: str
+
+
+class _GoldRecord(msgspec.Struct, gc=False):
+    """One gold sentence as the fast decoder checks it (`text`, `name`, `pos` and other keys are skipped)."""
+
+    h: _Entity
+    t: _Entity
+    relation: str
+
+
+_GOLD_DECODER = msgspec.json.Decoder(_GoldRecord)
+_GOLD_KEYS = ("h", "t", "relation", "id")
+
+
+def _fast_gold(data: bytes) -> tuple[list[str], list[str], list[str]] | None:
+    """(heads, tails, relations) of a gold file proven clean as `_fast_jsonl` proves predictions, else None (the
+    careful reader then reads it line by line and names the problem)."""
+    if b"anno_relation_list" in data:  # OpenNRE's manual annotations: read by the careful reader (`_annotated`)
+        return None
+    try:
+        records = _GOLD_DECODER.decode_lines(data)
+    except DECODE_FAILURES:
+        return None
+    n = len(records)
+    if not one_record_per_line(data, n) or lone_cr_line(data) is not None:
+        return None
+    if not data.isascii():
+        try:
+            str(data, "utf-8")
+        except UnicodeDecodeError:
+            return None
+    heads = [r.h.id for r in records]
+    tails = [r.t.id for r in records]
+    relations = [r.relation for r in records]
+    if not (ids_ok(heads) and ids_ok(tails) and ids_ok(relations)):
+        return None
+    if keys_may_repeat(data, _GOLD_KEYS, {"h": n, "t": n, "relation": n, "id": 2 * n}):
+        return None
+    return heads, tails, relations
 
 
 def load_gold(path: PathLike) -> RankedGold:
@@ -191,49 +290,80 @@ _H, _T, _RELATION, _SCORE = (operator.attrgetter(name) for name in ("h", "t", "r
 
 
 def _jsonl_predictions(data: bytes, path: str) -> RankedPredictions:
-    """JSON lines predictions: one typed decode of the whole file (msgspec); on any problem, line by line, so the
-    error names its line and field."""
+    """JSON lines predictions: one typed decode of the whole file (msgspec) when it is proven to be one clean
+    record per line; otherwise line by line, so that every problem names its line and field."""
+    fast = _fast_jsonl(data)
+    if fast is not None:
+        heads, tails, relations, scores = fast
+        numbers = np.arange(1, len(heads) + 1, dtype=np.int64)
+        return _checked(RankedPredictions(path, heads, tails, relations, scores, numbers, "jsonl"))
+    lines, numbers_list = _checked_lines(data, path)
+    records = _records(lines, numbers_list, path)
+    for record, number in zip(records, numbers_list):
+        _check_record(record, number, path)
+    n = len(records)
+    _refuse_repeated_keys(data, lines, numbers_list, dict.fromkeys(TSV_HEADER, n), path, nested=False)
+    heads = [r["h"] for r in records]
+    tails = [r["t"] for r in records]
+    relations = [r["relation"] for r in records]
+    scores = np.asarray([float(r["score"]) for r in records], dtype=np.float64)
+    return _checked(RankedPredictions(path, heads, tails, relations, scores, np.asarray(numbers_list), "jsonl"))
+
+
+def _fast_jsonl(data: bytes) -> tuple[list[str], list[str], list[str], NDArray[np.float64]] | None:
+    """(heads, tails, relations, scores) of a file proven clean, else None: msgspec decoded every value, the
+    values are exactly the lines (`one_record_per_line`: no blank line, no record over two lines, no two on one),
+    the bytes are UTF-8 without a lone CR, no read key repeats, and every string is a clean id."""
     try:
         records = _DECODER.decode_lines(data)
-        heads = list(map(_H, records))
-        tails = list(map(_T, records))
-        relations = list(map(_RELATION, records))
-        ok = "" not in heads and "" not in tails and "" not in relations
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        ok = False
-    if not ok:
-        lines, numbers = _split_lines(data)
-        _locate_jsonl(_records(lines, numbers, path), numbers, path)
-    scores = np.fromiter(map(_SCORE, records), np.float64, len(records))
-    separators = data.count(b"\n") - data.endswith(b"\n")
-    if separators == len(records) - 1:  # no blank line: record i is on line i
-        numbers = list(range(1, len(records) + 1))
-    else:
-        numbers = _split_lines(data)[1]
-    return _checked(RankedPredictions(path, heads, tails, relations, scores, np.asarray(numbers), "jsonl"))
+    except DECODE_FAILURES:
+        return None
+    n = len(records)
+    if not one_record_per_line(data, n) or lone_cr_line(data) is not None:
+        return None
+    if not data.isascii():
+        try:
+            str(data, "utf-8")  # msgspec does not validate the keys it skips
+        except UnicodeDecodeError:
+            return None
+    heads = list(map(_H, records))
+    tails = list(map(_T, records))
+    relations = list(map(_RELATION, records))
+    if not (ids_ok(heads) and ids_ok(tails) and ids_ok(relations)):
+        return None
+    if keys_may_repeat(data, TSV_HEADER, dict.fromkeys(TSV_HEADER, n)):
+        return None
+    scores = np.fromiter(map(_SCORE, records), np.float64, n)
+    if not np.isfinite(scores).all():
+        return None
+    return heads, tails, relations, scores
 
 
-def _locate_jsonl(records: list[Any], numbers: list[int], path: str) -> None:
-    """The first bad record of a JSON lines prediction file, as an InputError at its line and field."""
-    for record, number in zip(records, numbers):
-        if not isinstance(record, dict):
-            raise InputError(
-                'expected a JSON object {"h": ..., "t": ..., "relation": ..., "score": ...}, got '
-                f"{type(record).__name__}",
-                file=path,
-                line=number,
-            )
-        for key in ("h", "t", "relation"):
-            if key not in record:
-                raise InputError("missing", file=path, line=number, field=key)
-            _string(record[key], path, number, key)
-        if "score" not in record:
-            raise InputError("missing", file=path, line=number, field="score")
-        score = record["score"]
-        if type(score) is not float and type(score) is not int:
-            shown = excerpt(score) if isinstance(score, str) else type(score).__name__
-            raise InputError(f"expected a number, got {shown}", file=path, line=number, field="score")
-    raise AssertionError("a record was refused but none is bad")  # pragma: no cover
+def _check_record(record: Any, number: int, path: str) -> None:
+    """One JSON lines prediction checked, else an InputError at its line and field."""
+    if not isinstance(record, dict):
+        raise InputError(
+            'expected a JSON object {"h": ..., "t": ..., "relation": ..., "score": ...}, got '
+            f"{type(record).__name__}",
+            file=path,
+            line=number,
+        )
+    for key in ("h", "t", "relation"):
+        if key not in record:
+            raise InputError("missing", file=path, line=number, field=key)
+        _string(record[key], path, number, key)
+    if "score" not in record:
+        raise InputError("missing", file=path, line=number, field="score")
+    score = record["score"]
+    if type(score) is not float and type(score) is not int:
+        shown = excerpt(score) if isinstance(score, str) else type(score).__name__
+        raise InputError(f"expected a number, got {shown}", file=path, line=number, field="score")
+    if type(score) is int and abs(score) > MAX_SCORE:
+        raise InputError(f"score {shown_int(score)} is beyond a double's range", file=path, line=number, field="score")
+
+
+#: The largest integer score read: beyond it a float64 is infinite (or the conversion fails).
+MAX_SCORE = 2**1023
 
 
 def _line_shape(data: bytes) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
@@ -256,6 +386,7 @@ def _tsv_predictions(data: bytes, path: str) -> RankedPredictions:
     positions of tabs and newlines, vectorised), then each column sliced out; a bad line is located. Empty lines
     are skipped. Without empty lines (but a final newline) the text is split at tabs and newlines in one pass."""
     text = decode_text(data, path)
+    refuse_lone_cr(data, path)
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     tabs, empty = _line_shape(data)
@@ -291,9 +422,9 @@ def _tsv_predictions(data: bytes, path: str) -> RankedPredictions:
     cells = body.replace("\n", "\t").split("\t") if lines is None else "\t".join(lines).split("\t")
     heads, tails, relations, score_text = cells[0::4], cells[1::4], cells[2::4], cells[3::4]
     for column, field in ((heads, "h"), (tails, "t"), (relations, "relation")):
-        if "" in column:
-            i = column.index("")
-            raise InputError("expected a non-empty string, got ''", file=path, line=int(numbers[i]), field=field)
+        if not ids_ok(column):
+            for value, number in zip(column, numbers.tolist()):
+                _string(value, path, number, field)
     try:
         scores = np.asarray(score_text, dtype=np.float64)
     except ValueError:

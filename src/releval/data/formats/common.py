@@ -196,8 +196,10 @@ class BlockReader:
     """A file's items read block by block into compact columns, each block checked as `make_file` checks a whole
     file, so that no str per item of the whole file is ever held (issue 13: a 10^7-line pair took 3 GB).
 
-    `add` says False at the first block with a problem, and `finish` gives None when an id repeats: the caller
-    then reads the file by its whole-file path, which names every problem (up to `MAX_ERRORS`) exactly as before.
+    `add` says False at the first block with a problem: the caller then reads the file by its whole-file path,
+    which names every problem (up to `MAX_ERRORS`). When only ids repeat, `finish` names them itself from the
+    compact column (`repeated_id_errors`: the same errors the whole-file path gives, without a str per line: a
+    GiB of repeated ids took 22 GiB that way), or gives None when hashes collide and the careful path must decide.
     Items are numbered by line from `first`. `plain`: see `ids_ok`.
     """
 
@@ -230,9 +232,43 @@ class BlockReader:
 
         ids = self._ids.column()
         if check_unique and has_repeats(ids):
-            return None
+            errors = repeated_id_errors(ids, self.first, name)
+            if errors is None:
+                return None
+            raise_all(errors)
         extras = {f: coder.column() for f, coder in zip(self.extra_fields, self._extras)}
         return LabelFile(name, fmt, ids, self._labels.column(), range(self.first, self.first + self.n), extras)
+
+
+def repeated_id_errors(ids: Any, first: int, name: str, unit: str = "line") -> list[InputError] | None:
+    """The errors `refuse_repeated_ids` gives for an IdColumn whose item i is on line `first + i` — each repeat
+    in line order naming the line of the first copy, at most MAX_ERRORS — found on the hashes (numpy) instead of a
+    dict of every id; None when two different ids share a hash among the first repeats (then the caller's careful
+    path decides).
+
+    >>> from releval.data.columns import IdColumn
+    >>> [str(e) for e in repeated_id_errors(IdColumn.from_strings(["a", "b", "a", "b"]), 1, "f.tsv")]
+    ["f.tsv:3: field 'id': id a repeated (first on line 1)", "f.tsv:4: field 'id': id b repeated (first on line 2)"]
+    """
+    import numpy as np
+
+    hashes = ids.hashes
+    order = np.argsort(hashes, kind="stable")  # within equal hashes, in line order
+    ordered = hashes[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    group_first = order[np.repeat(starts, np.diff(np.append(starts, len(order))))]  # each item's first same-hash
+    first_of = np.empty_like(order)
+    first_of[order] = group_first  # by line: the first item with the same hash
+    del ordered, starts, group_first
+    positions = np.flatnonzero(first_of != np.arange(len(order)))[:MAX_ERRORS]
+    errors = []
+    for i in positions.tolist():
+        j = int(first_of[i])
+        item_id = ids[i]
+        if item_id != ids[j]:
+            return None
+        errors.append(located(f"id {item_id} repeated (first on {unit} {first + j})", name, unit, first + i, "id"))
+    return errors
 
 
 # ----------------------------------------------------------------------------------------------- text formats

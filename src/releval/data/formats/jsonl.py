@@ -270,3 +270,7 @@ def _parse_jsonl(data: bytes, name: str, id_field: str) -> tuple[list[Any], list
         if len(errors) >= MAX_ERRORS:
             break
     return records, numbers, raws, errors
+
+
+#: `_one_record_per_line` for the other JSON lines readers (ranked facts): the same proof that values are lines.
+one_record_per_line = _one_record_per_line
