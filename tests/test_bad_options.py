@@ -372,6 +372,8 @@ INPUT_BAD_VALUES: dict[str, tuple[tuple[str, ...], str]] = {
     "--duplicates": (("--duplicates", "sum"), "--duplicates"),
     "--at": (("--at", "0"), "--at"),
     "--threshold": (("--threshold", "high"), "--threshold"),
+    "--at-recall": (("--at-recall", "0"), "--at-recall"),
+    "--interpolated/--first-reached": (("--first-reached",), "--interpolated"),
     "--train-facts": (("--train-facts", "{missing}"), "--train-facts"),
     "--distant-facts": (("--distant-facts", "{missing}"), "--distant-facts"),
     "--scorer": (("--scorer", "perl"), "--scorer"),

@@ -308,6 +308,9 @@ RANKED_DUPLICATES = Values("duplicates", (("--duplicates", "count"), ("--duplica
 RANKED_TIES = Values("ties", ((), ("--ties", "average")))
 RANKED_AT = Values("at", ((), ("--at", "50"), ("--at", "100,1000")))
 RANKED_THRESHOLD = Values("threshold", ((), ("--threshold", "0.3"), ("--threshold", "0.3000001")))
+RANKED_AT_RECALL = Values(
+    "at-recall", ((), ("--at-recall", "10,30"), ("--at-recall", "10,30", "--first-reached"), ("--at-recall", "20"))
+)
 DOCRED = (
     Values("scorer", ((), ("--scorer", "atlop"), ("--scorer", "redocred"))),
     Values("train-facts", ((), ("--train-facts", "{docred_train}"))),
@@ -388,6 +391,7 @@ VARIANTS = (
             RANKED_TIES,
             RANKED_AT,
             RANKED_THRESHOLD,
+            RANKED_AT_RECALL,
             Values("negative", ((), ("--no-negative",), ("--negative", "/rel/r0"))),
             WEIGHTING,
             BETA,
@@ -402,6 +406,7 @@ VARIANTS = (
             RANKED_TIES,
             RANKED_AT,
             RANKED_THRESHOLD,
+            RANKED_AT_RECALL,
             Values("test", ((), ("-t", "randomization"))),
             SEED,
             CLASS_SET,
@@ -621,6 +626,7 @@ VARIANTS = (
             RANKED_TIES,
             Values("at", ((), ("--at", "50")), changes=False),
             Values("threshold", ((), ("--threshold", "0.3")), changes=False),
+            Values("at-recall", ((), ("--at-recall", "10"), ("--at-recall", "10", "--first-reached")), changes=False),
         ),
     ),
     Variant(

@@ -214,6 +214,22 @@ INPUT_OPTIONS: tuple[InputOption, ...] = (
         group="ranked-facts",
     ),
     InputOption(
+        "--at-recall",
+        "at_recall",
+        "ranked: precision at these recall levels, in percent, comma-separated (the NYT tables' P@10%,P@30%: 10,30); "
+        "none by default.",
+        settings=(("default", ""),),
+        group="ranked-facts",
+    ),
+    InputOption(
+        "--interpolated/--first-reached",
+        "interpolated",
+        "ranked, --at-recall: the highest precision at that recall or beyond (interpolated, IR's convention; default) "
+        "or the precision where the recall is first reached.",
+        settings=(("default", True),),
+        group="ranked-facts",
+    ),
+    InputOption(
         "--train-facts",
         "train_facts",
         "docred: train facts for Ign F1 — a DocRED training file or a .fact list of [head, tail, r] names "
@@ -285,6 +301,8 @@ class Inputs:
     duplicates: str = "refuse"
     at: str = "100,200,300"
     threshold: float = 0.5
+    at_recall: str = ""
+    interpolated: bool = True
     train_facts: tuple[Path, ...] = ()
     distant_facts: tuple[Path, ...] = ()
     scorer: str = "codalab"
@@ -351,7 +369,14 @@ class Inputs:
 
     def ranked_settings(self) -> dict[str, Any]:
         """The RankedConfig settings these options give."""
-        return {"ties": self.ties, "duplicates": self.duplicates, "at": self.at, "threshold": self.threshold}
+        return {
+            "ties": self.ties,
+            "duplicates": self.duplicates,
+            "at": self.at,
+            "threshold": self.threshold,
+            "at_recall": self.at_recall,
+            "interpolated": self.interpolated,
+        }
 
     def docred_settings(self) -> dict[str, Any]:
         """The DocredConfig settings these options give."""

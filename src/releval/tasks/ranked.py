@@ -140,6 +140,12 @@ class RankedConfig(ScoringConfig):
         object.__setattr__(self, "at_recall", parse_at_recall(self.at_recall))
         if not isinstance(self.interpolated, bool):
             raise OptionError(f"interpolated: expected true or false, got {self.interpolated!r}", option="interpolated")
+        if not self.interpolated and not self.at_recall:
+            raise OptionError(
+                "interpolated: precision at a recall level is asked with at_recall (--at-recall 10,30); without it "
+                "the interpolation changes nothing",
+                option="interpolated",
+            )
         try:
             threshold = float(self.threshold)
         except (TypeError, ValueError):
