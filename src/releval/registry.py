@@ -152,6 +152,30 @@ def _rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any
     return rank_intervals(gold, systems, config, test)
 
 
+def _e2e_rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any) -> Any:
+    from releval.significance.compare import e2e_rank_intervals
+
+    return e2e_rank_intervals(gold, systems, config, test)
+
+
+def _fewrel_rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any) -> Any:
+    from releval.significance.fewrel import rank_intervals
+
+    return rank_intervals(gold, systems, config, test)
+
+
+def _drugprot_rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any) -> Any:
+    from releval.significance.drugprot import rank_intervals
+
+    return rank_intervals(gold, systems, config, test)
+
+
+def _docred_rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any) -> Any:
+    from releval.significance.docred import rank_intervals
+
+    return rank_intervals(gold, systems, config, test)
+
+
 def _measure_draws(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any, splits: int) -> Any:
     """Relation classification's joint bootstrap draws and split halves of every system (releval.significance.ranks),
     for the agreement interval and the swap rates of `compare --evaluate-measures`."""
@@ -275,13 +299,19 @@ def _semeval_official() -> Task[Any, Any]:
 def _e2e() -> Task[Any, Any]:
     from releval.tasks.e2e import TASK
 
-    return replace(TASK, compare=_compare_labels, statistics=_e2e_statistics, audit=_audit_e2e)
+    return replace(
+        TASK,
+        compare=_compare_labels,
+        statistics=_e2e_statistics,
+        audit=_audit_e2e,
+        rank_intervals=_e2e_rank_intervals,
+    )
 
 
 def _fewrel() -> Task[Any, Any]:
     from releval.tasks.fewrel import TASK
 
-    return replace(TASK, compare=_compare_fewrel, statistics=_fewrel_statistics)
+    return replace(TASK, compare=_compare_fewrel, statistics=_fewrel_statistics, rank_intervals=_fewrel_rank_intervals)
 
 
 def _chemprot_blue() -> Task[Any, Any]:
@@ -299,7 +329,9 @@ def _chemprot_scibert() -> Task[Any, Any]:
 def _drugprot() -> Task[Any, Any]:
     from releval.tasks.drugprot import TASK
 
-    return replace(TASK, compare=_compare_drugprot, statistics=_drugprot_statistics)
+    return replace(
+        TASK, compare=_compare_drugprot, statistics=_drugprot_statistics, rank_intervals=_drugprot_rank_intervals
+    )
 
 
 def _ranked() -> Task[Any, Any]:
@@ -311,7 +343,13 @@ def _ranked() -> Task[Any, Any]:
 def _docred() -> Task[Any, Any]:
     from releval.tasks.docred import TASK
 
-    return replace(TASK, compare=_compare_docred, statistics=_docred_statistics, audit=_audit_docred)
+    return replace(
+        TASK,
+        compare=_compare_docred,
+        statistics=_docred_statistics,
+        audit=_audit_docred,
+        rank_intervals=_docred_rank_intervals,
+    )
 
 
 _OWN: dict[str, Callable[[], Task[Any, Any]]] = {

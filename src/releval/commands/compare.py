@@ -152,8 +152,9 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     "rank_intervals",
     is_flag=True,
     default=False,
-    help="rc, one file per system: each system's rank and bootstrap rank interval (the range of its ranks in the "
-    "central --confidence share of resamples of one joint draw; releval.significance.ranks).",
+    help="One file per system: each system's rank and bootstrap rank interval (the range of its ranks in the "
+    "central --confidence share of resamples of one joint draw of the units for every system; rc, e2e, docred, "
+    "fewrel, drugprot and any task declaring rank_intervals).",
 )
 @click.option(
     "--evaluate-measures",

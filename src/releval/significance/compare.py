@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
+from numpy.typing import NDArray
 
 from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.notices import Notice, warn_all
@@ -669,3 +670,46 @@ def compare_files(
         one = {name: preds[0] for name, preds in runs.items()}
         return paired_table(gold_labels, one, config, test, baseline=baseline, progress=progress, facts=facts)
     return seed_runs_table(gold_labels, runs, config, test, baseline=baseline, facts=facts)
+
+
+def e2e_rank_intervals(
+    gold: Any, systems: Mapping[str, Sequence[Any]], config: e2e.E2EConfig, test: SignificanceConfig
+) -> dict[str, dict[str, Any]]:
+    """Each end-to-end system's rank and bootstrap rank interval under every criterion and average: documents
+    drawn once for every system (releval.significance.comparison.joint_rank_intervals), each criterion's types the
+    union of every system's, its class set fixed as the paired bootstrap fixes it; one file per system."""
+    from releval.metrics.averages import fix_class_set
+    from releval.metrics.cells import f_scores
+    from releval.significance.comparison import JointRows, joint_rank_intervals
+    from releval.tasks import e2e
+
+    scored = _score_e2e_systems(gold, systems, config)
+    results = {name: runs[0] for name, runs in scored.items()}
+    blocks: list[tuple[str, int, Any]] = []  # (criterion, its width 3K, its spec)
+    rows: dict[str, list[NDArray[np.float64]]] = {name: [] for name in results}
+    for criterion in config.all_criteria:
+        labels = list(dict.fromkeys(label for r in results.values() for label in r.counts[criterion].labels))
+        index = {label: i for i, label in enumerate(labels)}
+        for name, r in results.items():
+            dc = r.counts[criterion]
+            cols = np.array([index[label] for label in dc.labels], dtype=np.intp)
+            wide = np.zeros((dc.tp.shape[0], 3 * len(labels)))
+            for part, m in enumerate((dc.tp, dc.fp, dc.fn)):
+                wide[:, part * len(labels) + cols] = m
+            rows[name].append(wide)
+        first = rows[next(iter(results))][-1]
+        k = len(labels)
+        support = first[:, :k].sum(0) + first[:, 2 * k :].sum(0)  # TP + FN: gold's, the same for every system
+        blocks.append((criterion, 3 * k, fix_class_set(e2e.averaging_spec(config, k), support, test.class_set)))
+
+    def measures(totals: NDArray[np.float64]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        start = 0
+        for criterion, width, spec in blocks:
+            for average, values in f_scores(totals[..., start : start + width], spec).items():
+                out[f"{criterion}:{average}"] = values
+            start += width
+        return out
+
+    joint = JointRows({name: np.hstack(parts) for name, parts in rows.items()}, measures)
+    return joint_rank_intervals(joint, _e2e_metrics(config), test)

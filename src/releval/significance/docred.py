@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.core.errors import InputError, raise_all
+from releval.core.errors import InputError, OptionError, raise_all
 from releval.core.validation import refuse_options
 from releval.data.docred import load_gold, load_submission
 from releval.metrics.averages import fix_class_set
@@ -28,7 +28,15 @@ from releval.metrics.cells import (
     randomization_totals,
 )
 from releval.significance.compare import PairedTable, SeedTable
-from releval.significance.comparison import Scored, check_resampling_tests, check_systems, compare_scored, run_warnings
+from releval.significance.comparison import (
+    JointRows,
+    Scored,
+    check_resampling_tests,
+    check_systems,
+    compare_scored,
+    joint_rank_intervals,
+    run_warnings,
+)
 from releval.significance.config import SignificanceConfig
 from releval.significance.paired import comparison_rows
 from releval.tasks import docred
@@ -144,18 +152,7 @@ def compare_files(
     pair = None
     n = first.n_documents
     if paired:
-        one = {name: rs[0] for name, rs in results.items()}
-        labels = sorted({x for r in one.values() for x in r.counts.labels})
-        units = list(dict.fromkeys(u for r in one.values() for u in r.counts.units))
-        wide = {name: r.counts.widen(labels, units) for name, r in one.items()}
-        k = len(labels)
-        any_rows = next(iter(wide.values()))
-        gold_support = (any_rows[:, :k] + any_rows[:, 2 * k : 3 * k]).sum(0)  # TP + FN: the same for every system
-        spec = fix_class_set(docred.averaging_spec(config, k), gold_support, test.class_set) if k else None
-        observed = {
-            name: {m: float(v) for m, v in docred.measures_of(w.sum(0), labels, config, distant, spec).items()}
-            for name, w in wide.items()
-        }
+        labels, units, wide, spec, observed = _paired_inputs(results, config, distant, test)
         values = lambda r: observed[r.system]  # noqa: E731 — the measures under the bootstrap's class set
 
         def pair(a: str, b: str, method: str, advance: Callable[[int], None] | None) -> Mapping[str, Any]:
@@ -176,3 +173,44 @@ def compare_files(
         warnings=run_warnings(results),
     )
     return compare_scored(scored, paired, test, baseline, progress)
+
+
+def _paired_inputs(
+    results: Mapping[str, Sequence[docred.DocredResult]],
+    config: docred.DocredConfig,
+    distant: bool,
+    test: SignificanceConfig,
+) -> tuple[list[str], list[Any], dict[str, np.ndarray], Any, dict[str, dict[str, float]]]:
+    """The per-document rows of every system (one file each) on one set of relation types and units (gold's
+    documents, then titles absent from gold), the averaging spec under the test's class set, and each system's
+    observed measures under it."""
+    one = {name: rs[0] for name, rs in results.items()}
+    labels = sorted({x for r in one.values() for x in r.counts.labels})
+    units = list(dict.fromkeys(u for r in one.values() for u in r.counts.units))
+    wide = {name: r.counts.widen(labels, units) for name, r in one.items()}
+    k = len(labels)
+    any_rows = next(iter(wide.values()))
+    gold_support = (any_rows[:, :k] + any_rows[:, 2 * k : 3 * k]).sum(0)  # TP + FN: the same for every system
+    spec = fix_class_set(docred.averaging_spec(config, k), gold_support, test.class_set) if k else None
+    observed = {
+        name: {m: float(v) for m, v in docred.measures_of(w.sum(0), labels, config, distant, spec).items()}
+        for name, w in wide.items()
+    }
+    return labels, units, wide, spec, observed
+
+
+def rank_intervals(
+    gold: Any, systems: Mapping[str, Sequence[Any]], config: docred.DocredConfig, test: SignificanceConfig
+) -> dict[str, dict[str, Any]]:
+    """Each submission's rank and bootstrap rank interval under every DocRED measure: documents drawn once for
+    every system (releval.significance.comparison.joint_rank_intervals); one file per system."""
+    if any(len(runs) != 1 for runs in systems.values()):
+        raise OptionError("rank intervals: one submission per system", option="rank_intervals")
+    _, facts, results = _scored(gold, systems, config)
+    distant = facts.distant is not None
+    labels, _, wide, spec, _ = _paired_inputs(results, config, distant, test)
+
+    def measures(totals: np.ndarray) -> Mapping[str, Any]:
+        return docred.measures_of(totals, labels, config, distant, spec)
+
+    return joint_rank_intervals(JointRows(wide, measures), docred.measure_names(config, distant), test)

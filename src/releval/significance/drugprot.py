@@ -12,10 +12,12 @@ from typing import Any
 
 from releval.significance.compare import PairedTable, SeedTable, score_runs
 from releval.significance.comparison import (
+    JointRows,
     Scored,
     check_resampling_tests,
     check_systems,
     compare_scored,
+    joint_rank_intervals,
     run_warnings,
 )
 from releval.significance.config import SignificanceConfig
@@ -68,3 +70,24 @@ def compare_files(
         warnings=run_warnings(results),
     )
     return compare_scored(scored, paired, test, baseline, progress)
+
+
+def rank_intervals(
+    gold: Any, systems: Mapping[str, Sequence[Any]], config: dp.DrugProtConfig, test: SignificanceConfig
+) -> dict[str, dict[str, Any]]:
+    """Each DrugProt system's rank and bootstrap rank interval under micro and each weighting: abstracts drawn
+    once for every system (releval.significance.comparison.joint_rank_intervals)."""
+    import numpy as np
+
+    from releval.metrics.averages import fix_class_set
+    from releval.metrics.cells import f_scores
+
+    results = {name: runs[0] for name, runs in _score_all(dp.load_gold(gold), systems, config).items()}
+    rows = {}
+    for name, r in results.items():
+        assert r.counts is not None
+        rows[name] = np.hstack([np.asarray(m, dtype=np.float64) for m in r.counts])
+    first = next(iter(rows.values()))
+    k = first.shape[1] // 3
+    spec = fix_class_set(dp.averaging_spec(config), first[:, :k].sum(0) + first[:, 2 * k :].sum(0), test.class_set)
+    return joint_rank_intervals(JointRows(rows, lambda t: f_scores(t, spec)), tuple(config.average_names), test)

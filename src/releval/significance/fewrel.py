@@ -20,7 +20,14 @@ from releval.data.fewrel import load_episodes, load_predictions
 from releval.metrics.cells import bootstrap_totals, cells_from_rows, randomization_totals
 from releval.metrics.episodes import ratios
 from releval.significance.compare import PairedTable, SeedTable
-from releval.significance.comparison import Scored, check_resampling_tests, check_systems, compare_scored
+from releval.significance.comparison import (
+    JointRows,
+    Scored,
+    check_resampling_tests,
+    check_systems,
+    compare_scored,
+    joint_rank_intervals,
+)
 from releval.significance.config import SignificanceConfig
 from releval.significance.paired import comparison_rows
 from releval.tasks.fewrel import EpisodeStats, FewRelConfig, episode_stats, prediction_notices, signature
@@ -97,3 +104,18 @@ def compare_files(
         seed_notes=[NOTE],
     )
     return compare_scored(scored, paired, test, baseline, progress)
+
+
+def rank_intervals(
+    gold: Any, systems: Mapping[str, Sequence[Any]], config: FewRelConfig | None, test: SignificanceConfig
+) -> dict[str, dict[str, Any]]:
+    """Each few-shot system's rank and bootstrap rank interval under every measure (accuracy, per setting):
+    episodes drawn once for every system (releval.significance.comparison.joint_rank_intervals)."""
+    _, results, _ = _stats(gold, systems)
+    metrics = next(iter(results.values()))[0].measures
+
+    def measures(totals: np.ndarray) -> dict[str, Any]:
+        values = ratios(totals)
+        return {m: values[..., j] for j, m in enumerate(metrics)}
+
+    return joint_rank_intervals(JointRows({n: r[0].rows for n, r in results.items()}, measures), metrics, test)
