@@ -229,8 +229,20 @@ CASES: list[Case] = [
     c(*COMPARE, "--all-pairs=yes", names="--all-pairs"),
     c(*COMPARE, "--compact=yes", names="--compact"),
     c(*COMPARE, "--rank-intervals=yes", names="--rank-intervals"),
-    c("compare", RANKED[0], "-s", f"a={RANKED[1]}", "-s", f"b={RANKED[1]}", "--task", "ranked", "-R", "10",
-      "--rank-intervals", names="--rank-intervals"),  # fmt: skip
+    c(
+        "compare",
+        RANKED[0],
+        "-s",
+        f"a={RANKED[1]}",
+        "-s",
+        f"b={RANKED[1]}",
+        "--task",
+        "ranked",
+        "-R",
+        "10",
+        "--rank-intervals",
+        names="--rank-intervals",
+    ),  # fmt: skip
     c(*COMPARE, "--evaluate-measures=yes", names="--evaluate-measures"),
     c(*COMPARE, "--evaluate-measures", "--baseline", "a", names="--evaluate-measures"),
     c(*COMPARE, "--evaluate-measures", "--splits", "0", names="--splits"),
