@@ -37,10 +37,12 @@ GOAL = 20.0
 
 def semeval_systems() -> tuple[list[str], dict[str, list[str]], str]:
     gold = load_labels(SEMEVAL / "test_key_directed.txt", role="gold")
+    assert gold.ids is not None  # the key has ids
     order = {i: k for k, i in enumerate(gold.ids)}
     systems = {}
     for path in sorted(SEMEVAL.glob("onehaitao_*.txt")):
         pred = load_labels(path)
+        assert pred.ids is not None
         labels = [""] * len(order)
         for i, label in zip(pred.ids, pred.labels):
             labels[order[i]] = label
