@@ -168,7 +168,7 @@ def _page(request: HttpRequest, total: int, default: int = PAGE_DEFAULT) -> tupl
             raise ops.Refused(f"{name} {raw!r}: a whole number, {bound}")
         values[name] = value
     page, limit = values["page"], values["limit"]
-    start = (page - 1) * limit
+    start = min((page - 1) * limit, total)  # past the end: an empty slice (an offset past 2^63 was a 500)
     last = max(1, -(-total // limit))
 
     def link(p: int) -> str:
@@ -179,7 +179,7 @@ def _page(request: HttpRequest, total: int, default: int = PAGE_DEFAULT) -> tupl
         "page": page,
         "limit": limit,
         "total": total,
-        "next": link(page + 1) if start + limit < total else None,
+        "next": link(page + 1) if (page - 1) * limit + limit < total else None,
         "previous": link(min(page - 1, last)) if page > 1 else None,
     }
     return slice(start, start + limit), meta
@@ -239,7 +239,9 @@ def _task_settings(task: str, text: str, negative: str) -> dict[str, Any]:
     from releval.tasks import get_task
 
     try:
-        settings = json.loads(text) if text.strip() else {}
+        settings = parse_json(text, "settings") if text.strip() else {}
+    except TooDeep as exc:
+        raise ops.Refused(str(exc)) from None
     except ValueError as exc:
         raise ops.Refused(f"settings: not JSON ({exc})") from None
     if not isinstance(settings, dict):
@@ -355,10 +357,60 @@ def api_run(request: HttpRequest, run_id: int) -> HttpResponse:
     return JsonResponse(_run_json(run, _viewer(request)))
 
 
-def _json_body(request: HttpRequest, key: str, example: str) -> dict[str, Any]:
-    """The request's JSON object with a string `key`; anything else is refused with `example` of what to send."""
+#: The deepest nesting of arrays and objects a JSON body or field may have: the board's bodies need 4 levels
+#: (`{"phases": [{…}]}`, a variant's settings); 5,000 levels made the parser raise RecursionError (a 500).
+JSON_DEPTH = 32
+
+
+def _json_depth(value: Any) -> int:
+    """How deep arrays and objects nest in a parsed JSON value, counted without recursion.
+
+    >>> _json_depth({"phases": [{"name": "test"}]}), _json_depth(3)
+    (3, 0)
+    """
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+class TooDeep(ValueError):
+    """JSON nested deeper than JSON_DEPTH."""
+
+
+def parse_json(raw: str | bytes, what: str) -> Any:
+    """`raw` parsed as JSON; ValueError when it is not JSON, TooDeep naming `what` when it nests deeper than
+    JSON_DEPTH.
+
+    >>> parse_json(b'{"name": "micro"}', "the body")
+    {'name': 'micro'}
+    >>> parse_json("[" * 5000, "the body")
+    Traceback (most recent call last):
+    ...
+    releval.service.views.TooDeep: the body nests arrays and objects deeper than 32 levels
+    """
+    too_deep = TooDeep(f"{what} nests arrays and objects deeper than {JSON_DEPTH} levels")
     try:
-        body = json.loads(request.body or b"{}")
+        value = json.loads(raw)
+    except RecursionError:
+        raise too_deep from None
+    if _json_depth(value) > JSON_DEPTH:
+        raise too_deep
+    return value
+
+
+def _json_body(request: HttpRequest, key: str, example: str) -> dict[str, Any]:
+    """The request's JSON object with a string `key`; anything else is refused with `example` of what to send (a
+    body nested too deep: with that reason)."""
+    try:
+        body = parse_json(request.body or b"{}", "the body")
+    except TooDeep as exc:
+        raise ops.Refused(str(exc)) from None
     except ValueError:
         body = None
     if not isinstance(body, dict) or not isinstance(body.get(key), str):
@@ -406,7 +458,9 @@ def api_phases(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "PUT":
         submitter = ops.authenticate(_token(request))
         try:
-            body = json.loads(request.body or b"null")
+            body = parse_json(request.body or b"null", "the body")
+        except TooDeep as exc:
+            raise ops.Refused(str(exc)) from None
         except ValueError:
             body = None
         bench = ops.set_phases(submitter, slug, body)
@@ -873,6 +927,21 @@ class ApiJsonErrors:
         if isinstance(exc, (BadRequest, SuspiciousOperation)):
             return JsonResponse({"error": f"bad request ({exc})"}, status=400)
         return None
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400 for what Django refuses before any view runs (a Host header not in RELEVAL_ALLOWED_HOSTS, a malformed
+    cookie or body): JSON under /api/, Django's page elsewhere; no traceback either way."""
+    from django.core.exceptions import DisallowedHost
+    from django.views import defaults
+
+    if not request.path.startswith("/api/"):
+        return defaults.bad_request(request, exception or Exception())
+    if isinstance(exception, DisallowedHost):
+        detail = "the Host header names a host this board does not answer to"
+    else:
+        detail = " ".join(str(exception or "").split())[:300]
+    return JsonResponse({"error": f"bad request ({detail})" if detail else "bad request"}, status=400)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
