@@ -19,6 +19,7 @@ from releval.core.errors import OptionError, RelevalError
 from releval.service import phases, queue, scoring
 from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Entry, Measure, Run, RunData, Submitter
+from releval.service.official import MEASURE as OFFICIAL
 from releval.service.refusals import Refused
 
 #: Runs scored per backfill job: small enough that a killed worker loses little, large enough to amortise a job.
@@ -325,11 +326,14 @@ def trial(bench: Benchmark, spec: scoring.BenchmarkSpec, measures: Sequence[str]
     or measure outside what the scorer can compute (`power:1e9`: the class weights overflow; `beta: 1e308`: β²
     does) shows as gold not scoring 1 — every submission would fail or score nonsense, so it is refused (400)."""
     import math
+    import warnings
 
     task = task_of(bench.task)
     try:
-        stored = task.prepare_run(bench, bytes(bench.gold), bench.gold_name, spec, scoring.MAX_EXPANDED)
-        cells = task.cells(bench, stored, spec, list(measures))
+        with warnings.catch_warnings():  # gold read as predictions "equals gold": by design here, not for the log
+            warnings.simplefilter("ignore")
+            stored = task.prepare_run(bench, bytes(bench.gold), bench.gold_name, spec, scoring.MAX_EXPANDED)
+            cells = task.cells(bench, stored, spec, list(measures))
     except RelevalError as exc:
         raise Refused(f"{what}: {exc}") from None
     except (ArithmeticError, ValueError, KeyError) as exc:  # what the library has no message for
@@ -356,6 +360,11 @@ def register_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Me
         raise Refused(str(exc)) from None
     if Measure.objects.filter(benchmark=bench, name=name).exists():
         raise Refused(f"measure {name!r} is registered on {bench.slug}", 409)
+    if name == OFFICIAL and bench.parent is not None:
+        raise Refused(
+            f"measure {name!r} refused: the SemEval-2010 scorer reads the 19 directed labels whatever a variant's "
+            f"settings, so its score is the same on every variant; it is a column of {bench.parent.slug}"
+        )
     trial(bench, spec_of(bench), [name], f"measure {name!r} refused")
     with transaction.atomic():
         Benchmark.objects.select_for_update().only("id").get(pk=bench.pk)  # see `submit`
@@ -425,7 +434,9 @@ def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str
             parent.gold_name,
             merged,
             task=parent.task,
-            measures=[m.name for m in parent.measures.filter(status="active")],
+            # the official SemEval score reads the directed labels whatever the Config: the parent's column already
+            # shows it, and under an undirected view it cannot be computed (the variant was refused for it)
+            measures=[m.name for m in parent.measures.filter(status="active") if m.name != OFFICIAL],
             description=f"{parent.title} with {', '.join(f'{k}={v}' for k, v in changes.items())}",
             dev_gold=bytes(parent.dev_gold) if parent.dev_gold is not None else None,
             dev_gold_name=parent.dev_gold_name or "dev",

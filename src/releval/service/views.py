@@ -819,8 +819,8 @@ def weights_figure(request: HttpRequest, slug: str) -> HttpResponse:
     if labels_negative is None:
         return _page_error(request, ops.Refused(f"task {bench.task!r} has no class weights figure", 404))
     labels, negative = labels_negative
-    averages = [task.average_of(m.name) for m in bench.measures.filter(status="active")]
-    weightings = list(dict.fromkeys(a for a in averages if a != "micro"))
+    averages = [task.average_of(m.name) for m in bench.measures.filter(status="active") if m.name != ops.OFFICIAL]
+    weightings = list(dict.fromkeys(a for a in averages if a != "micro"))  # the official score weighs no class
     _, fig = draw(labels, weightings, negative, dataset=bench.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
 
