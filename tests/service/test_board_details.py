@@ -222,6 +222,9 @@ def test_a_lookalike_of_another_entry_name_is_refused(backend: str, tmp_path) ->
             "R\u2010BERT",  # a hyphen from the punctuation block
             "r-bert",
             "R-BE\u0301RT",  # an accent
+            "R-BERT\u00ad",  # a soft hyphen at the end: Default_Ignorable, shown as nothing
+            "R-BERT\u180e",  # the Mongolian vowel separator: the same
+            "R-\ufe0fBERT",  # a variation selector inside
         ):
             status, out = board.submit("toy", lookalike, data, "m.jsonl", token=mallory)
             assert status == 409, (lookalike, status, out)
