@@ -75,3 +75,108 @@ def test_huge_pages_deep_json_and_bad_hosts_answer_json_400_or_an_empty_page(bac
             }
         status, out, headers = board.request("GET", "/b/toy/", headers={"Host": "evil.example"})
         assert status == 400 and headers["Content-Type"].startswith("text/html")
+
+
+def _csrf(board, path: str) -> tuple[str, str]:
+    """The CSRF cookie a form page sets and the token its form carries."""
+    import re
+
+    status, body, headers = board.request("GET", path)
+    assert status == 200, body[:300]
+    cookie = re.search(r"csrftoken=([^;]+)", headers["Set-Cookie"]).group(1)
+    return cookie, re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body.decode()).group(1)
+
+
+def _post_form(board, path: str, body: bytes, content_type: str, cookie: str) -> tuple[int, str, str]:
+    """POST a form without following a redirect: (status, Location, page)."""
+    import http.client
+    import urllib.parse
+
+    host = urllib.parse.urlsplit(board.url)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=60)
+    conn.request("POST", path, body, {"Content-Type": content_type, "Cookie": f"csrftoken={cookie}"})
+    response = conn.getresponse()
+    page = response.read().decode()
+    conn.close()
+    return response.status, response.headers.get("Location", ""), page
+
+
+def test_forms_redirect_after_post_submit_wait_exits_3_while_queued_and_the_log_is_one_line(tmp_path) -> None:
+    """Issue 34 item 7: a form's success is 303 See Other to a page saying what was done (it was 200: a reload sent
+    the form again); `releval submit --wait` exits 3 when the wait ends with the run still queued (it exited 0); the
+    server's log has one line per warning (no Python source path, no traceback for a refused Host header) and a
+    stop is one line, exit 0 (it was `error: terminated by SIGTERM`)."""
+    import subprocess
+    import sys
+    import urllib.parse
+
+    from releval.service.client import multipart
+
+    gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+    with running_board("sqlite", tmp_path, workers=0) as board:
+        # the new-benchmark form: 303 to ?created=SLUG, which names it
+        cookie, csrf = _csrf(board, "/benchmarks/new")
+        fields = {"slug": "toy", "title": "Toy", "resamples": "20", "token": board.admin, "csrfmiddlewaretoken": csrf}
+        body, content_type = multipart(fields, "gold.jsonl", gold.read_bytes())
+        status, location, _ = _post_form(board, "/benchmarks/new", body, content_type, cookie)
+        assert (status, location) == (303, "/benchmarks/new?created=toy")
+        page = board.request("GET", location)[1].decode()
+        assert 'id="created"' in page and "Toy</a> created: 300 items." in page
+        open_benchmark(board, "toy")
+
+        # the submission form: 303 to ?run=ID; reloading that page stores nothing more
+        cookie, csrf = _csrf(board, "/b/toy/submit")
+        fields = {"entry": "web", "seed": "1", "token": board.admin, "csrfmiddlewaretoken": csrf}
+        body, content_type = multipart(fields, "p.jsonl", synthetic.jsonl(synthetic.predictions(1)))
+        status, location, _ = _post_form(board, "/b/toy/submit", body, content_type, cookie)
+        assert status == 303 and location.startswith("/b/toy/submit?run="), (status, location)
+        run = int(urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)["run"][0])
+        for _ in range(2):
+            page = board.request("GET", location)[1].decode()
+            assert f"Stored run {run} of web (seed 1); it is being scored." in page
+        assert [r["run"] for r in board.json("/api/v1/benchmarks/toy/runs")["runs"]] == [run]
+        # a refusal stays on the form, with its status and the reason (nothing to redirect to)
+        fields["token"] = "rlv_nope"
+        body, content_type = multipart(fields, "p.jsonl", synthetic.jsonl(synthetic.predictions(2)))
+        status, location, page = _post_form(board, "/b/toy/submit", body, content_type, cookie)
+        assert (status, location) == (401, "") and 'id="error"' in page and "unknown token" in page
+        # the measure form of the board page: 303 to a page that names the measure
+        cookie, csrf = _csrf(board, "/b/toy/submit")
+        form = urllib.parse.urlencode({"measure": "power:0.5", "token": board.admin, "csrfmiddlewaretoken": csrf})
+        status, location, _ = _post_form(
+            board, "/b/toy/measures", form.encode(), "application/x-www-form-urlencoded", cookie
+        )
+        assert (status, location) == (303, "/b/toy/measures?registered=power%3A0.5")
+        assert 'id="registered"' in board.request("GET", location)[1].decode()
+
+        # --wait ends with the run still queued (no worker here): the run printed, one line, exit 3
+        pred = synthetic.write(tmp_path / "p.jsonl", synthetic.gold_labels())  # gold itself: a warning when scored
+        args = ["submit", str(pred), "--board", board.url, "--token", board.admin, "--benchmark", "toy"]
+        done = releval(*args, "--entry", "queued", "--wait", "0.5", env=board.env)
+        assert done.returncode == 3, (done.stdout, done.stderr)
+        out = json.loads(done.stdout)
+        assert out["status"] == "queued"
+        assert done.stderr.strip() == (
+            f"error: run {out['run']} is still queued after waiting 0.5 s: it is stored and will be scored; "
+            f"see GET /api/v1/runs/{out['run']}"
+        )
+        # scored once a worker runs; the same command with a long wait then exits 0
+        worker = subprocess.run(
+            [sys.executable, "-m", "releval", "worker", "--burst"], env=board.env, capture_output=True, text=True
+        )
+        assert worker.returncode == 0, worker.stderr
+        assert "warning: predictions equal gold: did you pass gold twice?" in worker.stderr
+        assert ".py:" not in worker.stderr and "Traceback" not in worker.stderr, worker.stderr
+        done = releval(*args, "--entry", "queued", "--seed", "2", "--wait", "0", env=board.env)
+        assert done.returncode == 0 and json.loads(done.stdout)["status"] == "queued"  # no wait asked: not an error
+
+        # lines a client's mistakes put in the server's log
+        assert board.request("GET", "/api/v1/nothing")[0] == 404
+        assert board.request("GET", "/api/v1/queue", headers={"Host": "evil.example"})[0] == 400
+    log = (tmp_path / "serve.log").read_text()
+    lines = log.splitlines()
+    assert "warning: Not Found: /api/v1/nothing" in lines
+    assert lines.count("warning: Not Found: /api/v1/nothing") == 1  # once (it was printed twice)
+    assert any(line.startswith("warning: Invalid HTTP_HOST header: 'evil.example'") for line in lines), log
+    assert "Traceback" not in log and ".py" not in log, log
+    assert lines[-1] == "releval board stopped (SIGTERM)" and "error:" not in log, log

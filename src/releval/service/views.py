@@ -825,8 +825,25 @@ def weights_figure(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
 
 
+def _see_other(path: str, **query: str) -> HttpResponse:
+    """POST-redirect-GET: a form's success answered with 303 See Other to a page that says what was done, so
+    reloading that page (or going back to it) shows it again instead of sending the form a second time."""
+    from urllib.parse import urlencode
+
+    response = HttpResponse(status=303)
+    response["Location"] = f"{path}?{urlencode(query)}" if query else path
+    return response
+
+
+def _query_pk(request: HttpRequest, name: str) -> int | None:
+    raw = request.GET.get(name, "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
+
+
 @require_http_methods(["GET", "POST"])
 def submit_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The submission form. A run stored answers 303 to `?run=ID`, which says so (POST-redirect-GET); a refusal
+    shows the form again with the reason and the refusal's status."""
     try:
         bench = ops.get_benchmark(slug)
     except ops.Refused as exc:
@@ -841,33 +858,48 @@ def submit_page(request: HttpRequest, slug: str) -> HttpResponse:
             context["error"] = str(exc)
             status = exc.status
         else:
-            context["submitted"] = run
+            return _see_other(f"/b/{bench.slug}/submit", run=str(run.pk))
+    else:
+        pk = _query_pk(request, "run")
+        if pk is not None:
+            context["submitted"] = Run.objects.select_related("entry").filter(pk=pk, entry__benchmark=bench).first()
     return render(request, "board/submit.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
 def new_benchmark_page(request: HttpRequest) -> HttpResponse:
-    """The form that creates a benchmark from a gold file (admins)."""
+    """The form that creates a benchmark from a gold file (admins); created: 303 to `?created=SLUG`."""
     context: dict[str, Any] = {"version": __version__, "form": request.POST}
     status = 200
     if request.method == "POST":
         try:
             _check_length(request)
-            context["created"] = _benchmark_from(request)
+            created = _benchmark_from(request)
         except ops.Refused as exc:
             context["error"] = str(exc)
             status = exc.status
+        else:
+            return _see_other("/benchmarks/new", created=created.slug)
+    elif request.GET.get("created"):
+        context["created"] = Benchmark.objects.filter(slug=request.GET["created"][:100]).first()
     return render(request, "board/new_benchmark.html", context, status=status)
 
 
-@require_http_methods(["POST"])
+@require_http_methods(["GET", "POST"])
 def measure_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A measure registered from the board page's form: 303 to `?registered=NAME`, which says so."""
     try:
+        if request.method == "GET":
+            bench = ops.get_benchmark(slug)
+            measure = bench.measures.filter(name=request.GET.get("registered", "")[:100]).first()
+            if measure is None:
+                raise ops.Refused(f"no measure {request.GET.get('registered', '')!r} on {slug}", 404)
+            return render(request, "board/measure.html", {"measure": measure, "bench": bench})
         submitter = ops.authenticate(_token(request))
         measure = ops.register_measure(submitter, slug, request.POST.get("measure", ""))
     except ops.Refused as exc:
         return _page_error(request, exc)
-    return render(request, "board/measure.html", {"measure": measure, "bench": measure.benchmark}, status=201)
+    return _see_other(f"/b/{slug}/measures", registered=measure.name)
 
 
 @require_http_methods(["GET"])
