@@ -180,3 +180,77 @@ def test_forms_redirect_after_post_submit_wait_exits_3_while_queued_and_the_log_
     assert any(line.startswith("warning: Invalid HTTP_HOST header: 'evil.example'") for line in lines), log
     assert "Traceback" not in log and ".py" not in log, log
     assert lines[-1] == "releval board stopped (SIGTERM)" and "error:" not in log, log
+
+
+def _micro(pred: list[str], gold: list[str]) -> float:
+    """Micro F over the labels other than no_relation (the synthetic benchmark's negative class), by hand."""
+    tp = sum(p == g != "no_relation" for p, g in zip(pred, gold))
+    n_pred = sum(p != "no_relation" for p in pred)
+    n_gold = sum(g != "no_relation" for g in gold)
+    return 2 * tp / (n_pred + n_gold)
+
+
+def _same_when_rounded(gold: list[str]) -> tuple[list[str], list[str]]:
+    """Two prediction lists whose micro F differ but round to the same whole percentage (neither near a .5)."""
+    first = synthetic.predictions(1)
+    f1 = 100 * _micro(first, gold)
+    for i, label in enumerate(first):
+        if label == gold[i] or gold[i] == "no_relation":
+            continue
+        second = [*first[:i], gold[i], *first[i + 1 :]]  # one wrong item made right
+        f2 = 100 * _micro(second, gold)
+        if f1 != f2 and round(f1) == round(f2) and all(abs(f % 1 - 0.5) > 0.05 for f in (f1, f2)):
+            return first, second
+    raise AssertionError("no such pair")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_hidden_phase_refuses_labels_outside_gold_and_marks_the_best_shown_value(backend: str, tmp_path) -> None:
+    """Issue 34 item 5. During a hidden phase a test upload predicting labels gold lacks is refused in every format
+    (decoys tuned micro F's denominator until the rounded value gave away the exact count of correct items), and
+    ★ goes to every entry showing the highest rounded value (it went to the highest exact value, so two entries
+    showing the same number were told apart; so did their order)."""
+    gold = synthetic.gold_labels()
+    with running_board(backend, tmp_path) as board:
+        path = synthetic.write(tmp_path / "gold.jsonl", gold)
+        assert releval("benchmark", "hid", str(path), "--resamples", "50", env=board.env).returncode == 0
+        phases = {"phases": [{"name": "test", "start": "2020-01-01T00:00:00Z", "digits": 0, "daily_limit": None}]}
+        status, out, _ = board.request(
+            "PUT", "/api/v1/benchmarks/hid/phases", json.dumps(phases).encode(), token=board.admin
+        )
+        assert status == 200, out
+        alice, bob = board.token("alice"), board.token("bob")
+
+        decoys = synthetic.predictions(1)
+        decoys[:40] = ["Z"] * 20 + ["Y"] * 20  # forty predictions of labels gold has nowhere
+        tsv = "".join(f"x{i}\t{label}\n" for i, label in enumerate(decoys)).encode()
+        for data, name in ((synthetic.jsonl(decoys), "decoys.jsonl"), (tsv, "decoys.tsv")):
+            status, out = board.submit("hid", "probe", data, name, token=alice)
+            assert status == 400, (name, status, out)
+            assert out["error"] == (
+                f"{name}: 2 predicted label(s) that gold does not have ('Y', 'Z'): refused while the test phase "
+                "hides the test labels (a label outside gold is never right; predict one of gold's labels, or the "
+                "negative class)"
+            ), out
+        assert board.json("/api/v1/benchmarks/hid/runs")["runs"] == []
+        # the organiser (here an admin) sees everything anyway: not refused
+        status, out = board.submit("hid", "organiser-decoys", synthetic.jsonl(decoys), "d.jsonl")
+        assert status == 201, out
+
+        first, second = _same_when_rounded(gold)
+        assert _micro(first, gold) < _micro(second, gold)
+        assert board.submit("hid", "alice-net", synthetic.jsonl(first), "a.jsonl", token=alice)[0] == 201
+        assert board.submit("hid", "bob-net", synthetic.jsonl(second), "b.jsonl", token=bob)[0] == 201
+        board.wait_idle()
+        shown = {r["name"]: r["cells"]["micro"] for r in board.json("/api/v1/benchmarks/hid/board")["rows"]}
+        assert shown["alice-net"]["value"] == shown["bob-net"]["value"] == round(100 * _micro(first, gold)) / 100
+        assert shown["alice-net"]["tie"] == shown["bob-net"]["tie"] == "best"
+        assert shown["alice-net"]["rank"] == shown["bob-net"]["rank"] == 1
+        # entry order among equal shown values (bob's higher exact value came first before)
+        names = [r["name"] for r in board.json("/api/v1/benchmarks/hid/board")["rows"]]
+        assert names.index("alice-net") < names.index("bob-net"), names
+        # the organiser's full view: the exact values, one ★
+        status, body, _ = board.request("GET", "/api/v1/benchmarks/hid/board", token=board.admin)
+        full = {r["name"]: r["cells"]["micro"] for r in json.loads(body)["rows"]}
+        assert full["bob-net"]["value"] == pytest.approx(_micro(second, gold), abs=1e-15)
+        assert full["bob-net"]["tie"] == "best" and full["alice-net"]["tie"] != "best"

@@ -214,6 +214,8 @@ def submit(
         stored = task_of(bench.task).prepare_run(gold, data, filename, spec, settings.RELEVAL_MAX_UPLOAD, fmt)
     except RelevalError as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
         raise Refused(str(exc)) from None
+    if split == "test":
+        _refuse_outside_gold(bench, gold, stored, filename, submitter)
     with transaction.atomic():
         # The benchmark's row is locked by every submission and every measure registration, so a registration
         # either lists this run for its backfill or is visible to this run's scoring job: no cell is ever missed.
@@ -255,6 +257,27 @@ def submit(
         for variant in Benchmark.objects.filter(parent=bench, retired=False).values_list("id", flat=True):
             queue.enqueue("copy-runs", {"variant": variant, "runs": [run.pk]}, key=f"copy-runs:{variant}:{run.pk}")
     return run
+
+
+def _refuse_outside_gold(bench: Benchmark, gold: Any, stored: bytes, filename: str, submitter: Submitter) -> None:
+    """During a hidden phase (for anyone but the organiser), a test upload that predicts a label gold has nowhere
+    is refused, whatever its format: such a label is never a hit but counts as a predicted positive, so decoys of
+    it let a submitter tune micro F's denominator until the rounded value shown gives away the exact count of
+    correct items. Outside a hidden phase it is scored (and warned about by the audit), as `releval score` does."""
+    outside = getattr(task_of(bench.task), "labels_outside_gold", None)
+    if outside is None:
+        return
+    view = phases.view_for(bench, submitter)
+    if not view.phase:
+        return
+    labels = outside(gold, stored)
+    if labels:
+        shown = ", ".join(repr(label) for label in labels[:5]) + (", …" if len(labels) > 5 else "")
+        raise Refused(
+            f"{scoring.safe_name(filename)}: {len(labels)} predicted label(s) that gold does not have ({shown}): "
+            f"refused while the {view.phase} phase hides the test labels (a label outside gold is never right; "
+            "predict one of gold's labels, or the negative class)"
+        )
 
 
 def _refuse_lookalike(bench: Benchmark, name: str) -> None:

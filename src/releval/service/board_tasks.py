@@ -137,6 +137,19 @@ class RcTask:
             return official.pair_p(gold.labels, unpack_run(best)[0], unpack_run(other)[0], spec)
         return scoring.pair_p_value(gold.labels, unpack_run(best)[0], unpack_run(other)[0], measure, spec, None)
 
+    def labels_outside_gold(self, bench: Any, stored: bytes) -> list[str]:
+        """The labels a stored run predicts that gold has nowhere (its negative label excepted), sorted.
+
+        During a hidden phase they are refused: a label gold lacks is never a hit but counts as a predicted
+        positive, so decoys of it tune micro F's denominator until the rounded value shown gives away the exact
+        count of correct items (issue 34)."""
+        gold = rc_gold(bench)
+        known = set(gold.labels)
+        negative = (getattr(bench, "stats", None) or {}).get("negative_label")
+        if negative:
+            known.add(negative)
+        return sorted(set(unpack_run(stored)[0]) - known)
+
     def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:
         """Gold and predictions as the library's functions take them ({id: label} mappings)."""
         gold = rc_gold(bench)

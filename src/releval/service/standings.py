@@ -170,7 +170,26 @@ def redact(b: Board, view: View) -> Board:
     b.ties_current = {m: b.ties_current.get(m, False) for m in shown}
     b.phase = view.phase
     _rank(b)  # by the values shown: rounded values that are equal share a rank
+    if view.digits is not None:
+        _best_shown(b)
     return b
+
+
+def _best_shown(b: Board) -> None:
+    """★ on every entry whose value shown is the highest shown, not only on the highest exact value: two entries
+    showing the same rounded value get the same mark, so the mark does not tell apart what rounding hides. The
+    others keep ≈ or nothing from the tie test against the best."""
+    for m in b.measures:
+        marked = [row.cells[m] for row in b.rows if row.cells[m].tie and row.cells[m].value is not None]
+        values = [c.value for c in marked if c.value == c.value]
+        if not values:
+            continue
+        top = max(values)  # type: ignore[type-var]
+        for c in marked:
+            if c.value == top:
+                c.tie = "best"
+            elif c.tie == "best":  # cannot happen (rounding keeps order), kept consistent all the same
+                c.tie = "tied"
 
 
 def _redact_cell(c: BoardCell, view: View) -> BoardCell:
@@ -280,7 +299,8 @@ def _rank(b: Board) -> None:
             row.cells[m].rank = None if v is None or v != v else 1 + sum(x > v for x in shown)
     if b.measures:  # rows in the order of the first measure's rank (ties and entries without a value: entry order)
         first = b.measures[0]
-        b.rows.sort(key=lambda row: (row.cells[first].rank is None, row.cells[first].rank or 0))
+        # entry order among equal ranks, not the exact values' order: that would tell apart equal rounded values
+        b.rows.sort(key=lambda row: (row.cells[first].rank is None, row.cells[first].rank or 0, row.entry_id))
 
 
 def _ties(
