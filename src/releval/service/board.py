@@ -207,15 +207,24 @@ def submit(
         raise Refused("paper_url must be an http(s) address")
     if len(data) > settings.RELEVAL_MAX_UPLOAD:
         raise Refused(f"the file has {len(data)} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
+    if quota:
+        phases.check_refusals(submitter, settings.RELEVAL_REFUSED_QUOTA)
     spec = spec_of(bench)
     try:
         gold = split_view(bench, split)
-        # a gzip upload expands in a stream, to the upload limit at most: memory stays bounded whatever it holds
-        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, settings.RELEVAL_MAX_UPLOAD, fmt)
-    except RelevalError as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
-        raise Refused(str(exc)) from None
-    if split == "test":
-        _refuse_outside_gold(bench, gold, stored, filename, submitter)
+        bound = upload_bound(gold, bench, split)
+        # counted while a gzip file expands, before any line is parsed: 45 MiB of blank lines in a 56 KB gzip
+        # took 22 s and 800 MB to refuse line by line
+        bound.check(data, scoring.safe_name(filename))
+        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, bound.max_bytes, fmt)
+        if split == "test":
+            _refuse_outside_gold(bench, gold, stored, filename, submitter)
+    except (RelevalError, Refused) as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
+        if quota:  # a refused upload cost the server its reading: charged against the refusals' own quota
+            phases.charge_refusal(submitter, bench)
+        if isinstance(exc, Refused):
+            raise
+        raise Refused(str(exc), 413 if isinstance(exc, scoring.UploadTooLarge) else 400) from None
     with transaction.atomic():
         # The benchmark's row is locked by every submission and every measure registration, so a registration
         # either lists this run for its backfill or is visible to this run's scoring job: no cell is ever missed.
@@ -257,6 +266,23 @@ def submit(
         for variant in Benchmark.objects.filter(parent=bench, retired=False).values_list("id", flat=True):
             queue.enqueue("copy-runs", {"variant": variant, "runs": [run.pk]}, key=f"copy-runs:{variant}:{run.pk}")
     return run
+
+
+_GOLD_SIZES: dict[tuple[int, str], tuple[int, int]] = {}
+
+
+def upload_bound(gold: Any, bench: Benchmark, split: str) -> scoring.UploadBound:
+    """What one upload of `split` predictions to `bench` may hold (scoring.UploadBound), from the size of the gold
+    it is read against: its bytes and lines as expanded (measured once per process and gold), and its items."""
+    key = (bench.pk, str(gold.gold_sha256))
+    if key not in _GOLD_SIZES:
+        raw = bytes(gold.gold)
+        if raw[:2] == b"\x1f\x8b":
+            raw = scoring.gunzip(raw, gold.gold_name)
+        _GOLD_SIZES[key] = (len(raw), raw.count(b"\n") + 1)
+    size, lines = _GOLD_SIZES[key]
+    items = (bench.n_items if split == "test" else bench.dev_n_items) or 0
+    return scoring.UploadBound.for_gold(size, lines, items, settings.RELEVAL_MAX_UPLOAD)
 
 
 def _refuse_outside_gold(bench: Benchmark, gold: Any, stored: bytes, filename: str, submitter: Submitter) -> None:

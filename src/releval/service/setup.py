@@ -6,6 +6,7 @@
 * `RELEVAL_SECRET_KEY`: signs the CSRF cookie (default: a random key kept in the data directory).
 * `RELEVAL_ALLOWED_HOSTS`: comma-separated host names the server answers (default: localhost names).
 * `RELEVAL_MAX_UPLOAD_MB` (default 50) and `RELEVAL_DAILY_QUOTA` (submissions per user per day, default 20).
+* `RELEVAL_REFUSED_QUOTA`: refused uploads per submitter in 24 hours (default 20), then 429 until they age out.
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ def configure(database_url: str | None = None, data_dir: str | Path | None = Non
         FILE_UPLOAD_MAX_MEMORY_SIZE=max_upload,
         RELEVAL_MAX_UPLOAD=max_upload,
         RELEVAL_DAILY_QUOTA=int(os.environ.get("RELEVAL_DAILY_QUOTA", "20")),
+        RELEVAL_REFUSED_QUOTA=int(os.environ.get("RELEVAL_REFUSED_QUOTA", "20")),
         RELEVAL_DATA_DIR=str(data),
         LOGGING={
             "version": 1,

@@ -36,6 +36,7 @@ class BoardCell:
     #: The bootstrap rank interval (releval.significance.ranks): the range of ranks in the central share of resamples.
     rank_interval: tuple[int, int] | None = None
     tie_test: str = ""  # how the entry was compared with the best: "bootstrap" (paired) or "welch" (over seeds)
+    ci_clipped: bool = False  # a t interval of the mean over seeds cut at the measure's range (MEASURE_RANGE)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,6 +45,7 @@ class BoardCell:
             "tie_test": self.tie_test or None,
             "value": self.value,
             "ci": list(self.ci) if self.ci else None,
+            "ci_clipped": self.ci_clipped,
             "signature": self.signature,
             "stale": self.stale,
             "seeds": self.seeds,
@@ -203,6 +205,7 @@ def _redact_cell(c: BoardCell, view: View) -> BoardCell:
         seeds=[r(v) for v in c.seeds],  # type: ignore[misc]
         sd=r(c.sd),
         tie=c.tie,
+        ci_clipped=c.ci_clipped,
     )
     if view.detail:
         out.p_adjusted, out.welch_p, out.cohen_d = c.p_adjusted, c.welch_p, c.cohen_d
@@ -221,13 +224,28 @@ def _sd(values: list[float]) -> float | None:
     return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
 
 
-def _mean_interval(values: list[float], confidence: float) -> tuple[float, float] | None:
-    """The t interval of the mean over seeds (releval.significance.seeds.mean_interval); None if not finite."""
+#: The range of every measure's value (an F, an accuracy: a fraction); a t interval of a mean is clipped to it.
+MEASURE_RANGE = (0.0, 1.0)
+
+
+def _mean_interval(values: list[float], confidence: float) -> tuple[tuple[float, float], bool] | None:
+    """The t interval of the mean over seeds (releval.significance.seeds.mean_interval) clipped to MEASURE_RANGE,
+    and whether it was clipped; None if not finite. With two seeds t₀.₉₇₅,₁ is 12.7, so seeds 0.8005 and 0.9219
+    give [0.0899, 1.6325]: an F above 1 is no value the measure can take.
+
+    >>> _mean_interval([0.8005, 0.9219], 0.95)
+    ((0.0899..., 1.0), True)
+    >>> _mean_interval([0.80, 0.84, 0.82], 0.95)
+    ((0.7703..., 0.8696...), False)
+    """
     from releval.significance.seeds import mean_interval
 
     if not all(math.isfinite(v) for v in values):
         return None
-    return mean_interval(values, confidence)
+    low, high = mean_interval(values, confidence)
+    bottom, top = MEASURE_RANGE
+    clipped = (max(low, bottom), min(high, top))
+    return clipped, clipped != (low, high)
 
 
 def board(bench: Benchmark) -> Board:
@@ -279,7 +297,9 @@ def board(bench: Benchmark) -> Board:
                     cell.seeds = values
                     cell.value = sum(values) / len(values)
                     cell.sd = _sd(values)
-                    cell.ci = _mean_interval(values, bench.confidence)
+                    interval = _mean_interval(values, bench.confidence)
+                    if interval is not None:
+                        cell.ci, cell.ci_clipped = interval
             cells[measure_name] = cell
         rows.append(BoardRow(entry_id, name, owner, paper_url, selection, list(flags), len(run_ids), cells))
     ties_current = _ties(bench, measures, rows, runs_of, shas)

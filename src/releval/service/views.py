@@ -665,7 +665,8 @@ def _rows_html(b: standings.Board) -> str:
                 )
             if c.ci:
                 what = "t interval of the mean" if len(c.seeds) > 1 else "CI"
-                tip.append(f"{b.benchmark.confidence:.0%} {what} [{_pct(c.ci[0])}, {_pct(c.ci[1])}]")
+                clipped = " (clipped to the measure's range, 0–100)" if c.ci_clipped else ""
+                tip.append(f"{b.benchmark.confidence:.0%} {what} [{_pct(c.ci[0])}, {_pct(c.ci[1])}]{clipped}")
             if len(c.seeds) > 1:
                 tip.append(f"{len(c.seeds)} seeds: " + ", ".join(_pct(v) for v in c.seeds))
                 if c.welch_p is not None:
