@@ -616,19 +616,25 @@ def _pct(x: float | None) -> str:
 
 
 def _head_html(b: standings.Board) -> str:
-    cells = ['<th data-col="0" data-type="text">entry</th>', '<th data-col="1" data-type="num">seeds</th>']
-    for i, m in enumerate(b.measures, start=2):
+    """The board's header: rank (under the first measure) first, then entry, seeds, the measures and flags — so a
+    board wider than the screen shows the rank and the entry name at its left (both stay there when the table is
+    scrolled sideways: `th.sticky`, `td.sticky` in base.html); each sortable header's data-col is its cell index."""
+    cells = []
+    if b.measures:
+        first = html.escape(b.measures[0])
+        cells.append(
+            f'<th class="sticky rank" data-col="0" data-type="num" title="rank under {first} (ties share a rank)">'
+            "rank</th>"
+        )
+    at = len(cells)
+    cells.append(f'<th class="sticky entry" data-col="{at}" data-type="text">entry</th>')
+    cells.append(f'<th data-col="{at + 1}" data-type="num">seeds</th>')
+    for i, m in enumerate(b.measures, start=at + 2):
         note = "" if b.ties_current.get(m) else " (tie groups being computed)"
         cells.append(
             f'<th data-col="{i}" data-type="num" title="F (%) under {html.escape(m)}{note}">{html.escape(m)}</th>'
         )
     cells.append("<th>flags</th>")
-    if b.measures:
-        first = html.escape(b.measures[0])
-        cells.append(
-            f'<th data-col="{len(b.measures) + 3}" data-type="num" title="rank under {first} (ties share a rank)">'
-            "rank</th>"
-        )
     return "".join(cells)
 
 
@@ -647,11 +653,24 @@ def _rows_html(b: standings.Board) -> str:
     out = []
     slug = esc(b.benchmark.slug)
     for row in b.rows:
-        parts = [
-            f'<tr data-entry="{row.entry_id}"><td data-v="{esc(row.name)}">'
+        parts = [f'<tr data-entry="{row.entry_id}">']
+        if b.measures:  # the rank under the first measure, first (see _head_html)
+            first = row.cells[b.measures[0]]
+            rank = first.rank
+            span = (
+                f' <span class="ci">({first.rank_interval[0]}–{first.rank_interval[1]})</span>'
+                if first.rank_interval
+                else ""
+            )
+            parts.append(
+                f'<td class="sticky rank" data-v="{rank if rank is not None else ""}">'
+                f"{rank if rank is not None else '–'}{span}</td>"
+            )
+        parts.append(
+            f'<td class="sticky entry" data-v="{esc(row.name)}">'
             f'<a href="/b/{slug}/entry/{row.entry_id}/">{esc(row.name)}</a></td>'
             f'<td data-v="{row.runs}">{row.runs}</td>'
-        ]
+        )
         for m in b.measures:
             c = row.cells[m]
             value = "" if c.value is None else repr(c.value)
@@ -693,17 +712,6 @@ def _rows_html(b: standings.Board) -> str:
             for f in row.flags
         )
         parts.append(f"<td>{flags}</td>")
-        if b.measures:
-            first = row.cells[b.measures[0]]
-            rank = first.rank
-            span = (
-                f' <span class="ci">({first.rank_interval[0]}–{first.rank_interval[1]})</span>'
-                if first.rank_interval
-                else ""
-            )
-            parts.append(
-                f'<td data-v="{rank if rank is not None else ""}">{rank if rank is not None else "–"}{span}</td>'
-            )
         parts.append("</tr>")
         out.append("".join(parts))
     return "\n".join(out)
