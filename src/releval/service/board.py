@@ -273,7 +273,13 @@ _GOLD_SIZES: dict[tuple[int, str], tuple[int, int]] = {}
 
 def upload_bound(gold: Any, bench: Benchmark, split: str) -> scoring.UploadBound:
     """What one upload of `split` predictions to `bench` may hold (scoring.UploadBound), from the size of the gold
-    it is read against: its bytes and lines as expanded (measured once per process and gold), and its items."""
+    it is read against: its bytes and lines as expanded (measured once per process and gold), and its items. A
+    task whose predictions need not follow gold's items (`bounded_by_gold` false: the library's tasks, ranked facts)
+    has the upload limit alone."""
+    ceiling = settings.RELEVAL_MAX_UPLOAD
+    task = task_of(bench.task)
+    if not getattr(task, "bounded_by_gold", False):
+        return scoring.UploadBound(ceiling, ceiling)  # at most one line per byte: the upload limit alone
     key = (bench.pk, str(gold.gold_sha256))
     if key not in _GOLD_SIZES:
         raw = bytes(gold.gold)
@@ -282,7 +288,7 @@ def upload_bound(gold: Any, bench: Benchmark, split: str) -> scoring.UploadBound
         _GOLD_SIZES[key] = (len(raw), raw.count(b"\n") + 1)
     size, lines = _GOLD_SIZES[key]
     items = (bench.n_items if split == "test" else bench.dev_n_items) or 0
-    return scoring.UploadBound.for_gold(size, lines, items, settings.RELEVAL_MAX_UPLOAD)
+    return scoring.UploadBound.for_gold(size, lines, items, ceiling, getattr(task, "upload_lines_per_item", None))
 
 
 def _refuse_outside_gold(bench: Benchmark, gold: Any, stored: bytes, filename: str, submitter: Submitter) -> None:

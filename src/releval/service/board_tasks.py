@@ -33,6 +33,8 @@ class RcTask:
     name = "rc"
     default_measures = scoring.DEFAULT_MEASURES
     criterion_label = ""  # what the per-class table of an entry page is of (nothing to say: the labels)
+    #: An upload holds one prediction per gold item: its size is bounded by gold's (scoring.UploadBound).
+    bounded_by_gold = True
 
     def average_of(self, measure: str) -> str:
         """The average (micro or a weighting) a measure computes: the measure itself."""
@@ -160,6 +162,9 @@ class E2ETask:
     name = "e2e"
     default_measures = E2E_DEFAULT_MEASURES
     criterion_label = "Strict"
+    bounded_by_gold = True  # one predicted document per gold document
+    #: Lines an upload may spend per gold document: pretty-printed JSON puts each token on a line of its own.
+    upload_lines_per_item = 1024
 
     def average_of(self, measure: str) -> str:
         """The average of a `criterion:average` measure (strict:power:0.5 → power:0.5)."""

@@ -170,9 +170,14 @@ class UploadBound:
     LINES_FLOOR = 10_000
 
     @classmethod
-    def for_gold(cls, gold_bytes: int, gold_lines: int, items: int, ceiling: int) -> UploadBound:
+    def for_gold(
+        cls, gold_bytes: int, gold_lines: int, items: int, ceiling: int, lines_per_item: int | None = None
+    ) -> UploadBound:
+        """The bound for a gold of `gold_bytes` (expanded), `gold_lines` and `items`, at most `ceiling` bytes;
+        `lines_per_item` for a task whose predictions take more lines per item (default LINES_PER_ITEM)."""
+        per_item = cls.LINES_PER_ITEM if lines_per_item is None else lines_per_item
         max_bytes = 2 * gold_bytes + cls.BYTES_PER_ITEM * items + cls.BYTES_FLOOR
-        max_lines = 2 * gold_lines + cls.LINES_PER_ITEM * items + cls.LINES_FLOOR
+        max_lines = 2 * gold_lines + per_item * items + cls.LINES_FLOOR
         return cls(min(max_bytes, ceiling), max_lines)
 
     def check(self, data: bytes, name: str) -> None:
