@@ -59,6 +59,12 @@ def _warning_line(
     logging.getLogger("releval.service").warning("warning: %s", " ".join(str(message).split()))
 
 
+def _say(line: str) -> None:
+    """One line on stderr in one write: a log line of another thread cannot land inside it."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
 def _one_line_logs() -> None:
     """The processes' log: `%(message)s` lines, warnings included (see `_warning_line`)."""
     logging.basicConfig(level=logging.INFO, format="%(message)s")
@@ -124,7 +130,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, examples:
             for t in pool:
                 t.join(timeout=5)  # daemon threads: a job cut short is leased, and retried by the next worker
     if stopped:
-        print(f"releval board stopped ({stopped[0]})", file=sys.stderr, flush=True)
+        _say(f"releval board stopped ({stopped[0]})")
 
 
 def work(burst: bool = False, poll: float = 0.2) -> int:
@@ -136,5 +142,5 @@ def work(burst: bool = False, poll: float = 0.2) -> int:
     with stopped_by_signal() as stopped:  # a job cut short is leased, and retried by the next worker
         done = queue.work(poll=poll, burst=burst)
     if stopped:
-        print(f"releval worker stopped ({stopped[0]})", file=sys.stderr, flush=True)
+        _say(f"releval worker stopped ({stopped[0]})")
     return done
