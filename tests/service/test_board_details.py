@@ -222,6 +222,9 @@ def test_a_lookalike_of_another_entry_name_is_refused(backend: str, tmp_path) ->
             "R\u2010BERT",  # a hyphen from the punctuation block
             "r-bert",
             "R-BE\u0301RT",  # an accent
+            "R-BERT\u00ad",  # a soft hyphen at the end: Default_Ignorable, shown as nothing
+            "R-BERT\u180e",  # the Mongolian vowel separator: the same
+            "R-\ufe0fBERT",  # a variation selector inside
         ):
             status, out = board.submit("toy", lookalike, data, "m.jsonl", token=mallory)
             assert status == 409, (lookalike, status, out)
@@ -307,10 +310,11 @@ def test_the_organiser_signs_in_to_see_the_pages_in_full_during_a_hidden_phase(b
 
 
 def test_serve_stops_on_sigterm_while_it_answers_requests(tmp_path) -> None:
-    """SIGTERM (or Ctrl-C) stops `releval serve` at once — exit 143, one line — even while it is answering requests.
+    """SIGTERM (or Ctrl-C) stops `releval serve` at once — exit 0, one line — even while it is answering requests.
     (The signal's exception was raised inside waitress's event loop when it landed during a connection's handler;
     waitress logged it and went on serving, and the board ignored every later signal.) Four clients keep the server
     busy, so most signals land during a handler; three servers in turn make a miss unlikely to go unseen."""
+    import http.client
     import signal
     import threading
     import urllib.request
@@ -335,7 +339,7 @@ def test_serve_stops_on_sigterm_while_it_answers_requests(tmp_path) -> None:
                     try:
                         with urllib.request.urlopen(url + "/api/v1/queue", timeout=5) as r:
                             r.read()
-                    except OSError:
+                    except (OSError, http.client.HTTPException):  # the server stopped mid-answer
                         pass
 
             clients = [threading.Thread(target=hammer, daemon=True) for _ in range(4)]
@@ -353,6 +357,9 @@ def test_serve_stops_on_sigterm_while_it_answers_requests(tmp_path) -> None:
                 for c in clients:
                     c.join()
         text = log_path.read_text(errors="replace")
-        assert code == 143, f"attempt {attempt}: still serving 10 s after SIGTERM\n{text[-2000:]}"
-        # one line says why it stopped (waitress's threads may still log a line after it)
-        assert "error: terminated by SIGTERM" in text.splitlines() and "uncaptured python exception" not in text
+        assert code == 0, f"attempt {attempt}: still serving 10 s after SIGTERM (or exit {code})\n{text[-2000:]}"
+        # one line says it stopped, not as an error (it was `error: terminated by SIGTERM` and exit 143); waitress's
+        # threads may still log a line after it
+        assert "releval board stopped (SIGTERM)" in text.splitlines(), text[-2000:]
+        assert "uncaptured python exception" not in text, text[-2000:]
+        assert "error:" not in text, text[-2000:]

@@ -157,6 +157,11 @@ def column(page: Any, col: int) -> list[str]:
     return page.eval_on_selector_all("table#board tbody tr", f"rows => rows.map(r => r.cells[{col}].dataset.v)")
 
 
+def entries(page: Any) -> list[str]:
+    """The entry names of table#board, rows in DOM order."""
+    return column(page, header_index(page, "entry"))
+
+
 def header_index(page: Any, label: str) -> int:
     return int(page.locator("table#board th[data-col]", has_text=re.compile(f"^{label}$")).get_attribute("data-col"))
 
@@ -238,8 +243,8 @@ def test_submit_sort_entry_and_refusal(backend: str, tmp_path: Path, page: Any, 
         assert page.locator("#pending").count() == 0
         micro, macro = header_index(page, "micro"), header_index(page, "macro")
         # rows in rank order under the first measure (micro), whatever the order of submission
-        assert column(page, 0) == sorted(EXPECTED, key=lambda entry: -EXPECTED[entry][0])
-        assert column(page, 1) == ["1", "1", "1"]
+        assert entries(page) == sorted(EXPECTED, key=lambda entry: -EXPECTED[entry][0])
+        assert column(page, header_index(page, "seeds")) == ["1", "1", "1"]
         for entry, (f_micro, f_macro) in EXPECTED.items():
             row = page.locator(f"table#board tbody tr:has(td[data-v='{entry}'])")
             cells = row.locator("td")
@@ -254,17 +259,17 @@ def test_submit_sort_entry_and_refusal(backend: str, tmp_path: Path, page: Any, 
 
         # (d) sorting by clicking the headers: descending first, ascending on the second click
         click_header(page, "micro")
-        assert column(page, 0) == ["alpha-good", "gamma-mid", "beta-weak"]
+        assert entries(page) == ["alpha-good", "gamma-mid", "beta-weak"]
         values = [float(v) for v in column(page, micro)]
         assert values == sorted(values, reverse=True)
         assert page.locator("table#board th.sorted-desc").inner_text() == "micro"
         click_header(page, "micro")
-        assert column(page, 0) == ["beta-weak", "gamma-mid", "alpha-good"]
+        assert entries(page) == ["beta-weak", "gamma-mid", "alpha-good"]
         assert page.locator("table#board th.sorted-asc").inner_text() == "micro"
         click_header(page, "macro")  # another order: beta-weak's macro F is above gamma-mid's
-        assert column(page, 0) == ["alpha-good", "beta-weak", "gamma-mid"]
+        assert entries(page) == ["alpha-good", "beta-weak", "gamma-mid"]
         click_header(page, "entry")  # text, descending
-        assert column(page, 0) == ["gamma-mid", "beta-weak", "alpha-good"]
+        assert entries(page) == ["gamma-mid", "beta-weak", "alpha-good"]
         assert page.locator("table#board th.sorted-desc").count() == 1
         shoot("sorted-by-entry")
 
@@ -303,7 +308,7 @@ def test_submit_sort_entry_and_refusal(backend: str, tmp_path: Path, page: Any, 
         assert board.json(f"/b/{slug}/board.json")["rows"] == before
         assert board.json("/api/v1/queue")["by_kind"]["score-run"]["done"] == 3
         page.goto(f"{board.url}/b/{slug}/")
-        assert column(page, 0) == ["alpha-good", "gamma-mid", "beta-weak"]  # rank order, as before the refusal
+        assert entries(page) == ["alpha-good", "gamma-mid", "beta-weak"]  # rank order, as before the refusal
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -318,7 +323,7 @@ def test_bundled_semeval_systems(backend: str, tmp_path: Path, page: Any, shoot:
         assert "2717 test items, 19 labels" in page.locator("p.note", has_text="test items").inner_text()
         assert page.locator("#pending").count() == 0
         micro = header_index(page, "micro")
-        names = column(page, 0)
+        names = entries(page)
         assert sorted(names) == sorted(SEMEVAL_MICRO)
         shown = page.eval_on_selector_all(
             "table#board tbody tr", f"rows => rows.map(r => r.cells[{micro}].childNodes[0].textContent)"
@@ -326,7 +331,7 @@ def test_bundled_semeval_systems(backend: str, tmp_path: Path, page: Any, shoot:
         assert {n: s.split()[0] for n, s in zip(names, shown)} == SEMEVAL_MICRO
         shoot("semeval-board")
         click_header(page, "micro")
-        assert column(page, 0) == sorted(SEMEVAL_MICRO, key=lambda n: float(SEMEVAL_MICRO[n]), reverse=True)
+        assert entries(page) == sorted(SEMEVAL_MICRO, key=lambda n: float(SEMEVAL_MICRO[n]), reverse=True)
         first = page.locator("table#board tbody tr").first.locator("td").nth(micro)
         assert "best" in first.get_attribute("class").split()
         shoot("semeval-sorted")
@@ -376,3 +381,55 @@ def test_benchmark_statistics_line(tmp_path: Path, page: Any, shoot: Callable[[s
         assert line.startswith("40 test items, 3 labels (50.0 % negative"), line
         assert "“no_relation”" in line, line
         assert "(2.00 without the negative class)" in line, line
+
+
+def test_a_wide_board_keeps_rank_and_names_in_view(tmp_path: Path, page: Any, shoot: Callable[[str], None]) -> None:
+    """Issue 34 item 7: at 1,400 px a board of 7 measures is wider than its box; the rank column was its last, out of
+    view, and scrolling to the measures on the right hid the entry names. Now the rank is the first column, and the
+    rank and entry name stay at the left edge of the box however far it is scrolled (position: sticky)."""
+    with running_board("sqlite", tmp_path) as board:
+        make_benchmark(board, tmp_path, "wide")
+        for measure in ("power:0.5", "power:2"):
+            body = json.dumps({"name": measure}).encode()
+            status, out, _ = board.request("POST", "/api/v1/benchmarks/wide/measures", body, token=board.admin)
+            assert status == 201, out
+        names = {"a-rather-long-entry-name-for-a-model": _good(), "another-model-with-a-long-name": _mid()}
+        for entry, labels in names.items():
+            data = write_jsonl(tmp_path / f"{entry}.jsonl", labels).read_bytes()
+            status, out = board.submit("wide", entry, data, "p.jsonl", paper_url="https://example.org/" + "p" * 60)
+            assert status == 201, out
+        board.wait_idle()
+        page.set_viewport_size({"width": 1400, "height": 900})
+        page.goto(f"{board.url}/b/wide/")
+        assert len(board.json("/api/v1/benchmarks/wide/board")["measures"]) == 7
+        heads = page.eval_on_selector_all("table#board thead th", "ths => ths.map(t => t.innerText.trim())")
+        assert heads[:3] == ["rank", "entry", "seeds"] and heads[-1] == "flags", heads
+        box = page.evaluate(
+            "() => { const b = document.getElementById('board-box').getBoundingClientRect();"
+            " return [b.left, b.right, document.getElementById('board-box').scrollWidth]; }"
+        )
+        wide = box[2] > box[1] - box[0]
+        assert wide, box  # the table is wider than its box at 1,400 px: it scrolls
+        shoot("wide-board-1400px")
+
+        def left_cells() -> list[tuple[float, float]]:
+            return page.eval_on_selector_all(
+                "table#board tbody tr:first-child td",
+                "tds => tds.slice(0, 2).map(td => { const r = td.getBoundingClientRect(); return [r.left, r.right]; })",
+            )
+
+        rank, entry = left_cells()
+        assert box[0] <= rank[0] and rank[1] <= entry[0] + 1 and entry[1] <= box[1], (box, rank, entry)
+        page.evaluate("() => { const b = document.getElementById('board-box'); b.scrollLeft = b.scrollWidth; }")
+        shoot("wide-board-scrolled")
+        rank_after, entry_after = left_cells()
+        # scrolled to its right end, the box still shows the rank and the entry name at its left edge
+        assert rank_after == pytest.approx(rank, abs=1) and entry_after == pytest.approx(entry, abs=1), (
+            wide,
+            rank_after,
+            entry_after,
+        )
+        assert page.evaluate("() => document.getElementById('board-box').scrollLeft") > 0 or not wide
+        first_row = page.locator("table#board tbody tr").first
+        assert first_row.locator("td.entry").inner_text() == "a-rather-long-entry-name-for-a-model"
+        assert first_row.locator("td.rank").inner_text().startswith("1")

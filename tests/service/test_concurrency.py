@@ -67,7 +67,7 @@ def test_fifty_submissions_at_once(backend: str, tmp_path) -> None:
         run_ids = _submit_in_parallel(board, list(range(50)))
         assert len(set(run_ids)) == 50
         board.wait_idle()
-        assert worker.poll() is None
+        assert worker.poll() is None, worker.communicate(timeout=5)
         queue = board.json("/api/v1/queue")
         assert queue["failed"] == 0
         assert queue["by_kind"]["score-run"]["done"] == 50  # once each: no job done twice

@@ -78,6 +78,30 @@ def test_the_official_score_is_a_column(backend: str, tmp_path) -> None:
         assert rows["R-BERT"]["rank_interval"] == [1, 1]
         assert "semeval-official" in board.request("GET", "/b/semeval/")[1].decode()
 
+        # with the column registered, the class weights figure still draws the weightings (it was a 500: the
+        # official score is no weighting), and an undirected variant is taken (it was refused: the official score
+        # cannot be read from undirected labels) without that column, which is the same on every variant
+        status, svg, headers = board.request("GET", "/b/semeval/weights.svg")
+        assert status == 200 and headers["Content-Type"] == "image/svg+xml", svg[:300]
+        assert svg.startswith(b"<?xml") and b"</svg>" in svg
+        status, out = post(
+            board, "/api/v1/benchmarks/semeval/variants", {"slug": "semeval-u", "settings": {"view": "undirected"}}
+        )
+        assert status == 201, out
+        assert out["measures"] == ["micro", "weighted", "dodrans", "entropy", "macro"]
+        board.wait_idle()
+        rows = {r["name"]: r["cells"] for r in board.json("/api/v1/benchmarks/semeval-u/board")["rows"]}
+        for entry, name in files.items():
+            done = releval(
+                "score", str(key), str(EXAMPLES / name), "--view", "undirected", "--negative", "Other", "-f", "json",
+                env=board.env,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            assert rows[entry]["micro"]["value"] == json.loads(done.stdout)["results"][0]["averages"]["micro"]["f"]
+        assert f"{100 * rows['R-BERT']['micro']['value']:.2f}" == "89.96"
+        status, out = post(board, "/api/v1/benchmarks/semeval-u/measures", {"name": "semeval-official"})
+        assert status == 400 and "it is a column of semeval" in out["error"], out
+
         # a benchmark whose gold is not SemEval-2010's refuses it, nothing queued
         gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
         assert releval("benchmark", "toy", str(gold), "--resamples", "20", env=board.env).returncode == 0

@@ -1,7 +1,8 @@
 """Ranking that means what it shows (issue 24, item 5): an entry with several seeds is shown, starred and tested by
-all its seeds (mean with the t interval of the mean; Welch's t over seeds against the best, as `releval compare`
-compares seeds), and every entry has a bootstrap rank interval equal to `releval compare --rank-intervals` of the
-same files in the same order, digit for digit. On SQLite and PostgreSQL."""
+all its seeds (mean with the t interval of the mean, clipped to the measure's range; Welch's t over seeds against
+the best, as `releval compare` compares seeds), and every entry has a bootstrap rank interval equal to
+`releval compare --rank-intervals` of the same files in the same order, digit for digit. On SQLite and
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -43,8 +44,14 @@ def test_seeds_rank_by_their_mean_and_rank_intervals_equal_compare(backend: str,
         # the mean's interval: x̄ ± t(0.975, 1) · s / √2, by hand
         mean, sd = sum(two["seeds"]) / 2, abs(two["seeds"][0] - two["seeds"][1]) / math.sqrt(2)
         half = stats.t.ppf(0.975, 1) * sd / math.sqrt(2)
-        assert two["ci"] == pytest.approx([mean - half, mean + half], rel=1e-12)
+        # clipped to the measure's range, 0 to 1 (issue 34 item 6: it reached past 1, [9.04, 163.19] on a page)
+        assert mean + half > 1 and two["ci_clipped"] is True
+        assert two["ci"] == pytest.approx([max(0.0, mean - half), 1.0], rel=1e-12)
         assert two["sd"] == pytest.approx(sd, rel=1e-12)
+        assert one["ci_clipped"] is False
+        page = board.request("GET", "/b/seeds/")[1].decode()
+        low_pct = f"{100 * max(0.0, mean - half):.2f}"
+        assert f"95% t interval of the mean [{low_pct}, 100.00] (clipped to the measure&#x27;s range, 0–100)" in page
 
         # rank intervals: four single runs close to one another
         errors = {"a": 0.24, "b": 0.25, "c": 0.26, "d": 0.35}

@@ -32,9 +32,10 @@ def status_kb(pid: int, key: str) -> int:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_gzip_bomb_is_refused_in_bounded_memory(backend: str, tmp_path) -> None:
-    """1.5 GB of zeros in a 1.5 MB gzip: refused (400) once its expansion passes the 50 MB upload limit; the server's
-    peak resident memory (VmHWM, reset just before) stays under 256 MB above its idle size. Before, the expansion
-    was allowed to 20 times the limit (1 GB) and held whole."""
+    """1.5 GB of zeros in a 1.5 MB gzip: refused (413) once its expansion passes what the benchmark takes (bytes
+    derived from its gold's size: 300 items, 1.6 MB; never more than the 50 MB upload limit); the server's peak
+    resident memory (VmHWM, reset just before) stays under 256 MB above its idle size. Before, the expansion was
+    allowed to 20 times the limit (1 GB) and held whole."""
     if not Path("/proc/self/clear_refs").exists():
         pytest.skip("needs Linux /proc to measure the server's peak memory")
     bomb = gzip_of_zeros(1500 * MB)
@@ -51,10 +52,89 @@ def test_a_gzip_bomb_is_refused_in_bounded_memory(backend: str, tmp_path) -> Non
         Path(f"/proc/{pid}/clear_refs").write_text("5")  # resets VmHWM to the current size
         status, out = board.submit("toy", "bomb", bomb, "bomb.jsonl.gz")
         peak = status_kb(pid, "VmHWM")
-        assert status == 400 and out["error"] == "bomb.jsonl.gz: the gzip file expands to more than 50000000 bytes"
+        bound = _bound(gold.read_bytes(), 300)
+        assert (status, out["error"]) == (
+            413,
+            f"bomb.jsonl.gz: more than {bound[0]} bytes (this benchmark takes at most {bound[1]} lines and {bound[0]} "
+            "bytes per upload, from its gold's size)",
+        )
         print(f"\n{backend}: idle {idle / 1000:.0f} MB, peak {peak / 1000:.0f} MB (+{(peak - idle) / 1000:.0f} MB)")
         assert peak - idle < 256_000, (idle, peak)
         assert [r["name"] for r in board.json("/b/toy/board.json")["rows"]] == ["warm-up"]
+
+
+def _bound(gold: bytes, items: int) -> tuple[int, int]:
+    """The bytes and lines an upload to a benchmark may hold, by hand from docs/service.md: twice the gold's size
+    plus 2,048 bytes per item plus 1 MB; twice its lines plus 64 per item plus 10,000."""
+    return 2 * len(gold) + 2048 * items + 1_000_000, 2 * (gold.count(b"\n") + 1) + 64 * items + 10_000
+
+
+def _blank_lines_gzip(valid: bytes, mib: int) -> bytes:
+    """A valid prediction file followed by `mib` MiB of blank lines, gzipped in 1 MiB pieces."""
+    comp = zlib.compressobj(9, zlib.DEFLATED, 31)
+    parts = [comp.compress(valid)] + [comp.compress(b"\n" * (1 << 20)) for _ in range(mib)]
+    return b"".join(parts) + comp.flush()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_costly_upload_is_refused_fast_and_refusals_have_their_own_quota(backend: str, tmp_path) -> None:
+    """Issue 34 item 1: a valid file plus 45 MiB of blank lines in a 56 KB gzip (under the 50 MB limit, and under
+    the expansion limit) was read line by line before its refusal: 22–26 s and +700–800 MB, and a refusal charged
+    nothing, so it could be sent again and again. Now its lines are counted while it expands and it is refused
+    past what the benchmark's gold allows (413) within 3 s and +200 MB; each refused upload of a submitter is
+    charged against RELEVAL_REFUSED_QUOTA (3 here), then 429 before the file is read; accepted submissions and
+    the daily quota are not affected."""
+    import time
+
+    if not Path("/proc/self/clear_refs").exists():
+        pytest.skip("needs Linux /proc to measure the server's peak memory")
+    with running_board(backend, tmp_path, RELEVAL_REFUSED_QUOTA="3", RELEVAL_DAILY_QUOTA="5") as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        assert releval("benchmark", "toy", str(gold), env=board.env).returncode == 0
+        open_benchmark(board, "toy")
+        alice = board.token("alice")
+        valid = synthetic.jsonl(synthetic.predictions(1))
+        costly = _blank_lines_gzip(valid, 45)
+        assert len(costly) < 100_000
+        assert board.submit("toy", "warm-up", valid, "w.jsonl", token=alice)[0] == 201
+        board.wait_idle()
+        assert board.process is not None
+        pid = board.process.pid
+        idle = status_kb(pid, "VmRSS")
+        Path(f"/proc/{pid}/clear_refs").write_text("5")  # resets VmHWM to the current size
+        start = time.monotonic()
+        status, out = board.submit("toy", "costly", costly, "p.jsonl.gz", token=alice)
+        took = time.monotonic() - start
+        peak = status_kb(pid, "VmHWM")
+        max_bytes, max_lines = _bound(gold.read_bytes(), 300)
+        assert (status, out["error"]) == (
+            413,
+            f"p.jsonl.gz: more than {max_lines} lines (this benchmark takes at most {max_lines} lines and "
+            f"{max_bytes} bytes per upload, from its gold's size)",
+        )
+        print(f"\n{backend}: refused in {took:.2f} s, idle {idle / 1000:.0f} MB, peak +{(peak - idle) / 1000:.0f} MB")
+        assert took < 3, took
+        assert peak - idle < 200_000, (idle, peak)
+
+        # refusals are charged: two more (a bad file, the costly one again), then 429 before reading, a good file too
+        assert board.submit("toy", "bad", b'{"id": "x0"}\n', "bad.jsonl", token=alice)[0] == 400
+        assert board.submit("toy", "costly", costly, "p.jsonl.gz", token=alice)[0] == 413
+        for data in (costly, synthetic.jsonl(synthetic.predictions(2))):
+            status, out = board.submit("toy", "again", data, "p.jsonl.gz", token=alice)
+            assert status == 429, out
+            assert out["error"].startswith("refused-upload quota reached: 3 refused uploads in the last 24 hours")
+        # another submitter is not held back, and refusals do not count against the daily quota (5)
+        bob = board.token("bob")
+        for _ in range(2):
+            assert board.submit("toy", "bob-bad", b"nonsense\n", "b.jsonl", token=bob)[0] == 400
+        for seed in range(5):
+            status, out = board.submit("toy", "bob", valid, "b.jsonl", token=bob, seed=str(seed))
+            assert status == 201, (seed, out)
+        assert board.submit("toy", "bob", valid, "b.jsonl", token=bob, seed="9")[0] == 429  # the daily quota
+        assert sorted(r["entry_name"] for r in board.json("/api/v1/benchmarks/toy/runs")["runs"]) == [
+            *["bob"] * 5,
+            "warm-up",
+        ]
 
 
 BAD = {"NUL": "\x00", "ESC": "\x1b", "RLO": "\u202e", "LRI": "\u2066"}

@@ -34,6 +34,9 @@ LABEL_FORMAT_NAMES = (
     "tsv",
     "labels-lines",
 )
+#: `releval submit --wait`'s exit status when the wait ends with the run still queued (docs/service.md): the run
+#: is stored, its scores are not computed yet — neither a success (0) nor the input's fault (2).
+EXIT_STILL_QUEUED = 3
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _DATA_DIR_HELP = "Directory of the default SQLite database (default: $RELEVAL_DATA_DIR or ./releval-board)."
 _DB_HELP = "sqlite:///FILE or postgresql://USER@HOST:PORT/DB (default: $RELEVAL_DATABASE_URL, else SQLite)."
@@ -272,7 +275,8 @@ def parse_settings(items: Sequence[str]) -> dict[str, Any]:
     "wait_seconds",
     type=click.FloatRange(0),
     default=0.0,
-    help="Wait this long for the scores (exit 2 if the run's scoring failed).",
+    help="Wait this long for the scores (exit 2 if the run's scoring failed, 3 if it is still queued when the wait "
+    "ends).",
 )
 def submit_command(
     pred: Path,
@@ -287,8 +291,12 @@ def submit_command(
     training_data: str,
     input_format: str | None,
     wait_seconds: float,
-) -> None:
-    """Submit a run's predictions to a board; prints the stored run (JSON), with its scores once computed."""
+) -> int:
+    """Submit a run's predictions to a board; prints the stored run (JSON), with its scores once computed.
+
+    With --wait, the exit status says what the wait saw: 0 scored, 2 its scoring failed, 3 still queued when the
+    wait ended (stored, but not scored yet: a script must not read it as scored).
+    """
     from releval.data.io import read_bytes
     from releval.service.client import Client
 
@@ -320,6 +328,14 @@ def submit_command(
     sys.stdout.write(json.dumps(run, indent=2) + "\n")
     if run.get("status") == "failed":  # stored, but its scoring failed: a script must not read it as scored
         raise RelevalError(f"run {run['run']} was stored but its scoring failed: see GET /api/v1/runs/{run['run']}")
+    if wait_seconds and run.get("status") == "queued":  # the wait ended first: not a success either
+        click.echo(
+            f"error: run {run['run']} is still queued after waiting {wait_seconds:g} s: it is stored and will be "
+            f"scored; see GET /api/v1/runs/{run['run']}",
+            err=True,
+        )
+        return EXIT_STILL_QUEUED
+    return 0
 
 
 def register(app: click.Group) -> None:

@@ -19,6 +19,7 @@ from releval.core.errors import OptionError, RelevalError
 from releval.service import phases, queue, scoring
 from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Entry, Measure, Run, RunData, Submitter
+from releval.service.official import MEASURE as OFFICIAL
 from releval.service.refusals import Refused
 
 #: Runs scored per backfill job: small enough that a killed worker loses little, large enough to amortise a job.
@@ -206,13 +207,24 @@ def submit(
         raise Refused("paper_url must be an http(s) address")
     if len(data) > settings.RELEVAL_MAX_UPLOAD:
         raise Refused(f"the file has {len(data)} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
+    if quota:
+        phases.check_refusals(submitter, settings.RELEVAL_REFUSED_QUOTA)
     spec = spec_of(bench)
     try:
         gold = split_view(bench, split)
-        # a gzip upload expands in a stream, to the upload limit at most: memory stays bounded whatever it holds
-        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, settings.RELEVAL_MAX_UPLOAD, fmt)
-    except RelevalError as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
-        raise Refused(str(exc)) from None
+        bound = upload_bound(gold, bench, split)
+        # counted while a gzip file expands, before any line is parsed: 45 MiB of blank lines in a 56 KB gzip
+        # took 22 s and 800 MB to refuse line by line
+        bound.check(data, scoring.safe_name(filename))
+        stored = task_of(bench.task).prepare_run(gold, data, filename, spec, bound.max_bytes, fmt)
+        if split == "test":
+            _refuse_outside_gold(bench, gold, stored, filename, submitter)
+    except (RelevalError, Refused) as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
+        if quota:  # a refused upload cost the server its reading: charged against the refusals' own quota
+            phases.charge_refusal(submitter, bench)
+        if isinstance(exc, Refused):
+            raise
+        raise Refused(str(exc), 413 if isinstance(exc, scoring.UploadTooLarge) else 400) from None
     with transaction.atomic():
         # The benchmark's row is locked by every submission and every measure registration, so a registration
         # either lists this run for its backfill or is visible to this run's scoring job: no cell is ever missed.
@@ -254,6 +266,50 @@ def submit(
         for variant in Benchmark.objects.filter(parent=bench, retired=False).values_list("id", flat=True):
             queue.enqueue("copy-runs", {"variant": variant, "runs": [run.pk]}, key=f"copy-runs:{variant}:{run.pk}")
     return run
+
+
+_GOLD_SIZES: dict[tuple[int, str], tuple[int, int]] = {}
+
+
+def upload_bound(gold: Any, bench: Benchmark, split: str) -> scoring.UploadBound:
+    """What one upload of `split` predictions to `bench` may hold (scoring.UploadBound), from the size of the gold
+    it is read against: its bytes and lines as expanded (measured once per process and gold), and its items. A
+    task whose predictions need not follow gold's items (`bounded_by_gold` false: the library's tasks, ranked facts)
+    has the upload limit alone."""
+    ceiling = settings.RELEVAL_MAX_UPLOAD
+    task = task_of(bench.task)
+    if not getattr(task, "bounded_by_gold", False):
+        return scoring.UploadBound(ceiling, ceiling)  # at most one line per byte: the upload limit alone
+    key = (bench.pk, str(gold.gold_sha256))
+    if key not in _GOLD_SIZES:
+        raw = bytes(gold.gold)
+        if raw[:2] == b"\x1f\x8b":
+            raw = scoring.gunzip(raw, gold.gold_name)
+        _GOLD_SIZES[key] = (len(raw), raw.count(b"\n") + 1)
+    size, lines = _GOLD_SIZES[key]
+    items = (bench.n_items if split == "test" else bench.dev_n_items) or 0
+    return scoring.UploadBound.for_gold(size, lines, items, ceiling, getattr(task, "upload_lines_per_item", None))
+
+
+def _refuse_outside_gold(bench: Benchmark, gold: Any, stored: bytes, filename: str, submitter: Submitter) -> None:
+    """During a hidden phase (for anyone but the organiser), a test upload that predicts a label gold has nowhere
+    is refused, whatever its format: such a label is never a hit but counts as a predicted positive, so decoys of
+    it let a submitter tune micro F's denominator until the rounded value shown gives away the exact count of
+    correct items. Outside a hidden phase it is scored (and warned about by the audit), as `releval score` does."""
+    outside = getattr(task_of(bench.task), "labels_outside_gold", None)
+    if outside is None:
+        return
+    view = phases.view_for(bench, submitter)
+    if not view.phase:
+        return
+    labels = outside(gold, stored)
+    if labels:
+        shown = ", ".join(repr(label) for label in labels[:5]) + (", …" if len(labels) > 5 else "")
+        raise Refused(
+            f"{scoring.safe_name(filename)}: {len(labels)} predicted label(s) that gold does not have ({shown}): "
+            f"refused while the {view.phase} phase hides the test labels (a label outside gold is never right; "
+            "predict one of gold's labels, or the negative class)"
+        )
 
 
 def _refuse_lookalike(bench: Benchmark, name: str) -> None:
@@ -325,11 +381,14 @@ def trial(bench: Benchmark, spec: scoring.BenchmarkSpec, measures: Sequence[str]
     or measure outside what the scorer can compute (`power:1e9`: the class weights overflow; `beta: 1e308`: β²
     does) shows as gold not scoring 1 — every submission would fail or score nonsense, so it is refused (400)."""
     import math
+    import warnings
 
     task = task_of(bench.task)
     try:
-        stored = task.prepare_run(bench, bytes(bench.gold), bench.gold_name, spec, scoring.MAX_EXPANDED)
-        cells = task.cells(bench, stored, spec, list(measures))
+        with warnings.catch_warnings():  # gold read as predictions "equals gold": by design here, not for the log
+            warnings.simplefilter("ignore")
+            stored = task.prepare_run(bench, bytes(bench.gold), bench.gold_name, spec, scoring.MAX_EXPANDED)
+            cells = task.cells(bench, stored, spec, list(measures))
     except RelevalError as exc:
         raise Refused(f"{what}: {exc}") from None
     except (ArithmeticError, ValueError, KeyError) as exc:  # what the library has no message for
@@ -356,6 +415,11 @@ def register_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Me
         raise Refused(str(exc)) from None
     if Measure.objects.filter(benchmark=bench, name=name).exists():
         raise Refused(f"measure {name!r} is registered on {bench.slug}", 409)
+    if name == OFFICIAL and bench.parent is not None:
+        raise Refused(
+            f"measure {name!r} refused: the SemEval-2010 scorer reads the 19 directed labels whatever a variant's "
+            f"settings, so its score is the same on every variant; it is a column of {bench.parent.slug}"
+        )
     trial(bench, spec_of(bench), [name], f"measure {name!r} refused")
     with transaction.atomic():
         Benchmark.objects.select_for_update().only("id").get(pk=bench.pk)  # see `submit`
@@ -425,7 +489,9 @@ def create_variant(submitter: Submitter, parent_slug: str, slug: str, title: str
             parent.gold_name,
             merged,
             task=parent.task,
-            measures=[m.name for m in parent.measures.filter(status="active")],
+            # the official SemEval score reads the directed labels whatever the Config: the parent's column already
+            # shows it, and under an undirected view it cannot be computed (the variant was refused for it)
+            measures=[m.name for m in parent.measures.filter(status="active") if m.name != OFFICIAL],
             description=f"{parent.title} with {', '.join(f'{k}={v}' for k, v in changes.items())}",
             dev_gold=bytes(parent.dev_gold) if parent.dev_gold is not None else None,
             dev_gold_name=parent.dev_gold_name or "dev",

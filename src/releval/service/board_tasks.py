@@ -33,6 +33,8 @@ class RcTask:
     name = "rc"
     default_measures = scoring.DEFAULT_MEASURES
     criterion_label = ""  # what the per-class table of an entry page is of (nothing to say: the labels)
+    #: An upload holds one prediction per gold item: its size is bounded by gold's (scoring.UploadBound).
+    bounded_by_gold = True
 
     def average_of(self, measure: str) -> str:
         """The average (micro or a weighting) a measure computes: the measure itself."""
@@ -137,6 +139,19 @@ class RcTask:
             return official.pair_p(gold.labels, unpack_run(best)[0], unpack_run(other)[0], spec)
         return scoring.pair_p_value(gold.labels, unpack_run(best)[0], unpack_run(other)[0], measure, spec, None)
 
+    def labels_outside_gold(self, bench: Any, stored: bytes) -> list[str]:
+        """The labels a stored run predicts that gold has nowhere (its negative label excepted), sorted.
+
+        During a hidden phase they are refused: a label gold lacks is never a hit but counts as a predicted
+        positive, so decoys of it tune micro F's denominator until the rounded value shown gives away the exact
+        count of correct items (issue 34)."""
+        gold = rc_gold(bench)
+        known = set(gold.labels)
+        negative = (getattr(bench, "stats", None) or {}).get("negative_label")
+        if negative:
+            known.add(negative)
+        return sorted(set(unpack_run(stored)[0]) - known)
+
     def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:
         """Gold and predictions as the library's functions take them ({id: label} mappings)."""
         gold = rc_gold(bench)
@@ -147,6 +162,9 @@ class E2ETask:
     name = "e2e"
     default_measures = E2E_DEFAULT_MEASURES
     criterion_label = "Strict"
+    bounded_by_gold = True  # one predicted document per gold document
+    #: Lines an upload may spend per gold document: pretty-printed JSON puts each token on a line of its own.
+    upload_lines_per_item = 1024
 
     def average_of(self, measure: str) -> str:
         """The average of a `criterion:average` measure (strict:power:0.5 → power:0.5)."""

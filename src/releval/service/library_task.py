@@ -111,6 +111,9 @@ class LibraryTask:
     """The board's interface (what releval.service.board and .jobs call) over one library Task."""
 
     criterion_label = ""
+    #: A library task's predictions need not follow gold's items (ranked facts list every candidate): its uploads
+    #: are bounded by RELEVAL_MAX_UPLOAD alone, not by gold's size.
+    bounded_by_gold = False
 
     def __init__(self, task: Task) -> None:
         self.task = task

@@ -117,7 +117,11 @@ def charge(submitter: Submitter, bench: Benchmark, split: str, daily_quota: int)
     top = root(bench)
     now = timezone.now()
     if not submitter.is_admin:
-        used = Charge.objects.filter(submitter=submitter, created__gt=now - timedelta(days=1)).count()
+        used = (
+            Charge.objects.filter(submitter=submitter, created__gt=now - timedelta(days=1))
+            .exclude(split=REFUSED)
+            .count()
+        )
         if used >= daily_quota:
             raise Refused(f"daily quota reached: {used} submissions in the last 24 hours", 429)
     if split == "test" and not is_organiser(top, submitter) and not top.open:
@@ -138,6 +142,38 @@ def charge(submitter: Submitter, bench: Benchmark, split: str, daily_quota: int)
                     429,
                 )
     Charge.objects.create(submitter=submitter, benchmark=top, split=split, created=now)
+
+
+#: The `split` of a Charge that records a refused upload: counted by the refusals' quota only, never by the
+#: daily quota or a phase's limits.
+REFUSED = "refused"
+
+
+def check_refusals(submitter: Submitter, quota: int) -> None:
+    """Refuse (429) a submitter whose refused uploads in the last 24 hours reached `quota`, before their upload is
+    read: reading a refused file costs the server as much as reading a good one, and a refusal charged nothing, so
+    the same costly file could be sent again and again. Admins are not limited."""
+    from releval.service.refusals import Refused
+
+    if submitter.is_admin:
+        return
+    used = Charge.objects.filter(
+        submitter=submitter, split=REFUSED, created__gt=timezone.now() - timedelta(days=1)
+    ).count()
+    if used >= quota:
+        raise Refused(
+            f"refused-upload quota reached: {used} refused uploads in the last 24 hours (the limit is {quota}); "
+            "check a file with `releval score GOLD PRED` on your side first",
+            429,
+        )
+
+
+def charge_refusal(submitter: Submitter, bench: Benchmark) -> None:
+    """Record one refused upload of `submitter` (its own transaction: nothing else of the refused request is kept)."""
+    from django.db import transaction
+
+    with transaction.atomic():
+        Charge.objects.create(submitter=submitter, benchmark=root(bench), split=REFUSED, created=timezone.now())
 
 
 # ---------------------------------------------------------------- the organiser's phases

@@ -146,6 +146,88 @@ def gunzip(data: bytes, name: str, limit: int = MAX_EXPANDED) -> bytes:
     return content
 
 
+@dataclass(frozen=True)
+class UploadBound:
+    """What one upload to a benchmark may hold, derived from its gold: `max_bytes` (expanded, for a gzip file) and
+    `max_lines`. A prediction file is the size of its gold or smaller in the same format; the bounds leave room for
+    a more verbose format (2 KB and 64 lines per item: pretty-printed JSON with the tokens), so a valid upload is
+    never refused, while 45 MiB of blank lines in a 56 KB gzip (read line by line, 22 s and 800 MB) are refused
+    after the first few hundred thousand lines, unread.
+
+    >>> b = UploadBound.for_gold(gold_bytes=90_000, gold_lines=2717, items=2717, ceiling=50_000_000)
+    >>> b.max_bytes, b.max_lines
+    (6744416, 189322)
+    """
+
+    max_bytes: int
+    max_lines: int
+
+    #: Per gold item: bytes and lines an upload may spend on it, besides twice the gold's own size.
+    BYTES_PER_ITEM = 2048
+    LINES_PER_ITEM = 64
+    #: Floors: a small gold still takes a header, comments, trailing blank lines.
+    BYTES_FLOOR = 1_000_000
+    LINES_FLOOR = 10_000
+
+    @classmethod
+    def for_gold(
+        cls, gold_bytes: int, gold_lines: int, items: int, ceiling: int, lines_per_item: int | None = None
+    ) -> UploadBound:
+        """The bound for a gold of `gold_bytes` (expanded), `gold_lines` and `items`, at most `ceiling` bytes;
+        `lines_per_item` for a task whose predictions take more lines per item (default LINES_PER_ITEM)."""
+        per_item = cls.LINES_PER_ITEM if lines_per_item is None else lines_per_item
+        max_bytes = 2 * gold_bytes + cls.BYTES_PER_ITEM * items + cls.BYTES_FLOOR
+        max_lines = 2 * gold_lines + per_item * items + cls.LINES_FLOOR
+        return cls(min(max_bytes, ceiling), max_lines)
+
+    def check(self, data: bytes, name: str) -> None:
+        """Refuse (UploadTooLarge) an upload past the bound, counting bytes and lines while a gzip file expands
+        (1 MB at a time: it stops at the bound, never expanding the rest); a plain file is counted in C.
+
+        >>> import gzip
+        >>> UploadBound(10_000, 100).check(gzip.compress(b"x\\n" * 50 + b"\\n" * 10_000_000), "p.txt.gz")
+        Traceback (most recent call last):
+        ...
+        releval.service.scoring.UploadTooLarge: p.txt.gz: more than 100 lines (this benchmark takes at most ...)
+        """
+        if data[:2] != b"\x1f\x8b":
+            self._within(len(data), data.count(b"\n"), name)
+            return
+        stream = zlib.decompressobj(wbits=47)
+        size = lines = 0
+        rest = data
+        try:
+            while rest and not stream.eof:
+                chunk = stream.decompress(rest, 1 << 20)
+                rest = stream.unconsumed_tail
+                size += len(chunk)
+                lines += chunk.count(b"\n")
+                self._within(size, lines, name)
+                if not chunk and not rest:
+                    break
+        except zlib.error:
+            return  # not readable gzip: the reader says so, with its message
+
+    def _within(self, size: int, lines: int, name: str) -> None:
+        what = (
+            f"more than {self.max_lines} lines"
+            if lines > self.max_lines
+            else f"more than {self.max_bytes} bytes"
+            if size > self.max_bytes
+            else ""
+        )
+        if what:
+            raise UploadTooLarge(
+                f"{what} (this benchmark takes at most {self.max_lines} lines and {self.max_bytes} bytes per upload, "
+                "from its gold's size)",
+                file=name,
+            )
+
+
+class UploadTooLarge(InputError):
+    """An upload past its benchmark's UploadBound (the board answers 413)."""
+
+
 def read_upload(
     data: bytes, filename: str, role: str, config: ClassificationConfig, expand_limit: int = MAX_EXPANDED
 ) -> LabelFile:

@@ -6,10 +6,12 @@
 * `RELEVAL_SECRET_KEY`: signs the CSRF cookie (default: a random key kept in the data directory).
 * `RELEVAL_ALLOWED_HOSTS`: comma-separated host names the server answers (default: localhost names).
 * `RELEVAL_MAX_UPLOAD_MB` (default 50) and `RELEVAL_DAILY_QUOTA` (submissions per user per day, default 20).
+* `RELEVAL_REFUSED_QUOTA`: refused uploads per submitter in 24 hours (default 20), then 429 until they age out.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from pathlib import Path
@@ -116,15 +118,37 @@ def configure(database_url: str | None = None, data_dir: str | Path | None = Non
         FILE_UPLOAD_MAX_MEMORY_SIZE=max_upload,
         RELEVAL_MAX_UPLOAD=max_upload,
         RELEVAL_DAILY_QUOTA=int(os.environ.get("RELEVAL_DAILY_QUOTA", "20")),
+        RELEVAL_REFUSED_QUOTA=int(os.environ.get("RELEVAL_REFUSED_QUOTA", "20")),
         RELEVAL_DATA_DIR=str(data),
         LOGGING={
             "version": 1,
             "disable_existing_loggers": False,
-            "handlers": {"stderr": {"class": "logging.StreamHandler"}},
-            "loggers": {"django": {"handlers": ["stderr"], "level": "WARNING"}},
+            "formatters": {"one_line": {"()": "releval.service.setup.OneLine"}},
+            "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "one_line"}},
+            # not propagated: the root logger of `releval serve` would print each line a second time
+            "loggers": {"django": {"handlers": ["stderr"], "level": "WARNING", "propagate": False}},
         },
     )
     django.setup()
+
+
+class OneLine(logging.Formatter):
+    """Django's log records as one line each: `warning: Not Found: /x`, `warning: Invalid HTTP_HOST header: 'x'…`.
+    A client's fault (a 4xx, a refused Host header: `django.security`) carries no traceback; an internal error
+    (a 500) keeps its traceback, which the operator needs.
+
+    >>> record = logging.LogRecord("django.request", logging.WARNING, "x.py", 1, "Not Found: %s", ("/x",), None)
+    >>> OneLine().format(record)
+    'warning: Not Found: /x'
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        client = record.name.startswith("django.security")  # a request refused for what it sent: a warning
+        level = "warning" if client and record.levelno >= logging.WARNING else record.levelname.lower()
+        line = f"{level}: {' '.join(record.getMessage().split())}"
+        if record.levelno >= logging.ERROR and not client and record.exc_info:
+            return line + "\n" + self.formatException(record.exc_info)
+        return line
 
 
 #: The PostgreSQL advisory lock that serialises migrations of processes starting together (any fixed number).

@@ -36,6 +36,7 @@ class BoardCell:
     #: The bootstrap rank interval (releval.significance.ranks): the range of ranks in the central share of resamples.
     rank_interval: tuple[int, int] | None = None
     tie_test: str = ""  # how the entry was compared with the best: "bootstrap" (paired) or "welch" (over seeds)
+    ci_clipped: bool = False  # a t interval of the mean over seeds cut at the measure's range (MEASURE_RANGE)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,6 +45,7 @@ class BoardCell:
             "tie_test": self.tie_test or None,
             "value": self.value,
             "ci": list(self.ci) if self.ci else None,
+            "ci_clipped": self.ci_clipped,
             "signature": self.signature,
             "stale": self.stale,
             "seeds": self.seeds,
@@ -170,7 +172,26 @@ def redact(b: Board, view: View) -> Board:
     b.ties_current = {m: b.ties_current.get(m, False) for m in shown}
     b.phase = view.phase
     _rank(b)  # by the values shown: rounded values that are equal share a rank
+    if view.digits is not None:
+        _best_shown(b)
     return b
+
+
+def _best_shown(b: Board) -> None:
+    """★ on every entry whose value shown is the highest shown, not only on the highest exact value: two entries
+    showing the same rounded value get the same mark, so the mark does not tell apart what rounding hides. The
+    others keep ≈ or nothing from the tie test against the best."""
+    for m in b.measures:
+        marked = [row.cells[m] for row in b.rows if row.cells[m].tie and row.cells[m].value is not None]
+        values = [c.value for c in marked if c.value == c.value]
+        if not values:
+            continue
+        top = max(values)  # type: ignore[type-var]
+        for c in marked:
+            if c.value == top:
+                c.tie = "best"
+            elif c.tie == "best":  # cannot happen (rounding keeps order), kept consistent all the same
+                c.tie = "tied"
 
 
 def _redact_cell(c: BoardCell, view: View) -> BoardCell:
@@ -184,6 +205,7 @@ def _redact_cell(c: BoardCell, view: View) -> BoardCell:
         seeds=[r(v) for v in c.seeds],  # type: ignore[misc]
         sd=r(c.sd),
         tie=c.tie,
+        ci_clipped=c.ci_clipped,
     )
     if view.detail:
         out.p_adjusted, out.welch_p, out.cohen_d = c.p_adjusted, c.welch_p, c.cohen_d
@@ -202,13 +224,28 @@ def _sd(values: list[float]) -> float | None:
     return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
 
 
-def _mean_interval(values: list[float], confidence: float) -> tuple[float, float] | None:
-    """The t interval of the mean over seeds (releval.significance.seeds.mean_interval); None if not finite."""
+#: The range of every measure's value (an F, an accuracy: a fraction); a t interval of a mean is clipped to it.
+MEASURE_RANGE = (0.0, 1.0)
+
+
+def _mean_interval(values: list[float], confidence: float) -> tuple[tuple[float, float], bool] | None:
+    """The t interval of the mean over seeds (releval.significance.seeds.mean_interval) clipped to MEASURE_RANGE,
+    and whether it was clipped; None if not finite. With two seeds t₀.₉₇₅,₁ is 12.7, so seeds 0.8005 and 0.9219
+    give [0.0899, 1.6325]: an F above 1 is no value the measure can take.
+
+    >>> _mean_interval([0.8005, 0.9219], 0.95)
+    ((0.0899..., 1.0), True)
+    >>> _mean_interval([0.80, 0.84, 0.82], 0.95)
+    ((0.7703..., 0.8696...), False)
+    """
     from releval.significance.seeds import mean_interval
 
     if not all(math.isfinite(v) for v in values):
         return None
-    return mean_interval(values, confidence)
+    low, high = mean_interval(values, confidence)
+    bottom, top = MEASURE_RANGE
+    clipped = (max(low, bottom), min(high, top))
+    return clipped, clipped != (low, high)
 
 
 def board(bench: Benchmark) -> Board:
@@ -260,7 +297,9 @@ def board(bench: Benchmark) -> Board:
                     cell.seeds = values
                     cell.value = sum(values) / len(values)
                     cell.sd = _sd(values)
-                    cell.ci = _mean_interval(values, bench.confidence)
+                    interval = _mean_interval(values, bench.confidence)
+                    if interval is not None:
+                        cell.ci, cell.ci_clipped = interval
             cells[measure_name] = cell
         rows.append(BoardRow(entry_id, name, owner, paper_url, selection, list(flags), len(run_ids), cells))
     ties_current = _ties(bench, measures, rows, runs_of, shas)
@@ -280,7 +319,8 @@ def _rank(b: Board) -> None:
             row.cells[m].rank = None if v is None or v != v else 1 + sum(x > v for x in shown)
     if b.measures:  # rows in the order of the first measure's rank (ties and entries without a value: entry order)
         first = b.measures[0]
-        b.rows.sort(key=lambda row: (row.cells[first].rank is None, row.cells[first].rank or 0))
+        # entry order among equal ranks, not the exact values' order: that would tell apart equal rounded values
+        b.rows.sort(key=lambda row: (row.cells[first].rank is None, row.cells[first].rank or 0, row.entry_id))
 
 
 def _ties(

@@ -4,6 +4,7 @@ from django.urls import path
 
 from releval.service import views
 
+handler400 = "releval.service.views.bad_request"
 handler500 = "releval.service.views.server_error"
 
 urlpatterns = [

@@ -168,7 +168,7 @@ def _page(request: HttpRequest, total: int, default: int = PAGE_DEFAULT) -> tupl
             raise ops.Refused(f"{name} {raw!r}: a whole number, {bound}")
         values[name] = value
     page, limit = values["page"], values["limit"]
-    start = (page - 1) * limit
+    start = min((page - 1) * limit, total)  # past the end: an empty slice (an offset past 2^63 was a 500)
     last = max(1, -(-total // limit))
 
     def link(p: int) -> str:
@@ -179,7 +179,7 @@ def _page(request: HttpRequest, total: int, default: int = PAGE_DEFAULT) -> tupl
         "page": page,
         "limit": limit,
         "total": total,
-        "next": link(page + 1) if start + limit < total else None,
+        "next": link(page + 1) if (page - 1) * limit + limit < total else None,
         "previous": link(min(page - 1, last)) if page > 1 else None,
     }
     return slice(start, start + limit), meta
@@ -239,7 +239,9 @@ def _task_settings(task: str, text: str, negative: str) -> dict[str, Any]:
     from releval.registry import get_task
 
     try:
-        settings = json.loads(text) if text.strip() else {}
+        settings = parse_json(text, "settings") if text.strip() else {}
+    except TooDeep as exc:
+        raise ops.Refused(str(exc)) from None
     except ValueError as exc:
         raise ops.Refused(f"settings: not JSON ({exc})") from None
     if not isinstance(settings, dict):
@@ -355,10 +357,60 @@ def api_run(request: HttpRequest, run_id: int) -> HttpResponse:
     return JsonResponse(_run_json(run, _viewer(request)))
 
 
-def _json_body(request: HttpRequest, key: str, example: str) -> dict[str, Any]:
-    """The request's JSON object with a string `key`; anything else is refused with `example` of what to send."""
+#: The deepest nesting of arrays and objects a JSON body or field may have: the board's bodies need 4 levels
+#: (`{"phases": [{…}]}`, a variant's settings); 5,000 levels made the parser raise RecursionError (a 500).
+JSON_DEPTH = 32
+
+
+def _json_depth(value: Any) -> int:
+    """How deep arrays and objects nest in a parsed JSON value, counted without recursion.
+
+    >>> _json_depth({"phases": [{"name": "test"}]}), _json_depth(3)
+    (3, 0)
+    """
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+class TooDeep(ValueError):
+    """JSON nested deeper than JSON_DEPTH."""
+
+
+def parse_json(raw: str | bytes, what: str) -> Any:
+    """`raw` parsed as JSON; ValueError when it is not JSON, TooDeep naming `what` when it nests deeper than
+    JSON_DEPTH.
+
+    >>> parse_json(b'{"name": "micro"}', "the body")
+    {'name': 'micro'}
+    >>> parse_json("[" * 5000, "the body")
+    Traceback (most recent call last):
+    ...
+    releval.service.views.TooDeep: the body nests arrays and objects deeper than 32 levels
+    """
+    too_deep = TooDeep(f"{what} nests arrays and objects deeper than {JSON_DEPTH} levels")
     try:
-        body = json.loads(request.body or b"{}")
+        value = json.loads(raw)
+    except RecursionError:
+        raise too_deep from None
+    if _json_depth(value) > JSON_DEPTH:
+        raise too_deep
+    return value
+
+
+def _json_body(request: HttpRequest, key: str, example: str) -> dict[str, Any]:
+    """The request's JSON object with a string `key`; anything else is refused with `example` of what to send (a
+    body nested too deep: with that reason)."""
+    try:
+        body = parse_json(request.body or b"{}", "the body")
+    except TooDeep as exc:
+        raise ops.Refused(str(exc)) from None
     except ValueError:
         body = None
     if not isinstance(body, dict) or not isinstance(body.get(key), str):
@@ -406,7 +458,9 @@ def api_phases(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "PUT":
         submitter = ops.authenticate(_token(request))
         try:
-            body = json.loads(request.body or b"null")
+            body = parse_json(request.body or b"null", "the body")
+        except TooDeep as exc:
+            raise ops.Refused(str(exc)) from None
         except ValueError:
             body = None
         bench = ops.set_phases(submitter, slug, body)
@@ -562,19 +616,25 @@ def _pct(x: float | None) -> str:
 
 
 def _head_html(b: standings.Board) -> str:
-    cells = ['<th data-col="0" data-type="text">entry</th>', '<th data-col="1" data-type="num">seeds</th>']
-    for i, m in enumerate(b.measures, start=2):
+    """The board's header: rank (under the first measure) first, then entry, seeds, the measures and flags — so a
+    board wider than the screen shows the rank and the entry name at its left (both stay there when the table is
+    scrolled sideways: `th.sticky`, `td.sticky` in base.html); each sortable header's data-col is its cell index."""
+    cells = []
+    if b.measures:
+        first = html.escape(b.measures[0])
+        cells.append(
+            f'<th class="sticky rank" data-col="0" data-type="num" title="rank under {first} (ties share a rank)">'
+            "rank</th>"
+        )
+    at = len(cells)
+    cells.append(f'<th class="sticky entry" data-col="{at}" data-type="text">entry</th>')
+    cells.append(f'<th data-col="{at + 1}" data-type="num">seeds</th>')
+    for i, m in enumerate(b.measures, start=at + 2):
         note = "" if b.ties_current.get(m) else " (tie groups being computed)"
         cells.append(
             f'<th data-col="{i}" data-type="num" title="F (%) under {html.escape(m)}{note}">{html.escape(m)}</th>'
         )
     cells.append("<th>flags</th>")
-    if b.measures:
-        first = html.escape(b.measures[0])
-        cells.append(
-            f'<th data-col="{len(b.measures) + 3}" data-type="num" title="rank under {first} (ties share a rank)">'
-            "rank</th>"
-        )
     return "".join(cells)
 
 
@@ -593,11 +653,24 @@ def _rows_html(b: standings.Board) -> str:
     out = []
     slug = esc(b.benchmark.slug)
     for row in b.rows:
-        parts = [
-            f'<tr data-entry="{row.entry_id}"><td data-v="{esc(row.name)}">'
+        parts = [f'<tr data-entry="{row.entry_id}">']
+        if b.measures:  # the rank under the first measure, first (see _head_html)
+            first = row.cells[b.measures[0]]
+            rank = first.rank
+            span = (
+                f' <span class="ci">({first.rank_interval[0]}–{first.rank_interval[1]})</span>'
+                if first.rank_interval
+                else ""
+            )
+            parts.append(
+                f'<td class="sticky rank" data-v="{rank if rank is not None else ""}">'
+                f"{rank if rank is not None else '–'}{span}</td>"
+            )
+        parts.append(
+            f'<td class="sticky entry" data-v="{esc(row.name)}">'
             f'<a href="/b/{slug}/entry/{row.entry_id}/">{esc(row.name)}</a></td>'
             f'<td data-v="{row.runs}">{row.runs}</td>'
-        ]
+        )
         for m in b.measures:
             c = row.cells[m]
             value = "" if c.value is None else repr(c.value)
@@ -611,7 +684,8 @@ def _rows_html(b: standings.Board) -> str:
                 )
             if c.ci:
                 what = "t interval of the mean" if len(c.seeds) > 1 else "CI"
-                tip.append(f"{b.benchmark.confidence:.0%} {what} [{_pct(c.ci[0])}, {_pct(c.ci[1])}]")
+                clipped = " (clipped to the measure's range, 0–100)" if c.ci_clipped else ""
+                tip.append(f"{b.benchmark.confidence:.0%} {what} [{_pct(c.ci[0])}, {_pct(c.ci[1])}]{clipped}")
             if len(c.seeds) > 1:
                 tip.append(f"{len(c.seeds)} seeds: " + ", ".join(_pct(v) for v in c.seeds))
                 if c.welch_p is not None:
@@ -638,17 +712,6 @@ def _rows_html(b: standings.Board) -> str:
             for f in row.flags
         )
         parts.append(f"<td>{flags}</td>")
-        if b.measures:
-            first = row.cells[b.measures[0]]
-            rank = first.rank
-            span = (
-                f' <span class="ci">({first.rank_interval[0]}–{first.rank_interval[1]})</span>'
-                if first.rank_interval
-                else ""
-            )
-            parts.append(
-                f'<td data-v="{rank if rank is not None else ""}">{rank if rank is not None else "–"}{span}</td>'
-            )
         parts.append("</tr>")
         out.append("".join(parts))
     return "\n".join(out)
@@ -765,14 +828,31 @@ def weights_figure(request: HttpRequest, slug: str) -> HttpResponse:
     if labels_negative is None:
         return _page_error(request, ops.Refused(f"task {bench.task!r} has no class weights figure", 404))
     labels, negative = labels_negative
-    averages = [task.average_of(m.name) for m in bench.measures.filter(status="active")]
-    weightings = list(dict.fromkeys(a for a in averages if a != "micro"))
+    averages = [task.average_of(m.name) for m in bench.measures.filter(status="active") if m.name != ops.OFFICIAL]
+    weightings = list(dict.fromkeys(a for a in averages if a != "micro"))  # the official score weighs no class
     _, fig = draw(labels, weightings, negative, dataset=bench.title)
     return HttpResponse(figure_bytes(fig, "svg"), content_type="image/svg+xml")
 
 
+def _see_other(path: str, **query: str) -> HttpResponse:
+    """POST-redirect-GET: a form's success answered with 303 See Other to a page that says what was done, so
+    reloading that page (or going back to it) shows it again instead of sending the form a second time."""
+    from urllib.parse import urlencode
+
+    response = HttpResponse(status=303)
+    response["Location"] = f"{path}?{urlencode(query)}" if query else path
+    return response
+
+
+def _query_pk(request: HttpRequest, name: str) -> int | None:
+    raw = request.GET.get(name, "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
+
+
 @require_http_methods(["GET", "POST"])
 def submit_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The submission form. A run stored answers 303 to `?run=ID`, which says so (POST-redirect-GET); a refusal
+    shows the form again with the reason and the refusal's status."""
     try:
         bench = ops.get_benchmark(slug)
     except ops.Refused as exc:
@@ -787,33 +867,48 @@ def submit_page(request: HttpRequest, slug: str) -> HttpResponse:
             context["error"] = str(exc)
             status = exc.status
         else:
-            context["submitted"] = run
+            return _see_other(f"/b/{bench.slug}/submit", run=str(run.pk))
+    else:
+        pk = _query_pk(request, "run")
+        if pk is not None:
+            context["submitted"] = Run.objects.select_related("entry").filter(pk=pk, entry__benchmark=bench).first()
     return render(request, "board/submit.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
 def new_benchmark_page(request: HttpRequest) -> HttpResponse:
-    """The form that creates a benchmark from a gold file (admins)."""
+    """The form that creates a benchmark from a gold file (admins); created: 303 to `?created=SLUG`."""
     context: dict[str, Any] = {"version": __version__, "form": request.POST}
     status = 200
     if request.method == "POST":
         try:
             _check_length(request)
-            context["created"] = _benchmark_from(request)
+            created = _benchmark_from(request)
         except ops.Refused as exc:
             context["error"] = str(exc)
             status = exc.status
+        else:
+            return _see_other("/benchmarks/new", created=created.slug)
+    elif request.GET.get("created"):
+        context["created"] = Benchmark.objects.filter(slug=request.GET["created"][:100]).first()
     return render(request, "board/new_benchmark.html", context, status=status)
 
 
-@require_http_methods(["POST"])
+@require_http_methods(["GET", "POST"])
 def measure_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A measure registered from the board page's form: 303 to `?registered=NAME`, which says so."""
     try:
+        if request.method == "GET":
+            bench = ops.get_benchmark(slug)
+            measure = bench.measures.filter(name=request.GET.get("registered", "")[:100]).first()
+            if measure is None:
+                raise ops.Refused(f"no measure {request.GET.get('registered', '')!r} on {slug}", 404)
+            return render(request, "board/measure.html", {"measure": measure, "bench": bench})
         submitter = ops.authenticate(_token(request))
         measure = ops.register_measure(submitter, slug, request.POST.get("measure", ""))
     except ops.Refused as exc:
         return _page_error(request, exc)
-    return render(request, "board/measure.html", {"measure": measure, "bench": measure.benchmark}, status=201)
+    return _see_other(f"/b/{slug}/measures", registered=measure.name)
 
 
 @require_http_methods(["GET"])
@@ -873,6 +968,21 @@ class ApiJsonErrors:
         if isinstance(exc, (BadRequest, SuspiciousOperation)):
             return JsonResponse({"error": f"bad request ({exc})"}, status=400)
         return None
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400 for what Django refuses before any view runs (a Host header not in RELEVAL_ALLOWED_HOSTS, a malformed
+    cookie or body): JSON under /api/, Django's page elsewhere; no traceback either way."""
+    from django.core.exceptions import DisallowedHost
+    from django.views import defaults
+
+    if not request.path.startswith("/api/"):
+        return defaults.bad_request(request, exception or Exception())
+    if isinstance(exception, DisallowedHost):
+        detail = "the Host header names a host this board does not answer to"
+    else:
+        detail = " ".join(str(exception or "").split())[:300]
+    return JsonResponse({"error": f"bad request ({detail})" if detail else "bad request"}, status=400)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
