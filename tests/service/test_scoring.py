@@ -65,6 +65,20 @@ def test_tie_groups_are_holm_as_statsmodels_computes_it() -> None:
     assert [t.tied for t in tests] == [bool(p >= 0.05) for p in expected] == [False, True, True, True]
 
 
+def test_tie_marks_the_resamples_cannot_decide_are_undecided() -> None:
+    """Issue 33: 60 entries compared with the best by 999 paired bootstraps: Holm's smallest adjusted p is
+    60/1000 = 0.06 ≥ 0.05, so none can differ from the best — undecided, not "tied"; entries compared by Welch's t
+    (no floor) stay decided; 40 entries (0.04 < 0.05) are decided."""
+    spec = scoring.BenchmarkSpec(resamples=999)
+    floor = 1 / 1000
+    sixty = {f"e{k}": floor for k in range(60)}
+    assert [t.tied for t in scoring.tie_groups(sixty, spec)] == [None] * 60
+    mixed = scoring.tie_groups({**sixty, "w": 1e-9}, spec, resampled=list(sixty))
+    assert [t.tied for t in mixed][-1] is False and all(t.tied is None for t in mixed[:-1])
+    forty = {f"e{k}": floor for k in range(40)}
+    assert [t.tied for t in scoring.tie_groups(forty, spec)] == [False] * 40  # Holm: 40 × 0.001 = 0.04 < 0.05
+
+
 def test_packed_labels_keep_any_character() -> None:
     labels = ["A", "B\nC", "", "ü\t\u2028", "\\n"]
     assert scoring.unpack_labels(scoring.pack_labels(labels)) == labels

@@ -383,7 +383,7 @@ def _measure_ties(
         if run.pk not in known:
             known[run.pk] = _pair_p(bench, measure, best_run, run, spec)
         raw[str(entry)] = known[run.pk]
-    tests = scoring.tie_groups(raw, spec)
+    tests = scoring.tie_groups(raw, spec, resampled=[str(e) for e in paired])
     data = {
         "best": best,
         "tests": {t.entry: [t.p_value, t.p_adjusted, t.tied, how.get(t.entry, "bootstrap")] for t in tests},

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -346,12 +346,13 @@ def cell_signature(signature: Signature, measure: str, alignment: str | None = N
 
 @dataclass(frozen=True)
 class TieTest:
-    """One entry compared with the best under one measure: raw and Holm-adjusted p, tied at the level."""
+    """One entry compared with the best under one measure: raw and Holm-adjusted p, tied at the level — or None,
+    undecided, when the resamples cannot give it an adjusted p below the level (releval.significance.ties)."""
 
     entry: str
     p_value: float
     p_adjusted: float
-    tied: bool
+    tied: bool | None
 
 
 def pair_p_value(
@@ -373,19 +374,36 @@ def pair_p_value(
     return float(next(r for r in table.rows if r.metric == measure).p_value)
 
 
-def tie_groups(raw: Mapping[str, float], spec: BenchmarkSpec, alpha: float | None = None) -> list[TieTest]:
+def tie_groups(
+    raw: Mapping[str, float],
+    spec: BenchmarkSpec,
+    alpha: float | None = None,
+    resampled: Collection[str] | None = None,
+) -> list[TieTest]:
     """Holm's correction across the comparisons with the best (`raw`: entry → p); an entry is tied with the best
     when its adjusted p is at least the level (1 − confidence unless `alpha` is given).
 
+    `resampled`: the entries whose p comes from the paired bootstrap (default: all), floored at 1/(R + 1): when
+    Holm over the m comparisons cannot bring even that floor below the level (m/(R + 1) ≥ level), those entries are
+    undecided (`tied` None), never "tied" for want of resamples (releval.significance.ties).
+
     >>> [(t.entry, round(t.p_adjusted, 3), t.tied) for t in tie_groups({"a": 0.01, "b": 0.04}, BenchmarkSpec())]
     [('a', 0.02, False), ('b', 0.04, False)]
+    >>> [t.tied for t in tie_groups({"a": 0.001, "b": 0.5}, BenchmarkSpec(resamples=20))]
+    [None, None]
     """
     from releval.significance.compare import adjust
+    from releval.significance.ties import floor_of
 
     level = 1 - spec.confidence if alpha is None else alpha
     names = list(raw)
     adjusted = adjust([raw[n] for n in names], "holm") if names else []
-    return [TieTest(n, raw[n], float(a), float(a) >= level) for n, a in zip(names, adjusted)]
+    floored = set(names if resampled is None else resampled)
+    undecided = bool(floored) and floor_of(len(names), spec.resamples, "holm") >= level
+    return [
+        TieTest(n, raw[n], float(a), None if undecided and n in floored else float(a) >= level)
+        for n, a in zip(names, adjusted)
+    ]
 
 
 def tie_tests(

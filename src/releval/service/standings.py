@@ -28,7 +28,7 @@ class BoardCell:
     stale: bool = True
     seeds: list[float] = field(default_factory=list)
     sd: float | None = None
-    tie: str = ""  # "best", "tied", "below" or "" (not computed yet)
+    tie: str = ""  # "best", "tied", "below", "undecided" (too few resamples to tell) or "" (not computed yet)
     p_adjusted: float | None = None
     welch_p: float | None = None
     cohen_d: float | None = None
@@ -351,7 +351,7 @@ def _ties(
         for entry_id, (_, p_adjusted, tied, *how) in data["tests"].items():
             row = by_id.get(int(entry_id))
             if row is not None:
-                row.cells[m.name].tie = "tied" if tied else "below"
+                row.cells[m.name].tie = "undecided" if tied is None else "tied" if tied else "below"
                 row.cells[m.name].p_adjusted = p_adjusted
                 row.cells[m.name].tie_test = how[0] if how else "bootstrap"
         for entry_id, (low, high) in data.get("ranks", {}).items():

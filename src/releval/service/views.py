@@ -700,7 +700,7 @@ def _rows_html(b: standings.Board) -> str:
             classes = ["cell", c.tie] if c.tie else ["cell"]
             if c.stale:
                 classes.append("stale")
-            mark = {"best": " ★", "tied": " ≈"}.get(c.tie, "")
+            mark = {"best": " ★", "tied": " ≈", "undecided": " ?"}.get(c.tie, "")
             ci = f'<span class="ci">[{_pct(c.ci[0])}, {_pct(c.ci[1])}]</span>' if c.ci else ""
             parts.append(
                 f'<td class="{" ".join(classes)}" data-v="{value}" title="{_escape_tip(tip, escaped)}">'
