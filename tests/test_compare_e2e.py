@@ -185,7 +185,7 @@ def test_cli_e2e_compare_json_and_refusals(paths: dict[str, Path], capsys: pytes
     assert main([*args, "--test", "mcnemar"]) == 2
     assert "mcnemar" in capsys.readouterr().err
     assert main([*args, "--on-missing", "negative"]) == 2
-    assert "apply to --task rc only" in capsys.readouterr().err
+    assert "--on-missing: apply to --task rc" in capsys.readouterr().err  # and the ChemProt presets: rc Configs
     assert main([*args, "--criterion", "relaxed"]) == 2
     assert "the Relaxed criterion is experimental" in capsys.readouterr().err
     assert main(["compare", str(GOLD_PATH), "--system", f"a={a}", "--system", f"b={b}"]) == 2

@@ -226,7 +226,7 @@ def compare_command(
     # e2e compares NER only when asked (score always shows it)
     ner_setting = {"ner": ner} if "ner" in the_task.settings else {}
     own = {"--ner": ("ner",)} if ner else {}
-    config = config_of(the_task, inputs, settings, among=comparable(), own=own, **ner_setting)
+    config = config_of(the_task, inputs, settings, among=comparable, own=own, **ner_setting)
     if per_class:
         _per_class(gold, specs, config, test_config, tests, format, width, output)
         return

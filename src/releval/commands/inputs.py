@@ -394,15 +394,21 @@ class Inputs:
 
 
 def refuse_foreign(
-    task: Task[Any, Any], given: Mapping[str, tuple[str, ...]], among: Sequence[str] | None = None
+    task: Task[Any, Any],
+    given: Mapping[str, tuple[str, ...]],
+    among: Sequence[str] | Callable[[], Sequence[str]] | None = None,
 ) -> None:
     """Refuse the given options ({flag: the Config settings it sets}) that set a setting `task`'s Config lacks:
     an option silently ignored looks like it took effect. Named in groups, with the tasks that do read them:
-    "--types, --macro-classes: apply to --task e2e only" (`among`: the tasks the command offers; default all)."""
+    "--types, --macro-classes: apply to --task e2e only" (`among`: the tasks the command offers, or a function
+    giving them — called only to word a refusal, since it loads every task's module; default all)."""
     foreign = [flag for flag, sets in given.items() if not set(sets) <= task.settings]
     if not foreign:
         return
     from releval.registry import TASKS, get_task
+
+    if callable(among):
+        among = among()
 
     def readers(flag: str) -> tuple[str, ...]:
         return tuple(name for name in among or TASKS if set(given[flag]) <= get_task(name).settings)

@@ -308,7 +308,7 @@ def per_class_command(
     the_task = get_task(task)
     per_class = the_task.per_class
     assert per_class is not None  # task_option(needs="per_class") refused a task without per-class results
-    task_config = config_of(the_task, inputs, settings, among=tasks_with("per_class"))
+    task_config = config_of(the_task, inputs, settings, among=lambda: tasks_with("per_class"))
     systems = [_system(p) for p in preds]
     _before_reading(output, data_json, dataset, [gold, *(p for _, p in systems)])
     scored = list(the_task.score_files(gold, systems, task_config))

@@ -336,7 +336,7 @@ def from_predictions_command(
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise OptionError(f"--dataset: name(s) used twice: {', '.join(dupes)}", option="--dataset")
-    refuse_foreign(the_task, {**inputs.given_fields(), **settings.given_fields()}, comparable())
+    refuse_foreign(the_task, {**inputs.given_fields(), **settings.given_fields()}, comparable)
     refuse_options(
         {"--relation-names": inputs.relation_names is not None},
         "not used by replicability (no per-relation table; `score` and `plot per-class` show the names)",
@@ -350,7 +350,7 @@ def from_predictions_command(
             {"--metric": metric not in (None, "micro") and test not in RESAMPLING_TESTS},
             f"applies to --test {' or '.join(RESAMPLING_TESTS)} only ({CORRECTNESS_TITLES} use accuracy)",
         )
-        config = config_of(the_task, inputs, settings, among=comparable())
+        config = config_of(the_task, inputs, settings, among=comparable)
         with progress_bar(2 * len(specs), "testing datasets", progress_wanted(progress)) as advance:
             tests = the_task.dataset_tests(
                 specs,
@@ -446,7 +446,7 @@ def _task_configs(
     for name in names:
         own = overrides.get(name, {})
         try:
-            configs[name] = config_of(task, inputs, settings, among=comparable(), **{**base, **own})
+            configs[name] = config_of(task, inputs, settings, among=comparable, **{**base, **own})
         except OptionError as exc:
             if not own:
                 raise

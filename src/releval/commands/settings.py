@@ -154,7 +154,7 @@ def config_of(
     inputs: Inputs | None = None,
     settings: Settings | None = None,
     *,
-    among: Sequence[str] | None = None,
+    among: Sequence[str] | Callable[[], Sequence[str]] | None = None,
     own: Mapping[str, tuple[str, ...]] | None = None,
     **values: Any,
 ) -> Any:
