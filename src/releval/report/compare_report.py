@@ -19,7 +19,7 @@ from releval.core.signature import Signature
 from releval.core.table import Column, Table, attach
 from releval.report.render import render_as
 from releval.significance.compare import PairedTable, PairRow, SeedTable
-from releval.significance.ties import TIE_ALPHA, TieGroup, tie_groups
+from releval.significance.ties import TIE_ALPHA, TieGroup, ranked_systems, tie_groups
 
 if TYPE_CHECKING:  # check-stats' records; importing their module loads SciPy, which a paired table never needs
     from releval.audit.published import StatsCheck
@@ -176,14 +176,8 @@ def _rank_text(rank: int, low: int, high: int) -> str:
 
 def _ranked(table: PairedTable, test: str, metric: str) -> list[str]:
     """The systems by their score in the (test, average) family of pair rows, best first (ties in the table's
-    order): F for the resampling tests, accuracy for the tests on correctness."""
-    score: dict[str, float] = {}
-    for r in table.rows:
-        if r.test == test and r.metric == metric:
-            score.setdefault(r.a, r.score_a)
-            score.setdefault(r.b, r.score_b)
-    names = [n for n in table.scores if n in score]
-    return sorted(names, key=lambda n: (-score[n], names.index(n)))
+    order): F for the resampling tests, accuracy for the tests on correctness (releval.significance.ties)."""
+    return ranked_systems(table, test, metric)[0]
 
 
 def _pair_index(table: PairedTable) -> dict[tuple[str, str, str, str], tuple[float, float]]:

@@ -70,7 +70,9 @@ class TieGroup:
     p_adjusted: tuple[tuple[str, float], ...] = ()
 
 
-def _ranked(table: PairedTable, test: str, metric: str) -> tuple[list[str], dict[str, float]]:
+def ranked_systems(table: PairedTable, test: str, metric: str) -> tuple[list[str], dict[str, float]]:
+    """The systems of a (test, measure) family of pair rows, best first (ties in the table's order), and their
+    scores (F for the resampling tests, accuracy for the tests on correctness)."""
     score: dict[str, float] = {}
     for r in table.rows:
         if r.test == test and r.metric == metric:
@@ -98,7 +100,7 @@ def tie_groups(table: PairedTable, alpha: float = TIE_ALPHA) -> list[TieGroup]:
     resamples = _resamples(table)
     groups = []
     for test, metric in dict.fromkeys((r.test, r.metric) for r in table.rows):
-        order, _ = _ranked(table, test, metric)
+        order, _ = ranked_systems(table, test, metric)
         best, others = order[0], order[1:]
         known = [o for o in others if (test, metric, best, o) in raw]
         floor = None

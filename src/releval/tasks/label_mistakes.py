@@ -163,11 +163,28 @@ def position_id_warnings(gold: LabelFile, pred: LabelFile) -> list[Notice]:
     ]
 
 
-#: Words in a file name that say which side it is (whole words: `keyword` is not `key`).
-_GOLD_WORDS = re.compile(r"(?<![a-z])(gold|key|answers?|truth|reference|ref)(?![a-z])")
+#: Words in a file name that say which side it is (whole words: `keyword` is not `key`; `gs`: DrugProt's gold).
+_GOLD_WORDS = re.compile(r"(?<![a-z])(gold|gs|key|answers?|truth|reference|ref)(?![a-z])")
 _PRED_WORDS = re.compile(
     r"(?<![a-z])(preds?|predictions?|predicted|proposed|outputs?|hyp|hypothes[ie]s|guess(es)?|system)(?![a-z])"
 )
+
+
+def name_swap_reason(gold_path: str, pred_path: str) -> str | None:
+    """What the file names say of a swap: the prediction file named like a key, or the gold file like an output
+    (in-memory data, "<…>", has no name); None when they say nothing.
+
+    >>> name_swap_reason("runs/system.txt", "test_key.txt")
+    'the prediction file test_key.txt is named like a gold file'
+    """
+    if gold_path.startswith("<") or pred_path.startswith("<"):
+        return None
+    gold_name, pred_name = PurePath(gold_path).name.lower(), PurePath(pred_path).name.lower()
+    if _GOLD_WORDS.search(pred_name) and not _PRED_WORDS.search(pred_name):
+        return f"the prediction file {pred_path} is named like a gold file"
+    if _PRED_WORDS.search(gold_name) and not _GOLD_WORDS.search(gold_name):
+        return f"the gold file {gold_path} is named like a prediction file"
+    return None
 
 
 #: Formats whose records carry the input (the sentence), not only a label: a dataset's own files (gold).
@@ -224,12 +241,9 @@ def swapped_files(gold: LabelFile, pred: LabelFile) -> list[Notice]:
     and R exchanged, plausible and wrong."""
     reasons = content_swap_reasons(gold, pred)
     # a wide TSV holds gold and the systems' outputs in one file, whatever its name says (`system_outputs.tsv`)
-    if not (gold.path.startswith("<") or pred.path.startswith("<") or gold.format == "wide-tsv"):
-        gold_name, pred_name = PurePath(gold.path).name.lower(), PurePath(pred.path).name.lower()
-        if _GOLD_WORDS.search(pred_name) and not _PRED_WORDS.search(pred_name):
-            reasons.insert(0, f"the prediction file {pred.path} is named like a gold file")
-        elif _PRED_WORDS.search(gold_name) and not _GOLD_WORDS.search(gold_name):
-            reasons.insert(0, f"the gold file {gold.path} is named like a prediction file")
+    named = None if gold.format == "wide-tsv" else name_swap_reason(gold.path, pred.path)
+    if named is not None:
+        reasons.insert(0, named)
     if not reasons:
         return []
     message = (

@@ -38,18 +38,13 @@ import difflib
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from pathlib import PurePath
 
 from releval.core.errors import InputError
 from releval.core.notices import Notice
 from releval.data.formats import tab_command
-from releval.tasks.label_mistakes import trailing_junk
+from releval.tasks.label_mistakes import name_swap_reason, trailing_junk
 
 _INTEGER = re.compile(r"[-+]?\d+")
-_GOLD_WORDS = re.compile(r"(?<![a-z])(gold|gs|key|answers?|truth|reference|ref)(?![a-z])")
-_PRED_WORDS = re.compile(
-    r"(?<![a-z])(preds?|predictions?|predicted|proposed|outputs?|hyp|hypothes[ie]s|guess(es)?|system)(?![a-z])"
-)
 
 
 @dataclass(frozen=True)
@@ -201,12 +196,9 @@ def swapped_names(gold_path: str, pred_path: str, reasons: Collection[str] = ())
     []
     """
     found = list(reasons)
-    if not (gold_path.startswith("<") or pred_path.startswith("<")):
-        gold_name, pred_name = PurePath(gold_path).name.lower(), PurePath(pred_path).name.lower()
-        if _GOLD_WORDS.search(pred_name) and not _PRED_WORDS.search(pred_name):
-            found.insert(0, f"the prediction file {pred_path} is named like a gold file")
-        elif _PRED_WORDS.search(gold_name) and not _GOLD_WORDS.search(gold_name):
-            found.insert(0, f"the gold file {gold_path} is named like a prediction file")
+    named = name_swap_reason(gold_path, pred_path)
+    if named is not None:
+        found.insert(0, named)
     if not found:
         return []
     return [
