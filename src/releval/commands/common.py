@@ -163,13 +163,51 @@ def check_label_options(
     return negative_label
 
 
+def _grouped_by_system(result: Any) -> list[str]:
+    """A comparison's warnings ("system: text" each), the same text of several systems said once, naming them
+    ("3 systems (a, b, c): text"); other results' warnings as they are.
+
+    >>> from types import SimpleNamespace
+    >>> table = SimpleNamespace(scores={"a": {}, "b": {}, "c": {}}, warnings=["a: X", "c: X", "b: Y", "gold: Z"])
+    >>> _grouped_by_system(table)
+    ['2 systems (a, c): X', 'b: Y', 'gold: Z']
+    """
+    names = set(getattr(result, "scores", None) or ())
+    if not names:
+        return [str(w) for w in result.warnings]
+    by_text: dict[str, list[str]] = {}
+    alone: dict[str, None] = {}
+    order: list[tuple[str, str]] = []  # ("text", key) or ("alone", line), first-seen order
+    for w in result.warnings:
+        name, sep, text = str(w).partition(": ")
+        if sep and name in names:
+            if text not in by_text:
+                order.append(("text", text))
+            by_text.setdefault(text, []).append(name)
+        elif str(w) not in alone:
+            alone[str(w)] = None
+            order.append(("alone", str(w)))
+    lines = []
+    for kind, key in order:
+        if kind == "alone":
+            lines.append(key)
+            continue
+        who = list(dict.fromkeys(by_text[key]))
+        if len(who) == 1:
+            lines.append(f"{who[0]}: {key}")
+        else:
+            shown = ", ".join(who[:8]) + (f", … ({len(who) - 8} more)" if len(who) > 8 else "")
+            lines.append(f"{len(who)} systems ({shown}): {key}")
+    return lines
+
+
 def result_warnings(results: Iterable[Any]) -> list[str]:
     """Every warning of the results, one line each for stderr: named by its system, or once without a name when
     every one of several systems has it (a warning about gold, such as rare classes, is not said N times)."""
     results = list(results)
     systems: dict[str, list[str | None]] = {}
     for r in results:
-        for w in r.warnings:
+        for w in _grouped_by_system(r):
             systems.setdefault(str(w), []).append(getattr(r, "system", None))
     lines = []
     for text, names in systems.items():
