@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -165,14 +165,17 @@ def check_label_options(
 
 def _grouped_by_system(result: Any) -> list[str]:
     """A comparison's warnings ("system: text" each), the same text of several systems said once, naming them
-    ("3 systems (a, b, c): text"); other results' warnings as they are.
+    ("3 systems (a, b, c): text"), or without names when every system has it; other results' warnings as they are.
 
     >>> from types import SimpleNamespace
     >>> table = SimpleNamespace(scores={"a": {}, "b": {}, "c": {}}, warnings=["a: X", "c: X", "b: Y", "gold: Z"])
     >>> _grouped_by_system(table)
     ['2 systems (a, c): X', 'b: Y', 'gold: Z']
+    >>> _grouped_by_system(SimpleNamespace(scores={"a": {}, "b": {}}, warnings=["a: X", "b: X"]))
+    ['X']
     """
-    names = set(getattr(result, "scores", None) or ())
+    scores = getattr(result, "scores", None)  # a comparison's {system: {measure: value}}
+    names = set(scores) if isinstance(scores, Mapping) else set()
     if not names:
         return [str(w) for w in result.warnings]
     by_text: dict[str, list[str]] = {}
@@ -193,7 +196,9 @@ def _grouped_by_system(result: Any) -> list[str]:
             lines.append(key)
             continue
         who = list(dict.fromkeys(by_text[key]))
-        if len(who) == 1:
+        if len(who) == len(names) > 1:  # every system: said once, as `score` says a warning every system has
+            lines.append(key)
+        elif len(who) == 1:
             lines.append(f"{who[0]}: {key}")
         else:
             shown = ", ".join(who[:8]) + (f", … ({len(who) - 8} more)" if len(who) > 8 else "")
