@@ -260,7 +260,7 @@ def evaluate_measures(
         agreements(table, draws, table.confidence or 0.95),
         flips(table, alpha=alpha),
         len(table.scores),
-        int(resamples) if resamples not in (None, "", "none") else None,
+        None if resamples is None or resamples in ("", "none") else int(resamples),
         notes,
         stability,
     )

@@ -84,9 +84,11 @@ def ranked_systems(table: PairedTable, test: str, metric: str) -> tuple[list[str
 
 def _resamples(table: PairedTable) -> int | None:
     value = table.signature.get("resamples")
+    if value is None or value in ("", "none"):
+        return None
     try:
-        return int(value) if value not in (None, "", "none") else None
-    except (TypeError, ValueError):
+        return int(value)
+    except ValueError:
         return None
 
 

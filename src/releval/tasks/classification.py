@@ -440,7 +440,8 @@ def check_pair_labels(
         return []
     gold_set = frozenset(gold_labels)
     # a negative label is a legitimate prediction even where gold has none (a slice of positives only)
-    negatives = frozenset(NEGATIVE_CANDIDATES if config.negative in (AUTO, None) else (config.negative,))
+    negative = config.negative
+    negatives: frozenset[str] = frozenset(NEGATIVE_CANDIDATES if negative is None or negative == AUTO else (negative,))
     predicted = set(unseen if pred_labels is None else pred_labels) - negatives
     if pred_labels is None or len(predicted) < 3 or not gold_set - negatives:
         # unknown, or too few labels to call them another dataset's: taken to share a label with gold, so that
