@@ -337,3 +337,30 @@ def first_repeated_key(value: Any, keys: Container[str] | None = None) -> str | 
         elif isinstance(node, list):
             stack.extend(node)
     return None
+
+
+def refuse_repeated_record_keys(data: bytes, name: str, present: Mapping[str, int]) -> None:
+    """A key that is read, written twice in one object of a JSON list of records, is an InputError naming the
+    record (1-based) and the key: JSON parsers keep the last value silently, and the label readers refuse it too.
+    `present[k]`: how many objects hold key k as read; byte counts clear most files at once (`keys_may_repeat`),
+    and the document is read again with every key kept only when they leave doubt (DocRED, FewRel).
+
+    >>> refuse_repeated_record_keys(b'[{"a": 1, "a": 2}]', "x.json", {"a": 1})
+    Traceback (most recent call last):
+    ...
+    releval.core.errors.InputError: x.json: record 1: field 'a': key written twice in one object ...
+    """
+    if not keys_may_repeat(data, present, present):
+        return
+    whole = with_all_keys(data)
+    if not isinstance(whole, list):
+        return
+    for i, record in enumerate(whole, 1):
+        key = first_repeated_key(record, present)
+        if key is not None:
+            raise InputError(
+                "key written twice in one object (a JSON parser keeps only the last value)",
+                file=name,
+                record=i,
+                field=key,
+            )

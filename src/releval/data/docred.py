@@ -35,6 +35,7 @@ from releval.data.decoding import (
     first_repeated_key,
     keys_may_repeat,
     parse_json_exact,
+    refuse_repeated_record_keys,
     shown_int,
     with_all_keys,
 )
@@ -169,26 +170,6 @@ _GOLD_KEYS = ("title", "sents", "vertexSet", "labels", "name", "sent_id", "h", "
 _PREDICTION_KEYS = ("title", "h_idx", "t_idx", "r", "evidence", "score")
 
 
-def _refuse_repeated_keys(raw: bytes, name: str, present: dict[str, int]) -> None:
-    """A key that is read, written twice in one object, is an InputError naming the record (document or
-    prediction) and the key: JSON parsers keep the last value silently, the label readers refuse it too.
-    `present[k]`: how many objects hold key k; byte counts clear most files at once (`keys_may_repeat`)."""
-    if not keys_may_repeat(raw, present, present):
-        return
-    whole = with_all_keys(raw)
-    if not isinstance(whole, list):
-        return
-    for i, record in enumerate(whole, 1):
-        key = first_repeated_key(record, present)
-        if key is not None:
-            raise InputError(
-                "key written twice in one object (a JSON parser keeps only the last value)",
-                file=name,
-                record=i,
-                field=key,
-            )
-
-
 def _gold_key_counts(docs: Sequence[Any]) -> dict[str, int]:
     """How many objects of gold documents (typed or parsed, already checked) hold each read key."""
     counts = dict.fromkeys(_GOLD_KEYS, 0)
@@ -279,7 +260,7 @@ def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
     if typed is not None:
         fast = _fast_gold(name, typed, evidence)
         if fast is not None:
-            _refuse_repeated_keys(raw, name, _gold_key_counts(typed))
+            refuse_repeated_record_keys(raw, name, _gold_key_counts(typed))
             return fast
     data = _parsed(raw, name)
     if not isinstance(data, list):
@@ -359,7 +340,7 @@ def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
                 )
             labels.append((label["h"], label["t"], label["r"], ev))
         docs.append(DocredDocument(title, len(sents), tuple(names), tuple(sent_ids), tuple(labels)))
-    _refuse_repeated_keys(raw, name, _gold_key_counts(data))
+    refuse_repeated_record_keys(raw, name, _gold_key_counts(data))
     return _gold(name, docs)
 
 
@@ -394,7 +375,7 @@ def load_submission(path: PathLike, gold: DocredGold | None = None) -> Submissio
     if typed is not None:
         fast = _fast_submission(name, typed, gold)
         if fast is not None:
-            _refuse_repeated_keys(raw, name, _prediction_key_counts(typed))
+            refuse_repeated_record_keys(raw, name, _prediction_key_counts(typed))
             return fast
     data = _parsed(raw, name)
     if not isinstance(data, list):
@@ -427,7 +408,7 @@ def load_submission(path: PathLike, gold: DocredGold | None = None) -> Submissio
         if type(score) is int and abs(score) > 2**1023:
             raise InputError(f"{where}: score is beyond a double's range", file=name, record=rec, field="score")
         out.append(DocredPrediction(title, x["h_idx"], x["t_idx"], x["r"], ev, None if score is None else float(score)))
-    _refuse_repeated_keys(raw, name, _prediction_key_counts(out, data))
+    refuse_repeated_record_keys(raw, name, _prediction_key_counts(out, data))
     return Submission(name, tuple(out))
 
 

@@ -67,12 +67,11 @@ from releval.data.decoding import (
     DECODE_FAILURES,
     MAX_INDEX,
     excerpt,
-    first_repeated_key,
     keys_may_repeat,
     parse_json_exact,
     read_utf8,
+    refuse_repeated_record_keys,
     shown_int,
-    with_all_keys,
 )
 
 PathLike = str | os.PathLike[str]
@@ -185,27 +184,6 @@ def _key_counts(entries: Any) -> dict[str, int]:
     return counts
 
 
-def _refuse_repeated_keys(data: bytes, entries: Any, name: str) -> None:
-    """A key the reader reads, written twice in one object of an entry, is an InputError naming the entry and the
-    key (JSON parsers keep the last value silently; the label readers refuse it too). Byte counts clear most files
-    at once (`keys_may_repeat`); the document is read again with every key kept only when they leave doubt."""
-    present = _key_counts(entries)
-    if not keys_may_repeat(data, present, present):
-        return
-    whole = with_all_keys(data)
-    if not isinstance(whole, list):
-        return
-    for i, entry in enumerate(whole, 1):
-        key = first_repeated_key(entry, present)
-        if key is not None:
-            raise InputError(
-                "key written twice in one object (a JSON parser keeps only the last value)",
-                file=name,
-                record=i,
-                field=key,
-            )
-
-
 def _int_problem(value: int, what: str) -> str | None:
     """Why the integer `value` cannot be an answer, a prediction or an episode number (beyond 64 bits), or None:
     checked before any conversion, so 10^20 is refused with its digits instead of overflowing numpy."""
@@ -258,7 +236,7 @@ def load_episodes(source: PathLike | Sequence[Any] | Mapping[str, Any], name: st
         if fast is not None:
             return fast
         raw: Any = _parse(data, path)
-        _refuse_repeated_keys(data, raw, path)
+        refuse_repeated_record_keys(data, path, _key_counts(raw))
     else:
         path = name or "<episodes>"
         raw = source
@@ -290,7 +268,7 @@ def load_episodes(source: PathLike | Sequence[Any] | Mapping[str, Any], name: st
                     return fast
         if isinstance(episodes_data, bytes):
             parts["episodes"] = (_parse(episodes_data, episodes_name), episodes_name)
-            _refuse_repeated_keys(episodes_data, parts["episodes"][0], episodes_name)
+            refuse_repeated_record_keys(episodes_data, episodes_name, _key_counts(parts["episodes"][0]))
         entries, entries_name = _entries(parts["episodes"][0], parts["episodes"][1]), parts["episodes"][1]
         answers_raw, answers_name = parts["answers"]
         answers = _answers(answers_raw, answers_name, len(entries))
