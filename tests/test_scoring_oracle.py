@@ -10,6 +10,7 @@ from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 from tests.conftest import shared_path
 
 import releval
+from releval.core.errors import InputError
 
 LABELS = ["NA", "a", "b", "c", "d", "e"]
 
@@ -46,7 +47,13 @@ def test_random_inputs_match_sklearn(items: list[tuple[str, str]], negative: str
     pred = [p for _, p in items]
     if not set(gold) - {negative}:
         return  # no positive gold class: sklearn's labels=[] is undefined
-    _check(gold, pred, negative)
+    try:
+        _check(gold, pred, negative)
+    except InputError as error:
+        # Issue 32: labels gold never uses, none in common, are another dataset's labels — refused, never a
+        # silent 0.00. The refusal is only right when the predicted labels really miss gold altogether.
+        assert "no predicted label occurs in gold" in error.message
+        assert not (set(pred) - {"NA", negative}) & set(gold)
 
 
 def test_real_tacred_files_match_sklearn() -> None:
