@@ -70,18 +70,21 @@ class JointCells:
         return int(self.preds.shape[0])
 
     @cached_property
-    def _nonzeros(self) -> tuple[NDArray[np.intp], NDArray[np.intp], tuple[int, int]]:
+    def _nonzeros(self) -> tuple[NDArray[np.integer[Any]], NDArray[np.integer[Any]], tuple[int, int]]:
         """Rows, cells and shape of the incidence (L + S·2L, J): the gold support of every class (rows
         0 … L − 1), then system s's FP|FN rows L + s·2L … L + (s + 1)·2L − 1, from the cells it gets wrong only
         (one non-zero for FP, one for FN). A system's TP per class is the support less its FN, so the cells a
         system gets right (most of them) add nothing per system: one row of gold supports serves them all."""
         k, n_cells, s = self.n_labels, self.n_cells, self.n_systems
-        gold = np.broadcast_to(self.gold, self.preds.shape)
-        wrong = self.preds != gold
-        base = (k + np.arange(s, dtype=np.intp) * 2 * k)[:, None]
-        cell = np.broadcast_to(np.arange(n_cells, dtype=np.intp), self.preds.shape)[wrong]
-        rows = np.concatenate([self.gold, (base + self.preds)[wrong], (base + k + gold)[wrong]]).astype(np.intp)
-        cols = np.concatenate([np.arange(n_cells, dtype=np.intp), cell, cell])
+        index = np.int32 if max(k + s * 2 * k, n_cells) < 2**31 else np.intp  # half the memory for 1,000 systems
+        system, cell = np.nonzero(self.preds != self.gold[None, :])
+        system = system.astype(index)
+        cell = cell.astype(index)
+        base = k + system * (2 * k)
+        fp = base + self.preds[system, cell].astype(index)
+        fn = base + k + self.gold[cell].astype(index)
+        rows = np.concatenate([self.gold.astype(index), fp, fn])
+        cols = np.concatenate([np.arange(n_cells, dtype=index), cell, cell])
         return rows, cols, (k + s * 2 * k, n_cells)
 
     @cached_property
@@ -131,8 +134,9 @@ class JointCells:
         return out if counts.ndim == 1 else out.transpose(0, 2, 1)
 
     def observed(self) -> NDArray[np.float64]:
-        """(S, 3L) totals over the original items."""
-        return self.totals(self.counts)
+        """(S, 3L) totals over the original items (through the product the resamples take when it is float32, so
+        that a large incidence is built once)."""
+        return self.totals(self.counts.astype(np.float32 if self.fast_counts(1) else np.float64))
 
 
 def encode_systems(
@@ -151,7 +155,9 @@ def encode_systems(
     def enc(seq: Sequence[str]) -> NDArray[np.int64]:
         return np.fromiter(map(code.__getitem__, seq), dtype=np.int64, count=len(seq))
 
-    codes = np.stack([enc(p) for p in preds]) if preds else np.zeros((0, len(gold)), dtype=np.int64)
+    codes = np.empty((len(preds), len(gold)), dtype=np.int64)  # filled in place: one copy for 1,000 systems
+    for row, pred in zip(codes, preds):
+        row[:] = enc(pred)
     return labels, enc(gold), codes
 
 
