@@ -21,8 +21,10 @@ from scipy import stats
 
 from releval.metrics.averages import AveragingSpec, f_averages
 from releval.metrics.cells import (
+    bootstrap_plan,
     cells_from_labels,
     counts_of,
+    draw_cell_counts,
     encode_triplet,
     f_scores,
     resampled_f,
@@ -30,6 +32,7 @@ from releval.metrics.cells import (
 from releval.metrics.counts import counts_from_confusion
 from releval.metrics.joint_cells import (
     JOINT_BLOCK_ELEMENTS,
+    JointCells,
     encode_systems,
     joint_blocks,
     joint_cells_from_labels,
@@ -385,3 +388,46 @@ def test_resampled_totals_are_integers_summing_to_n(seed: int) -> None:
         np.testing.assert_array_equal((counts.tp + counts.fn).sum(axis=-1), 700)
         np.testing.assert_array_equal((counts.tp + counts.fp).sum(axis=-1), 700)
         assert np.all(totals == np.round(totals))
+
+
+def _per_cell_totals(cells, counts: np.ndarray) -> np.ndarray:  # noqa: ANN001
+    """Every system's TP|FP|FN for one vector of cell counts, cell by cell in Python: (systems, 3L)."""
+    k = cells.n_labels
+    out = np.zeros((cells.n_systems, 3 * k))
+    for j, m in enumerate(counts.tolist()):
+        g = int(cells.gold[j])
+        for s in range(cells.n_systems):
+            p = int(cells.preds[s, j])
+            if p == g:
+                out[s, g] += m
+            else:
+                out[s, k + p] += m
+                out[s, 2 * k + g] += m
+    return out
+
+
+def test_totals_from_supports_and_wrong_cells_equal_a_cell_by_cell_count_in_float32_and_float64() -> None:
+    gold, systems = _larger_case(n=700, systems=4, seed=5)
+    _, g, codes = encode_systems(gold, list(systems.values()))
+    cells = joint_cells_from_labels(g, codes, 8)
+    plan = bootstrap_plan(cells.counts)
+    wide = draw_cell_counts(cells.counts, 40, np.random.default_rng(9), plan)
+    narrow = draw_cell_counts(cells.counts, 40, np.random.default_rng(9), plan, np.float32)
+    assert narrow.dtype == np.float32 and wide.dtype == np.float64
+    np.testing.assert_array_equal(narrow, wide)  # the same draws, whatever the dtype
+    by_scipy, by_loop = cells.totals(narrow), cells.totals(wide)  # float32 through SciPy, float64 by the loop
+    assert by_scipy.shape == (4, 40, 24)
+    np.testing.assert_array_equal(by_scipy, by_loop)
+    for r in (0, 17, 39):
+        np.testing.assert_array_equal(by_scipy[:, r], _per_cell_totals(cells, wide[r]))
+    np.testing.assert_array_equal(cells.observed(), _per_cell_totals(cells, cells.counts))
+
+
+def test_float32_counts_beyond_2_to_the_24_are_multiplied_in_float64() -> None:
+    # 2^24 + 1 gold items of class 0: in float32 their support would round to 2^24 and TP to 2^24 − 1
+    big = 2**24
+    cells = JointCells(np.array([big, 1]), np.array([0, 0]), np.array([[0, 1]]), 2, np.zeros(0, dtype=np.int64))
+    assert not cells.fast_counts(10_000)
+    totals = cells.totals(np.array([[big, 1]], dtype=np.float32))  # 2^24 and 1 are exact in float32
+    assert totals[0, 0].tolist() == [big, 0, 0, 1, 1, 0]  # TP 0: 2^24; FP 1: 1; FN 0: 1
+    assert cells.observed()[0].tolist() == [big, 0, 0, 1, 1, 0]

@@ -121,8 +121,8 @@ class JointCells:
         (`PairedCells.totals`).
         """
         counts = np.asarray(cell_counts)
-        if counts.dtype == np.float32 and self.n_items < FLOAT32_EXACT:
-            product = self._incidence32 @ (counts if counts.ndim == 1 else counts.T)
+        if counts.dtype == np.float32 and self.n_items < FLOAT32_EXACT:  # one contiguous cast, then float64 alone
+            product = (self._incidence32 @ (counts if counts.ndim == 1 else counts.T)).astype(np.float64)
         else:
             counts = counts.astype(np.float64, copy=False)
             product = self._incidence @ (counts if counts.ndim == 1 else counts.T)  # (L + S·2L, …)
