@@ -104,7 +104,12 @@ class JointCells:
     def fast_counts(self, resamples: int) -> bool:
         """Whether `resamples` draws go through the float32 product (`totals`): exact while every sum of counts is
         below 2^24 (n items are), and worth SciPy's import (0.1–0.2 s) when the products are large or SciPy is
-        already loaded. float32 halves the memory the product reads: 2–7× faster than float64 products."""
+        already loaded. float32 halves the memory the product reads: 2–7× faster than float64 products.
+
+        >>> beyond = JointCells(np.array([2**24, 1]), np.array([0, 0]), np.array([[0, 1]]), 2, np.zeros(0, dtype=int))
+        >>> beyond.fast_counts(10_000)  # 2^24 + 1 items: a sum of counts could round in float32
+        False
+        """
         if self.n_items >= FLOAT32_EXACT:
             return False
         nnz = self._nonzeros[0].shape[0]
