@@ -32,7 +32,7 @@ import shutil
 import tempfile
 import threading
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import fields, replace
 from pathlib import Path
@@ -108,12 +108,15 @@ def _without_folder(value: Any, folder: Path) -> Any:
 
 
 class LibraryTask:
-    """The board's interface (what releval.service.board and .jobs call) over one library Task."""
+    """The board's interface (releval.service.board_protocol.BoardTask) over one library Task."""
 
     criterion_label = ""
     #: A library task's predictions need not follow gold's items (ranked facts list every candidate): its uploads
     #: are bounded by RELEVAL_MAX_UPLOAD alone, not by gold's size.
     bounded_by_gold = False
+    upload_lines_per_item: int | None = None
+    across_benchmarks = False  # `inputs` is refused: the analysis across benchmarks reads classification benchmarks
+    ranks_entries = False
 
     def __init__(self, task: Task) -> None:
         self.task = task
@@ -301,3 +304,12 @@ class LibraryTask:
     def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:
         """Refused: the comparisons across benchmarks (releval.service.across) are of classification benchmarks."""
         raise OptionError(f"task {self.name!r}: no comparison across benchmarks", option="task")
+
+    def labels_outside_gold(self, bench: Any, stored: bytes) -> list[str]:
+        """[]: the board does not read a library task's labels (its files are the task's to read)."""
+        return []
+
+    def rank_intervals(
+        self, bench: Any, systems: Mapping[str, Sequence[bytes]], measure: str, spec: scoring.BenchmarkSpec
+    ) -> dict[str, list[int]]:
+        return {}  # no rank intervals (`ranks_entries`)

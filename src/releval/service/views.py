@@ -556,9 +556,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def _counted(bench: Benchmark) -> str:
     """What the benchmark's item count counts: items, or a library task's resampling units (documents, …)."""
-    adapter = task_of(bench.task)
-    counted = getattr(adapter, "counted", None)
-    return counted(bench.stats or {})[1] if counted is not None else "items"
+    return task_of(bench.task).counted(bench.stats or {})[1]
 
 
 @ensure_csrf_cookie
