@@ -198,7 +198,8 @@ class LibraryTask:
         stats: dict[str, Any] = {}
         try:
             if self.task.statistics is not None:
-                stats = resolve(self.task.statistics)([path], spec.config).to_dict()
+                found = resolve(self.task.statistics)([path], spec.config).to_dict()
+                stats = found if isinstance(found, dict) else {"files": found}  # a list: one table per file
         except RelevalError as exc:
             error = _named(exc, [path if path.is_dir() else path.parent])
             if self.task.gold_parts is not None and not path.is_dir():  # one file where the task reads several
@@ -213,7 +214,7 @@ class LibraryTask:
     def counted(self, stats: dict[str, Any]) -> tuple[int, str]:
         """How much gold holds, and of what, from its statistics: the resampling units (documents, episodes, bags)
         where the statistics count them (`episodes`, `n_items`, the files' `documents`), else the items they count
-        (`n`, Table 1's samples).
+        (`n`, Table 1's samples, the files' samples).
 
         >>> from releval.registry import get_task
         >>> LibraryTask(get_task("docred")).counted({"files": [{"documents": 40}, {"documents": 60}]})
@@ -222,6 +223,8 @@ class LibraryTask:
         (150, 'bags')
         >>> LibraryTask(get_task("drugprot")).counted({"table1": {"samples": 466}})
         (466, 'items')
+        >>> LibraryTask(get_task("rc")).counted({"files": [{"samples": 2717}]})  # label statistics, one per file
+        (2717, 'items')
         """
         plural, files = f"{self.task.unit}s", stats.get("files")
         n = stats.get(plural) if isinstance(stats.get(plural), int) else stats.get("n_items")
@@ -232,6 +235,9 @@ class LibraryTask:
             return n, plural
         table1 = stats.get("table1")
         n = stats.get("n", table1.get("samples", 0) if isinstance(table1, dict) else 0)
+        if not n and isinstance(files, list) and files:
+            counts = [f.get("samples") if isinstance(f, dict) else None for f in files]
+            n = sum(counts) if all(isinstance(c, int) for c in counts) else 0  # type: ignore[arg-type]
         return (n if isinstance(n, int) else 0), "items"
 
     def _gold(self, bench: Any) -> Path:
