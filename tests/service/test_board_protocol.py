@@ -35,6 +35,10 @@ TESTS = Path(__file__).resolve().parents[1]
 #: and `score` would both detect it), the ranked example's duplicated predictions counted as OpenNRE counts them.
 SETTINGS: dict[str, dict[str, Any]] = {"rc": {"negative": "Other"}, "ranked": {"duplicates": "count"}}
 
+#: Gold's items as the board's own-storage tasks count them from their statistics: SemEval's 2,717 test items, the
+#: 30 CoNLL04 sentences (documents) of the e2e example; the library tasks' are tests/service/test_library_task.py's.
+N_ITEMS = {"rc": 2717, "e2e": 30}
+
 BOARD = """
 import json, sys
 from pathlib import Path
@@ -61,6 +65,8 @@ for task, (gold, run, settings) in json.loads(sys.stdin.read()).items():
     bench = Benchmark.objects.get(slug=slug)
     cells = Cell.objects.filter(run__entry__benchmark=bench, measure__status="active")
     out[task] = {
+        "n_items": bench.n_items,
+        "stats": bench.stats,
         "measures": list(bench.measures.filter(status="active").values_list("name", flat=True)),
         "cells": {c.measure.name: c.value for c in cells},
     }
@@ -157,6 +163,8 @@ def test_a_benchmark_of_every_board_task_scores_its_example_as_the_library_does(
             (result,) = task.score_files(gold, [("A", run)], config)
         got = board[name]
         assert got["measures"] == list(tasks[name].default_measures), name
+        assert tasks[name].counted(got["stats"])[0] == got["n_items"], name
+        assert got["n_items"] == N_ITEMS.get(name, got["n_items"]), name
         assert set(got["cells"]) == set(got["measures"]), (name, got)
         for measure in got["measures"]:
             if name == "toy":  # the plugin's score gives micro alone (equal to the hand's): its weightings by hand

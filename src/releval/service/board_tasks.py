@@ -47,8 +47,8 @@ class RcTask:
         return measure
 
     def counted(self, stats: dict[str, Any]) -> tuple[int, str]:
-        """Gold's items, as its label statistics count them (`n`)."""
-        return _items(stats)
+        """Gold's items, as its label statistics count them (Table 1's `samples`)."""
+        return _count(stats.get("samples")), "items"
 
     def per_class_result(self, result: dict[str, Any]) -> dict[str, Any] | None:
         """The ScoreResult dict whose per-class rows an entry page shows."""
@@ -208,7 +208,9 @@ class E2ETask:
         return measure.partition(":")[2]
 
     def counted(self, stats: dict[str, Any]) -> tuple[int, str]:
-        return _items(stats)
+        """Gold's documents (the items its bootstrap resamples), as its dataset statistics count them."""
+        total = stats.get("total")
+        return _count(total.get("sentences") if isinstance(total, dict) else None), "items"
 
     def labels_outside_gold(self, bench: Any, stored: bytes) -> list[str]:
         """[]: a relation type gold lacks is refused by the scorer at upload (`--types`), phase or not."""
@@ -352,9 +354,8 @@ def _findings(report: Any) -> list[dict[str, str]]:
     ]
 
 
-def _items(stats: dict[str, Any]) -> tuple[int, str]:
-    n = stats.get("n")
-    return (n if isinstance(n, int) else 0), "items"
+def _count(n: Any) -> int:
+    return n if isinstance(n, int) else 0
 
 
 #: Each class checked by mypy against the board's protocol (an instance of a class missing a member, or with one of
