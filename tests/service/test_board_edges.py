@@ -4,6 +4,7 @@ JSON 400 or an empty page, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from tests.service import synthetic
@@ -122,6 +123,12 @@ def test_forms_redirect_after_post_submit_wait_exits_3_while_queued_and_the_log_
         assert (status, location) == (303, "/benchmarks/new?created=toy")
         page = board.request("GET", location)[1].decode()
         assert 'id="created"' in page and "Toy</a> created: 300 items." in page
+        # its task list is every task of the registry with a paired comparison, in the registry's order (the board
+        # names none: releval.service.board_tasks.board_tasks)
+        from releval.registry import TASKS, get_task
+
+        offered = re.findall(r'<option value="([^"]+)"', page)
+        assert offered == [name for name in TASKS if get_task(name).compare is not None] and offered[0] == "rc"
         open_benchmark(board, "toy")
 
         # the submission form: 303 to ?run=ID; reloading that page stores nothing more

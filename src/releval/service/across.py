@@ -1,6 +1,7 @@
 """Across benchmarks: the replicability analysis of Dror et al. (2017) for two methods submitted to several
 classification benchmarks under the same entry names — per benchmark a one-sided paired bootstrap p-value (H1: A
-better than B) on the entries' first runs, then k̂ and the benchmarks identified (releval.analyze_replicability)."""
+better than B) on the entries' first runs, then k̂ and the benchmarks identified (releval.analyze_replicability). The
+benchmarks read are those whose task declares it (`BoardTask.across_benchmarks`: gold and runs as {id: label})."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from releval.core.errors import OptionError, RelevalError
 from releval.service import board as ops
-from releval.service.board_tasks import task_of
+from releval.service.board_tasks import board_tasks, task_of
 from releval.service.jobs import primary_runs, stored_predictions
 from releval.service.models import Benchmark, Entry, RunData
 from releval.service.phases import view_for
@@ -26,7 +27,8 @@ def replicability(a: str, b: str, measure: str = "micro", alpha: float = 0.05) -
     except OptionError as exc:
         raise ops.Refused(str(exc)) from None
     datasets = []
-    for bench in Benchmark.objects.filter(task="rc").order_by("id"):
+    readable = [name for name, task in board_tasks().items() if task.across_benchmarks]
+    for bench in Benchmark.objects.filter(task__in=readable).order_by("id"):
         entries = {e.name: e for e in Entry.objects.filter(benchmark=bench, name__in=[a, b])}
         if len(entries) < 2:
             continue

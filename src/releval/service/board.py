@@ -278,7 +278,7 @@ def upload_bound(gold: Any, bench: Benchmark, split: str) -> scoring.UploadBound
     has the upload limit alone."""
     ceiling = settings.RELEVAL_MAX_UPLOAD
     task = task_of(bench.task)
-    if not getattr(task, "bounded_by_gold", False):
+    if not task.bounded_by_gold:
         return scoring.UploadBound(ceiling, ceiling)  # at most one line per byte: the upload limit alone
     key = (bench.pk, str(gold.gold_sha256))
     if key not in _GOLD_SIZES:
@@ -288,7 +288,7 @@ def upload_bound(gold: Any, bench: Benchmark, split: str) -> scoring.UploadBound
         _GOLD_SIZES[key] = (len(raw), raw.count(b"\n") + 1)
     size, lines = _GOLD_SIZES[key]
     items = (bench.n_items if split == "test" else bench.dev_n_items) or 0
-    return scoring.UploadBound.for_gold(size, lines, items, ceiling, getattr(task, "upload_lines_per_item", None))
+    return scoring.UploadBound.for_gold(size, lines, items, ceiling, task.upload_lines_per_item)
 
 
 def _refuse_outside_gold(bench: Benchmark, gold: Any, stored: bytes, filename: str, submitter: Submitter) -> None:
@@ -296,13 +296,10 @@ def _refuse_outside_gold(bench: Benchmark, gold: Any, stored: bytes, filename: s
     is refused, whatever its format: such a label is never a hit but counts as a predicted positive, so decoys of
     it let a submitter tune micro F's denominator until the rounded value shown gives away the exact count of
     correct items. Outside a hidden phase it is scored (and warned about by the audit), as `releval score` does."""
-    outside = getattr(task_of(bench.task), "labels_outside_gold", None)
-    if outside is None:
-        return
     view = phases.view_for(bench, submitter)
     if not view.phase:
         return
-    labels = outside(gold, stored)
+    labels = task_of(bench.task).labels_outside_gold(gold, stored)
     if labels:
         shown = ", ".join(repr(label) for label in labels[:5]) + (", …" if len(labels) > 5 else "")
         raise Refused(

@@ -1,6 +1,7 @@
 """What differs between a classification benchmark and an end-to-end RE benchmark, behind one interface: reading
 the gold and an upload (with the library's strict loaders), what a run stores, its cells, its result, its audit
-flags and its paired test with another run. `releval.service.board` and `.jobs` call only this interface.
+flags and its paired test with another run: the board's protocol (releval.service.board_protocol.BoardTask), which
+`task_of` gives for every task and mypy checks each class against (`_CHECKED` below). The board never names a task.
 
 * Classification (`rc`): a run stores its labels aligned to gold and how they were aligned (`pack_run`): any new
   measure is re-aggregated from them without re-reading the upload.
@@ -13,13 +14,14 @@ flags and its paired test with another run. `releval.service.board` and `.jobs` 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from releval.core.errors import InputError, OptionError
 from releval.service import scoring
+from releval.service.board_protocol import BoardTask
 from releval.service.library_task import LibraryTask
 from releval.service.scoring import StoredGold
 
@@ -35,10 +37,18 @@ class RcTask:
     criterion_label = ""  # what the per-class table of an entry page is of (nothing to say: the labels)
     #: An upload holds one prediction per gold item: its size is bounded by gold's (scoring.UploadBound).
     bounded_by_gold = True
+    upload_lines_per_item: int | None = None  # the bound's default: one line per item
+    #: Gold and runs are {id: label} mappings (`inputs`): the replicability analysis across benchmarks reads them.
+    across_benchmarks = True
+    ranks_entries = True  # `rank_intervals`: releval.significance.ranks over the stored aligned labels
 
     def average_of(self, measure: str) -> str:
         """The average (micro or a weighting) a measure computes: the measure itself."""
         return measure
+
+    def counted(self, stats: dict[str, Any]) -> tuple[int, str]:
+        """Gold's items, as its label statistics count them (Table 1's `samples`)."""
+        return _count(stats.get("samples")), "items"
 
     def per_class_result(self, result: dict[str, Any]) -> dict[str, Any] | None:
         """The ScoreResult dict whose per-class rows an entry page shows."""
@@ -157,6 +167,31 @@ class RcTask:
         gold = rc_gold(bench)
         return gold.mapping(), gold.mapping(unpack_run(stored)[0])
 
+    def rank_intervals(
+        self, bench: Any, systems: Mapping[str, Sequence[bytes]], measure: str, spec: scoring.BenchmarkSpec
+    ) -> dict[str, list[int]]:
+        """Each entry's bootstrap rank interval under `measure` ({entry: [low, high]}) from its stored runs, in
+        entry order: `releval.significance.ranks.rank_intervals` (an entry with several seeds by the mean of its
+        seeds in each resample) with the benchmark's resamples, seed and level — the numbers `releval compare
+        --rank-intervals` gives the same files in the same order."""
+        from releval.service import official
+        from releval.significance.ranks import rank_intervals as ranks_of
+
+        gold = rc_gold(bench)
+        runs = {entry: [unpack_run(one)[0] for one in stored] for entry, stored in systems.items()}
+        if measure == official.MEASURE:  # the scorer's macro-F1: ranked in the column's own bootstrap draws
+            import numpy as np
+
+            from releval.significance.ranks import competition_ranks, rank_bounds
+
+            flat = [run for each in runs.values() for run in each]
+            draws = iter(official.resampled(gold.labels, flat, spec))
+            per_entry = np.stack([np.mean([next(draws) for _ in each], axis=0) for each in runs.values()])
+            ranks = competition_ranks(per_entry)
+            return {e: list(rank_bounds(ranks[i], spec.confidence)) for i, e in enumerate(runs)}
+        got = ranks_of(gold.labels, runs, spec.config_for([measure]), spec.test_config())
+        return {e: [r[measure].low, r[measure].high] for e, r in got.items()}
+
 
 class E2ETask:
     name = "e2e"
@@ -164,11 +199,27 @@ class E2ETask:
     criterion_label = "Strict"
     bounded_by_gold = True  # one predicted document per gold document
     #: Lines an upload may spend per gold document: pretty-printed JSON puts each token on a line of its own.
-    upload_lines_per_item = 1024
+    upload_lines_per_item: int | None = 1024
+    across_benchmarks = False  # the analysis across benchmarks reads classification benchmarks
+    ranks_entries = False
 
     def average_of(self, measure: str) -> str:
         """The average of a `criterion:average` measure (strict:power:0.5 → power:0.5)."""
         return measure.partition(":")[2]
+
+    def counted(self, stats: dict[str, Any]) -> tuple[int, str]:
+        """Gold's documents (the items its bootstrap resamples), as its dataset statistics count them."""
+        total = stats.get("total")
+        return _count(total.get("sentences") if isinstance(total, dict) else None), "items"
+
+    def labels_outside_gold(self, bench: Any, stored: bytes) -> list[str]:
+        """[]: a relation type gold lacks is refused by the scorer at upload (`--types`), phase or not."""
+        return []
+
+    def rank_intervals(
+        self, bench: Any, systems: Mapping[str, Sequence[bytes]], measure: str, spec: scoring.BenchmarkSpec
+    ) -> dict[str, list[int]]:
+        return {}  # no rank intervals (`ranks_entries`)
 
     def per_class_result(self, result: dict[str, Any]) -> dict[str, Any] | None:
         """The Strict criterion's ScoreResult dict: the per-type rows an entry page shows."""
@@ -185,7 +236,8 @@ class E2ETask:
         if unknown:
             raise OptionError(f"unknown end-to-end benchmark setting(s): {', '.join(unknown)}", option=unknown[0])
         config = E2EConfig(criteria=E2E_CRITERIA, ner=True, weightings=(), **settings)
-        spec = scoring.BenchmarkSpec(config, **test)  # type: ignore[arg-type]
+        stored = {name: getattr(config, name) for name in scoring.E2E_FIELDS}
+        spec = scoring.BenchmarkSpec(config, settings=stored, **test)  # type: ignore[arg-type]
         spec.test_config()
         return spec
 
@@ -302,9 +354,17 @@ def _findings(report: Any) -> list[dict[str, str]]:
     ]
 
 
-#: The tasks whose runs the board stores in its own form (aligned labels; validated documents); every other task
-#: of the library's registry is a board task through the Task protocol (releval.service.library_task).
-OWN_STORAGE: dict[str, RcTask | E2ETask] = {"rc": RcTask(), "e2e": E2ETask()}
+def _count(n: Any) -> int:
+    return n if isinstance(n, int) else 0
+
+
+#: Each class checked by mypy against the board's protocol (an instance of a class missing a member, or with one of
+#: another signature, is refused here); LibraryTask is checked by `task_of`'s return type.
+_CHECKED: tuple[BoardTask, ...] = (RcTask(), E2ETask())
+#: The board tasks that keep the board's own storage (aligned labels; validated documents), by the library task
+#: each evaluates (its `name`); every other task of the library's registry is a board task through its Task
+#: (releval.service.library_task).
+OWN_STORAGE: dict[str, BoardTask] = {own.name: own for own in _CHECKED}
 
 
 @dataclass(frozen=True)
@@ -335,9 +395,9 @@ def split_view(bench: Any, split: str) -> Any:
     )
 
 
-def task_of(name: str) -> RcTask | E2ETask | LibraryTask:
+def task_of(name: str) -> BoardTask:
     """The board's interface to the task called `name`: one of the library's registry (`releval.registry.TASKS`;
-    an OptionError listing them for any other name)."""
+    an OptionError listing them for any other name, or saying why the board cannot evaluate it)."""
     from releval.registry import get_task
 
     task = get_task(name)  # refuses a name the registry lacks
@@ -346,6 +406,18 @@ def task_of(name: str) -> RcTask | E2ETask | LibraryTask:
     if task.compare is None:
         raise OptionError(f"task {name!r} has no paired comparison, so it cannot be a board's task", option="task")
     return LibraryTask(task)
+
+
+def board_tasks() -> dict[str, BoardTask]:
+    """Every task of the library's registry the board evaluates (those with a paired comparison), by name.
+
+    >>> tasks = board_tasks()
+    >>> "rc" in tasks and all(isinstance(t, BoardTask) for t in tasks.values())
+    True
+    """
+    from releval.registry import TASKS, get_task
+
+    return {name: task_of(name) for name in TASKS if name in OWN_STORAGE or get_task(name).compare is not None}
 
 
 @dataclass(frozen=True)

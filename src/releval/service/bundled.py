@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.db import transaction
@@ -44,71 +45,92 @@ def example_dir(name: str = "semeval2010_task8", probe: str = "test_key_directed
 
 CONLL04_SLUG = "conll04"
 
-#: The other families' example benchmarks: slug → (task, example folder, gold file, settings, title, description).
-FAMILIES: dict[str, tuple[str, str, str, dict[str, object], str, str]] = {
-    "chemprot-scibert": (
-        "chemprot-scibert",
-        "chemprot",
-        "scibert_chemprot_test.txt.gz",
-        {},
-        "ChemProt as SciBERT distributes it (13 labels, test split)",
-        "Krallinger et al. (2017) via Beltagy et al. (2019): no negative class, so micro-F1 equals accuracy; "
-        "not comparable with BLUE's ChemProt (micro over CPR:3/4/5/6/9).",
+
+@dataclass(frozen=True)
+class Family:
+    """One other family's example benchmark: its slug, the library task it evaluates, the example folder and gold
+    file it reads (`examples/FOLDER/GOLD`), its settings, title and description."""
+
+    slug: str
+    task: str
+    folder: str
+    gold: str
+    settings: dict[str, object]
+    title: str
+    description: str
+
+
+#: The other families' example benchmarks.
+FAMILIES: tuple[Family, ...] = (
+    Family(
+        slug="chemprot-scibert",
+        task="chemprot-scibert",
+        folder="chemprot",
+        gold="scibert_chemprot_test.txt.gz",
+        settings={},
+        title="ChemProt as SciBERT distributes it (13 labels, test split)",
+        description="Krallinger et al. (2017) via Beltagy et al. (2019): no negative class, so micro-F1 equals "
+        "accuracy; not comparable with BLUE's ChemProt (micro over CPR:3/4/5/6/9).",
     ),
-    "redocred-dev": (
-        "docred",
-        "docred",
-        "redocred_dev_revised.json.gz",
-        {},
-        "Re-DocRED dev split, 500 documents (document-level RE)",
-        "Tan et al. (2022): F1, Ign F1 (no train facts given here: equal to F1), Evi F1 as the CodaLab scorer, "
-        "with per-relation weightings, frequent/long-tail and intra/inter-sentence F1.",
+    Family(
+        slug="redocred-dev",
+        task="docred",
+        folder="docred",
+        gold="redocred_dev_revised.json.gz",
+        settings={},
+        title="Re-DocRED dev split, 500 documents (document-level RE)",
+        description="Tan et al. (2022): F1, Ign F1 (no train facts given here: equal to F1), Evi F1 as the CodaLab "
+        "scorer, with per-relation weightings, frequent/long-tail and intra/inter-sentence F1.",
     ),
-    "fewrel-wiki-5-1": (
-        "fewrel",
-        "fewrel",
-        "gold-5-1.json.gz",
-        {},
-        "FewRel val_wiki, 50 episodes of 5-way 1-shot",
-        "Han et al. (2018): accuracy as the mean of per-episode accuracies; intervals resample episodes.",
+    Family(
+        slug="fewrel-wiki-5-1",
+        task="fewrel",
+        folder="fewrel",
+        gold="gold-5-1.json.gz",
+        settings={},
+        title="FewRel val_wiki, 50 episodes of 5-way 1-shot",
+        description="Han et al. (2018): accuracy as the mean of per-episode accuracies; intervals resample episodes.",
     ),
-    "nyt-style-ranked": (
-        "ranked",
-        "ranked",
-        "gold.jsonl",
-        {"duplicates": "count"},
-        "Ranked relation facts (NYT10-style synthetic example)",
-        "Bag-level held-out evaluation as OpenNRE computes it: AUC of the precision-recall curve, P@N, max F1; "
-        "duplicated predictions counted as OpenNRE counts them.",
+    Family(
+        slug="nyt-style-ranked",
+        task="ranked",
+        folder="ranked",
+        gold="gold.jsonl",
+        settings={"duplicates": "count"},
+        title="Ranked relation facts (NYT10-style synthetic example)",
+        description="Bag-level held-out evaluation as OpenNRE computes it: AUC of the precision-recall curve, P@N, "
+        "max F1; duplicated predictions counted as OpenNRE counts them.",
     ),
-    "drugprot-sample": (
-        "drugprot",
-        "drugprot",
-        "gs-data",
-        {},
-        "DrugProt, the official evaluation library's gold sample (5 PubMed abstracts)",
-        "Miranda et al. (2021), BioCreative VII: candidate pairs from entity and relation TSVs, per-type P/R/F and "
-        "micro-F1 as the official library computes them (its toy predictions score P 0.783, R 0.72, F1 0.75).",
+    Family(
+        slug="drugprot-sample",
+        task="drugprot",
+        folder="drugprot",
+        gold="gs-data",
+        settings={},
+        title="DrugProt, the official evaluation library's gold sample (5 PubMed abstracts)",
+        description="Miranda et al. (2021), BioCreative VII: candidate pairs from entity and relation TSVs, per-type "
+        "P/R/F and micro-F1 as the official library computes them (its toy predictions score P 0.783, R 0.72, F1 "
+        "0.75).",
     ),
-}
+)
 
 
 def load_families() -> None:
     """Create each other family's example benchmark whose files are installed, unless it exists."""
-    for slug, (task, folder_name, gold_name, settings, title, description) in FAMILIES.items():
-        folder = example_dir(folder_name, gold_name)
-        if folder is None or Benchmark.objects.filter(slug=slug).exists():
+    for family in FAMILIES:
+        folder = example_dir(family.folder, family.gold)
+        if folder is None or Benchmark.objects.filter(slug=family.slug).exists():
             continue
-        gold, stored_name = get_task(task).gold_upload(folder / gold_name)  # DrugProt's folder: one archive
+        gold, stored_name = get_task(family.task).gold_upload(folder / family.gold)  # DrugProt's folder: one archive
         ops.create_benchmark(
-            slug,
-            title,
+            family.slug,
+            family.title,
             gold,
             stored_name,
-            dict(settings),
-            task=task,
+            dict(family.settings),
+            task=family.task,
             open_=True,  # the example files are public
-            description=description,
+            description=family.description,
         )
 
 

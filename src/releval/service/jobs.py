@@ -404,28 +404,13 @@ def rank_intervals(
     """Each entry's bootstrap rank interval under `measure`: {entry: [low, high]}, from
     `releval.significance.ranks.rank_intervals` over every entry's test runs (in entry order; an entry with several
     seeds by the mean of its seeds in each resample), with the benchmark's resamples, seed and level — the numbers
-    `releval compare --rank-intervals` gives the same files in the same order. Classification benchmarks with 2 to
-    RANK_ENTRIES entries; {} otherwise."""
-    from releval.service import official
-    from releval.service.board_tasks import rc_gold, unpack_run
-    from releval.significance.ranks import rank_intervals as ranks_of
-
-    if bench.task != "rc" or not 2 <= len(all_runs) <= RANK_ENTRIES:
+    `releval compare --rank-intervals` gives the same files in the same order. Benchmarks whose task ranks entries
+    (`BoardTask.ranks_entries`: classification) with 2 to RANK_ENTRIES entries; {} otherwise."""
+    task = task_of(bench.task)
+    if not task.ranks_entries or not 2 <= len(all_runs) <= RANK_ENTRIES:
         return {}
-    gold = rc_gold(bench)
-    systems = {str(e): [unpack_run(stored_predictions(r.pk))[0] for r in rs] for e, rs in sorted(all_runs.items())}
-    if measure.name == official.MEASURE:  # the scorer's macro-F1: ranked in the column's own bootstrap draws
-        import numpy as np
-
-        from releval.significance.ranks import competition_ranks, rank_bounds
-
-        flat = [run for runs in systems.values() for run in runs]
-        draws = iter(official.resampled(gold.labels, flat, spec))
-        per_entry = np.stack([np.mean([next(draws) for _ in runs], axis=0) for runs in systems.values()])
-        ranks = competition_ranks(per_entry)
-        return {e: list(rank_bounds(ranks[i], spec.confidence)) for i, e in enumerate(systems)}
-    got = ranks_of(gold.labels, systems, spec.config_for([measure.name]), spec.test_config())
-    return {e: [r[measure.name].low, r[measure.name].high] for e, r in got.items()}
+    systems = {str(e): [stored_predictions(r.pk) for r in rs] for e, rs in sorted(all_runs.items())}
+    return task.rank_intervals(bench, systems, measure.name, spec)
 
 
 def seed_tests(scores: dict[int, list[float]], measure: str) -> dict[str, list[float]]:

@@ -32,7 +32,7 @@ import shutil
 import tempfile
 import threading
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import fields, replace
 from pathlib import Path
@@ -108,12 +108,15 @@ def _without_folder(value: Any, folder: Path) -> Any:
 
 
 class LibraryTask:
-    """The board's interface (what releval.service.board and .jobs call) over one library Task."""
+    """The board's interface (releval.service.board_protocol.BoardTask) over one library Task."""
 
     criterion_label = ""
     #: A library task's predictions need not follow gold's items (ranked facts list every candidate): its uploads
     #: are bounded by RELEVAL_MAX_UPLOAD alone, not by gold's size.
     bounded_by_gold = False
+    upload_lines_per_item: int | None = None
+    across_benchmarks = False  # `inputs` is refused: the analysis across benchmarks reads classification benchmarks
+    ranks_entries = False
 
     def __init__(self, task: Task) -> None:
         self.task = task
@@ -195,7 +198,8 @@ class LibraryTask:
         stats: dict[str, Any] = {}
         try:
             if self.task.statistics is not None:
-                stats = resolve(self.task.statistics)([path], spec.config).to_dict()
+                found = resolve(self.task.statistics)([path], spec.config).to_dict()
+                stats = found if isinstance(found, dict) else {"files": found}  # a list: one table per file
         except RelevalError as exc:
             error = _named(exc, [path if path.is_dir() else path.parent])
             if self.task.gold_parts is not None and not path.is_dir():  # one file where the task reads several
@@ -210,7 +214,7 @@ class LibraryTask:
     def counted(self, stats: dict[str, Any]) -> tuple[int, str]:
         """How much gold holds, and of what, from its statistics: the resampling units (documents, episodes, bags)
         where the statistics count them (`episodes`, `n_items`, the files' `documents`), else the items they count
-        (`n`, Table 1's samples).
+        (`n`, Table 1's samples, the files' samples).
 
         >>> from releval.registry import get_task
         >>> LibraryTask(get_task("docred")).counted({"files": [{"documents": 40}, {"documents": 60}]})
@@ -219,6 +223,8 @@ class LibraryTask:
         (150, 'bags')
         >>> LibraryTask(get_task("drugprot")).counted({"table1": {"samples": 466}})
         (466, 'items')
+        >>> LibraryTask(get_task("rc")).counted({"files": [{"samples": 2717}]})  # label statistics, one per file
+        (2717, 'items')
         """
         plural, files = f"{self.task.unit}s", stats.get("files")
         n = stats.get(plural) if isinstance(stats.get(plural), int) else stats.get("n_items")
@@ -229,6 +235,9 @@ class LibraryTask:
             return n, plural
         table1 = stats.get("table1")
         n = stats.get("n", table1.get("samples", 0) if isinstance(table1, dict) else 0)
+        if not n and isinstance(files, list) and files:
+            counts = [f.get("samples") if isinstance(f, dict) else None for f in files]
+            n = sum(counts) if all(isinstance(c, int) for c in counts) else 0  # type: ignore[arg-type]
         return (n if isinstance(n, int) else 0), "items"
 
     def _gold(self, bench: Any) -> Path:
@@ -301,3 +310,12 @@ class LibraryTask:
     def inputs(self, bench: Any, stored: bytes) -> tuple[Any, Any]:
         """Refused: the comparisons across benchmarks (releval.service.across) are of classification benchmarks."""
         raise OptionError(f"task {self.name!r}: no comparison across benchmarks", option="task")
+
+    def labels_outside_gold(self, bench: Any, stored: bytes) -> list[str]:
+        """[]: the board does not read a library task's labels (its files are the task's to read)."""
+        return []
+
+    def rank_intervals(
+        self, bench: Any, systems: Mapping[str, Sequence[bytes]], measure: str, spec: scoring.BenchmarkSpec
+    ) -> dict[str, list[int]]:
+        return {}  # no rank intervals (`ranks_entries`)

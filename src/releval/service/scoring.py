@@ -54,7 +54,8 @@ class BenchmarkSpec:
     resamples: int = 1000
     seed: int = 12345
     confidence: float = 0.95
-    #: The settings as given, for a task of the library's registry (releval.service.library_task): what is stored.
+    #: The settings the benchmark stores (its task's board object gives them: releval.service.board_tasks,
+    #: .library_task); None: a classification benchmark's, `BENCHMARK_FIELDS` of its Config.
     settings: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     @classmethod
@@ -68,10 +69,10 @@ class BenchmarkSpec:
         return spec
 
     def to_dict(self) -> dict[str, Any]:
+        """The settings the benchmark stores: those its task's board object gave, else a classification Config's."""
         if self.settings is not None:
             return dict(self.settings)
-        names = BENCHMARK_FIELDS if isinstance(self.config, ClassificationConfig) else E2E_FIELDS
-        return {name: getattr(self.config, name) for name in names}
+        return {name: getattr(self.config, name) for name in BENCHMARK_FIELDS}
 
     def test_config(self) -> Any:
         from releval.significance.config import SignificanceConfig

@@ -556,9 +556,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def _counted(bench: Benchmark) -> str:
     """What the benchmark's item count counts: items, or a library task's resampling units (documents, …)."""
-    adapter = task_of(bench.task)
-    counted = getattr(adapter, "counted", None)
-    return counted(bench.stats or {})[1] if counted is not None else "items"
+    return task_of(bench.task).counted(bench.stats or {})[1]
 
 
 @ensure_csrf_cookie
@@ -877,8 +875,13 @@ def submit_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def new_benchmark_page(request: HttpRequest) -> HttpResponse:
-    """The form that creates a benchmark from a gold file (admins); created: 303 to `?created=SLUG`."""
-    context: dict[str, Any] = {"version": __version__, "form": request.POST}
+    """The form that creates a benchmark from a gold file (admins); created: 303 to `?created=SLUG`. Its task is
+    one of those the board evaluates (`board_tasks`), each described by its own help."""
+    from releval.registry import get_task
+    from releval.service.board_tasks import board_tasks
+
+    tasks = [(name, get_task(name).help) for name in board_tasks()]
+    context: dict[str, Any] = {"version": __version__, "form": request.POST, "tasks": tasks}
     status = 200
     if request.method == "POST":
         try:
