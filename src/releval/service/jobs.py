@@ -254,7 +254,7 @@ def tie_key(bench: Benchmark, measure: Measure, runs: Mapping[int, Sequence[Any]
     the releval version that computed the cells."""
     parts = [f"{e}:{','.join(r.sha256 for r in rs)}" for e, rs in sorted(runs.items())]
     parts += [measure.name, str(bench.resamples), str(bench.seed), str(bench.confidence), bench.gold_sha256]
-    parts += [__version__, "ties-2"]  # ties-2: the best by the shown value, tests over seeds, rank intervals
+    parts += [__version__, "ties-3"]  # ties-3: rank intervals of every task with them (ties-2: of rc)
     return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
 
@@ -404,14 +404,17 @@ def rank_intervals(
     """Each entry's bootstrap rank interval under `measure`: {entry: [low, high]}, from
     `releval.significance.ranks.rank_intervals` over every entry's test runs (in entry order; an entry with several
     seeds by the mean of its seeds in each resample), with the benchmark's resamples, seed and level — the numbers
-    `releval compare --rank-intervals` gives the same files in the same order. Classification benchmarks with 2 to
-    RANK_ENTRIES entries; {} otherwise."""
+    `releval compare --rank-intervals` gives the same files in the same order. Benchmarks of 2 to RANK_ENTRIES
+    entries: classification, and every task whose library Task has rank intervals (e2e, DocRED, FewRel, DrugProt:
+    `Task.rank_intervals` over the stored runs, one run per entry); {} otherwise."""
     from releval.service import official
     from releval.service.board_tasks import rc_gold, unpack_run
     from releval.significance.ranks import rank_intervals as ranks_of
 
-    if bench.task != "rc" or not 2 <= len(all_runs) <= RANK_ENTRIES:
+    if not 2 <= len(all_runs) <= RANK_ENTRIES:
         return {}
+    if bench.task != "rc":
+        return _task_rank_intervals(bench, measure, spec, all_runs)
     gold = rc_gold(bench)
     systems = {str(e): [unpack_run(stored_predictions(r.pk))[0] for r in rs] for e, rs in sorted(all_runs.items())}
     if measure.name == official.MEASURE:  # the scorer's macro-F1: ranked in the column's own bootstrap draws
@@ -426,6 +429,24 @@ def rank_intervals(
         return {e: list(rank_bounds(ranks[i], spec.confidence)) for i, e in enumerate(systems)}
     got = ranks_of(gold.labels, systems, spec.config_for([measure.name]), spec.test_config())
     return {e: [r[measure.name].low, r[measure.name].high] for e, r in got.items()}
+
+
+def _task_rank_intervals(
+    bench: Benchmark, measure: Measure, spec: scoring.BenchmarkSpec, all_runs: dict[int, list[Run]]
+) -> dict[str, list[int]]:
+    """`rank_intervals` of a benchmark of another task than classification: its library Task's own rank intervals
+    (`releval compare --task T --rank-intervals`) over each entry's run, in entry order; {} when the Task has none
+    or an entry has several seeds (the library ranks one file per system)."""
+    from releval.registry import get_task
+    from releval.service.board_systems import stored_systems
+
+    task = get_task(bench.task)
+    if task.rank_intervals is None or any(len(rs) != 1 for rs in all_runs.values()):
+        return {}
+    stored = {str(e): stored_predictions(rs[0].pk) for e, rs in sorted(all_runs.items())}
+    with stored_systems(bench, stored, spec, [measure.name]) as s:
+        got = task.rank_intervals(s.gold, {n: [run] for n, run in s.runs.items()}, s.config, spec.test_config())
+    return {e: [r[measure.name].low, r[measure.name].high] for e, r in got.items() if measure.name in r}
 
 
 def seed_tests(scores: dict[int, list[float]], measure: str) -> dict[str, list[float]]:

@@ -1,0 +1,182 @@
+"""The evaluation of a benchmark's measures on the board (issue 33 item 3) and rank intervals of every task with a
+comparison (item 4). Each number is checked against an independent computation over the board's own stored scores
+or against `releval compare` run on the same files in another process:
+
+* Kendall's τ-b between two measures: SciPy's `kendalltau` over the entries' values the board shows;
+* discriminative power: the pairs of `releval compare`'s table (all pairs, Holm) whose adjusted p is below α, counted
+  here;
+* flips: the entry pairs whose order under micro and under the other measure differ, counted here from the values
+  the board shows;
+* the whole evaluation equals `releval compare --evaluate-measures` of the same files in the board's entry order;
+* rank intervals of an e2e and a DocRED board equal `releval compare --task T --rank-intervals`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from tests.service import synthetic
+from tests.service.boards import BACKENDS, open_benchmark, releval, running_board
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+#: Four systems of different error rates (two close to each other) on the synthetic 300-item benchmark.
+ERRORS = {"a": 0.20, "b": 0.22, "c": 0.30, "d": 0.45}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_measures_page_equals_an_independent_computation(backend: str, tmp_path: Path) -> None:
+    from scipy.stats import kendalltau
+
+    with running_board(backend, tmp_path) as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        assert releval("benchmark", "meta", str(gold), "--resamples", "200", env=board.env).returncode == 0
+        open_benchmark(board, "meta")
+        paths = {}
+        for i, (name, error) in enumerate(ERRORS.items()):
+            paths[name] = synthetic.write(tmp_path / f"{name}.jsonl", synthetic.predictions(20 + i, error))
+            status, out = board.submit("meta", name, paths[name].read_bytes(), f"{name}.jsonl")
+            assert status == 201, out
+        board.wait_idle()
+        doc = board.json("/b/meta/measures.json")
+        assert doc["measures"] == ["micro", "weighted", "dodrans", "entropy", "macro"]
+        assert doc["entries"] == list(ERRORS)  # entry order
+
+        # a contributed measure is evaluated as soon as it is registered
+        body = json.dumps({"name": "power:0.5"}).encode()
+        assert board.request("POST", "/api/v1/benchmarks/meta/measures", body, token=board.admin)[0] == 201
+        board.wait_idle()
+        doc = board.json("/api/v1/benchmarks/meta/measures/evaluation")
+        assert doc == board.json("/b/meta/measures.json")
+        measures = doc["measures"]
+        assert measures[-1] == "power:0.5"
+
+        shown = {r["name"]: {m: r["cells"][m]["value"] for m in measures} for r in board.json("/b/meta/board.json")["rows"]}
+        names = list(ERRORS)
+        for m in measures:  # the scores evaluated are the values the board shows
+            assert {n: doc["scores"][n][m] for n in names} == pytest.approx({n: shown[n][m] for n in names}, abs=1e-12)
+        taus = {(g["a"], g["b"]): g for g in doc["agreement"]}
+        assert set(taus) == set(combinations(measures, 2))
+        for (a, b), g in taus.items():
+            expected = kendalltau([shown[n][a] for n in names], [shown[n][b] for n in names]).statistic
+            assert g["tau_b"] == pytest.approx(expected, abs=1e-12), (a, b)
+            low, high = g["interval"]
+            assert -1 <= low <= high <= 1
+
+        # flips, counted here from the values shown: micro against each other measure
+        flips = {(f["b"], f["first"], f["second"]) for f in doc["flips"]}
+        expected_flips = set()
+        for other in measures[1:]:
+            for x, y in combinations(names, 2):
+                dm, do = shown[x]["micro"] - shown[y]["micro"], shown[x][other] - shown[y][other]
+                if dm * do < 0:
+                    expected_flips.add((other, x, y) if dm > 0 else (other, y, x))
+        assert flips == expected_flips
+
+        # discriminative power: the pairs of `releval compare`'s own table significant after Holm, counted here;
+        # and the whole evaluation is `compare --evaluate-measures` of the same files in the same order
+        done = releval(
+            "compare", str(gold), *(f"{n}={p}" for n, p in paths.items()), "-R", "200", "--seed", str(doc_seed(board)),
+            "--test", "bootstrap", *(a for w in measures[1:] for a in ("-w", w)), "--evaluate-measures",
+            "-f", "json", env=board.env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        table = json.loads(done.stdout)["results"][0]
+        for p in doc["discriminative_power"]:
+            rows = [r for r in table["pairs"] if r["metric"] == p["metric"]]
+            assert p["pairs"] == len(rows) == 6
+            assert p["significant"] == sum(r["p_adjusted"] < 0.05 for r in rows), p["metric"]
+        cli = table["measures"]
+        for key in ("discriminative_power", "agreement", "flips", "stability"):
+            assert doc[key] == cli[key], key
+        assert 0 < doc["discriminative_power"][0]["significant"]  # some pairs separate, the test is not vacuous
+
+        # the CSV holds the same numbers; the figure is an SVG; the page shows the tables and links back
+        rows = list(csv.DictReader(io.StringIO(board.request("GET", "/b/meta/measures.csv")[1].decode())))
+        tau_rows = {(r["measure"], r["other"]): float(r["value"]) for r in rows if r["section"] == "kendall_tau_b"}
+        assert tau_rows == pytest.approx({k: g["tau_b"] for k, g in taus.items()}, abs=1e-12)
+        status, svg, headers = board.request("GET", "/b/meta/measures.svg")
+        assert status == 200 and headers["Content-Type"] == "image/svg+xml" and svg.lstrip().startswith(b"<?xml")
+        page = board.request("GET", "/b/meta/measures")[1].decode()
+        assert 'id="power"' in page and 'id="agreement"' in page and 'src="/b/meta/measures.svg"' in page
+        assert 'href="/b/meta/measures"' in board.request("GET", "/b/meta/")[1].decode()
+
+
+def doc_seed(board: object) -> int:
+    return int(board.json("/api/v1/benchmarks/meta")["seed"])  # type: ignore[attr-defined]
+
+
+def test_measures_page_refusals(tmp_path: Path) -> None:
+    """One entry: no pair to evaluate (404 with the reason, never a 500); the API says it as JSON."""
+    with running_board("sqlite", tmp_path) as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
+        assert releval("benchmark", "one", str(gold), "--resamples", "200", env=board.env).returncode == 0
+        open_benchmark(board, "one")
+        assert board.submit("one", "a", synthetic.jsonl(synthetic.predictions(1)), "a.jsonl")[0] == 201
+        board.wait_idle()
+        status, body, _ = board.request("GET", "/b/one/measures")
+        assert status == 404 and b"boards of 2 to 60 entries" in body
+        status, body, _ = board.request("GET", "/api/v1/benchmarks/one/measures/evaluation")
+        assert status == 404 and "has 1" in json.loads(body)["error"]
+        assert board.request("GET", "/b/nope/measures")[0] == 404
+
+
+def _e2e_predictions(tmp_path: Path) -> list[Path]:
+    """Three CoNLL04 systems: gold with every n-th relation dropped and entity type changed (tests/service)."""
+    from tests.service.test_board_e2e import predictions
+
+    out = []
+    for n in (7, 4, 3):
+        path = tmp_path / f"e2e-{n}.json"
+        path.write_text(json.dumps(predictions(n)), encoding="utf-8")
+        out.append(path)
+    return out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_rank_intervals_of_e2e_and_docred_boards_equal_compare(backend: str, tmp_path: Path) -> None:
+    """Issue 33 item 4: the board's rank interval of every entry under every measure is `releval compare --task T
+    --rank-intervals` of the same files in the board's entry order, with the board's resamples, seed and level."""
+    from tests.service.test_board_e2e import GOLD as E2E_GOLD
+
+    boards = {
+        "e2e": (E2E_GOLD, _e2e_predictions(tmp_path), ["--ner"]),
+        "docred": (
+            EXAMPLES / "docred" / "redocred_dev_first40.json.gz",
+            [EXAMPLES / "docred" / "system_a.json.gz", EXAMPLES / "docred" / "system_b.json.gz"],
+            [],
+        ),
+    }
+    with running_board(backend, tmp_path) as board:
+        for task, (gold, systems, options) in boards.items():
+            slug = f"ranks-{task}"
+            done = releval("benchmark", slug, str(gold), "--task", task, "--resamples", "300", env=board.env)
+            assert done.returncode == 0, done.stderr
+            open_benchmark(board, slug)
+            for i, path in enumerate(systems):
+                status, out = board.submit(slug, f"s{i}", path.read_bytes(), path.name)
+                assert status == 201, out
+        board.wait_idle()
+        for task, (gold, systems, options) in boards.items():
+            doc = board.json(f"/api/v1/benchmarks/ranks-{task}/board")
+            done = releval(
+                "compare", str(gold), "--task", task, *(f"s{i}={p}" for i, p in enumerate(systems)), *options,
+                "-R", str(doc["resamples"]), "--seed", str(doc["seed"]), "--confidence", str(doc["confidence"]),
+                "--rank-intervals", "-f", "json", env=board.env,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            expected = json.loads(done.stdout)["results"][0]["rank_intervals"]
+            got = {r["name"]: {m: c["rank_interval"] for m, c in r["cells"].items()} for r in doc["rows"]}
+            assert set(got) == {f"s{i}" for i in range(len(systems))}
+            for name, per in got.items():
+                assert set(per) == set(doc["measures"]), task
+                for m, interval in per.items():
+                    want = expected[name][m]
+                    assert interval == [want["low"], want["high"]], (task, name, m)
+                    assert per[m] is not None
+            ranks = {r["name"]: r["cells"][doc["measures"][0]]["rank"] for r in doc["rows"]}
+            assert ranks == {n: expected[n][doc["measures"][0]]["rank"] for n in got}, task
