@@ -394,8 +394,10 @@ def _measure_ties(
 
 
 #: Boards of more entries have no rank intervals: one joint draw of every run per measure and `ties` job costs about
-#: 1.4 s for 100 entries on SemEval's 2,717 items, and grows with the entries.
-RANK_ENTRIES = 300
+#: 1.4 s for 100 entries on SemEval's 2,717 items, and grows with the entries. Memory grows as entries × resamples
+#: (releval.significance.ranks keeps each entry's F per resample, never a matrix of pairs: 8 MB for 1,000 entries and
+#: 1,000 resamples; tests/service/test_measures_page.py bounds it).
+RANK_ENTRIES = 1000
 
 
 def rank_intervals(
