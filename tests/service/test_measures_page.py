@@ -214,3 +214,37 @@ def test_rank_intervals_of_1000_systems_keep_no_matrix_of_pairs() -> None:
         r = got[name]["micro"]
         assert r.rank == 1 + int((f > f[i] + 1e-12).sum()), name
         assert 1 <= r.low <= r.high <= k, name
+
+
+@pytest.mark.slow
+def test_rank_intervals_of_a_1000_entry_board_equal_compare(tmp_path: Path) -> None:
+    """A board of 1,000 entries (synthetic systems on 60 items; one measure, micro, the others retired) has every
+    entry's rank interval, equal to `releval compare --rank-intervals` of the 1,000 files in entry order."""
+    n, k = 60, 1000
+    with running_board("sqlite", tmp_path, workers=2, RELEVAL_DAILY_QUOTA="100000") as board:
+        gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels(n))
+        assert releval("benchmark", "large", str(gold), "--resamples", "100", env=board.env).returncode == 0
+        open_benchmark(board, "large")
+        for measure in ("weighted", "dodrans", "entropy", "macro"):
+            status, out, _ = board.request("DELETE", f"/api/v1/benchmarks/large/measures/{measure}", token=board.admin)
+            assert status == 200, out
+        paths = {}
+        for i in range(k):
+            name = f"s{i:04d}"
+            paths[name] = synthetic.write(tmp_path / f"{name}.jsonl", synthetic.predictions(i, 0.1 + 0.5 * i / k, n))
+            status, out = board.submit("large", name, paths[name].read_bytes(), f"{name}.jsonl")
+            assert status == 201, out
+        board.wait_idle(timeout=900)
+        doc = board.json("/api/v1/benchmarks/large/board")
+        assert doc["measures"] == ["micro"]
+        done = releval(
+            "compare", str(gold), *(f"{name}={path}" for name, path in paths.items()), "--baseline", "s0000",
+            "--test", "bootstrap", "-R", str(doc["resamples"]), "--seed", str(doc["seed"]), "--confidence",
+            str(doc["confidence"]), "--rank-intervals", "-f", "json", env=board.env, timeout=900,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        expected = json.loads(done.stdout)["results"][0]["rank_intervals"]
+        got = {r["name"]: r["cells"]["micro"]["rank_interval"] for r in doc["rows"]}
+        assert len(got) == k
+        assert got == {name: [expected[name]["micro"]["low"], expected[name]["micro"]["high"]] for name in paths}
+        assert len({tuple(v) for v in got.values()}) > 10  # intervals that tell entries apart

@@ -35,27 +35,24 @@ def stored_systems(
 ) -> Iterator[Systems]:
     """`stored` ({name: what a run stores}) as the library reads runs, with gold and the Config of `measures`;
     files written for a library task are removed when the block ends."""
-    from releval.service.board_tasks import OWN_STORAGE, e2e_gold, rc_gold, task_of, unpack_run
+    from releval.service.board_tasks import E2ETask, RcTask, e2e_gold, rc_gold, task_of, unpack_run
+    from releval.service.library_task import LibraryTask, _uploads
 
-    if bench.task == "rc":
+    adapter = task_of(bench.task)
+    if isinstance(adapter, RcTask):
         yield Systems(
             list(rc_gold(bench).labels),
             {name: unpack_run(data)[0] for name, data in stored.items()},
             spec.config_for(measures),
         )
-        return
-    if bench.task == "e2e":
-        e2e = OWN_STORAGE["e2e"]
+    elif isinstance(adapter, E2ETask):
         yield Systems(
             e2e_gold(bench),
-            {name: e2e._pred(data) for name, data in stored.items()},  # type: ignore[union-attr]
-            e2e._config(spec, measures),  # type: ignore[union-attr]
+            {name: adapter._pred(data) for name, data in stored.items()},
+            adapter._config(spec, measures),
         )
-        return
-    from releval.service.library_task import LibraryTask, _uploads
-
-    adapter = task_of(bench.task)
-    assert isinstance(adapter, LibraryTask)
-    names = list(stored)
-    with _uploads(*stored.values()) as paths:
-        yield Systems(adapter._gold(bench), dict(zip(names, paths)), adapter._config(spec, measures))
+    else:
+        assert isinstance(adapter, LibraryTask)
+        names = list(stored)
+        with _uploads(*stored.values()) as paths:
+            yield Systems(adapter._gold(bench), dict(zip(names, paths)), adapter._config(spec, measures))
