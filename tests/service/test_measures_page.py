@@ -139,6 +139,7 @@ def _e2e_predictions(tmp_path: Path) -> list[Path]:
 def test_rank_intervals_of_e2e_and_docred_boards_equal_compare(backend: str, tmp_path: Path) -> None:
     """Issue 33 item 4: the board's rank interval of every entry under every measure is `releval compare --task T
     --rank-intervals` of the same files in the board's entry order, with the board's resamples, seed and level."""
+    from scipy.stats import kendalltau
     from tests.service.test_board_e2e import GOLD as E2E_GOLD
 
     boards = {
@@ -177,6 +178,18 @@ def test_rank_intervals_of_e2e_and_docred_boards_equal_compare(backend: str, tmp
                     assert interval == [want["low"], want["high"]], (task, name, m)
             ranks = {r["name"]: r["cells"][doc["measures"][0]]["rank"] for r in doc["rows"]}
             assert ranks == {n: expected[n][doc["measures"][0]]["rank"] for n in got}, task
+
+            # the measures page of a board of another task: τ-b is SciPy's over the values the board shows
+            evaluation = board.json(f"/b/ranks-{task}/measures.json")
+            assert evaluation["measures"] == doc["measures"] and evaluation["entries"] == sorted(got)
+            values = {m: [r["cells"][m]["value"] for r in sorted(doc["rows"], key=lambda r: r["name"])]
+                      for m in doc["measures"]}  # fmt: skip
+            for g in evaluation["agreement"]:
+                expected_tau = kendalltau(values[g["a"]], values[g["b"]]).statistic
+                if expected_tau != expected_tau:  # NaN: a measure constant over the entries
+                    assert g["tau_b"] is None, (task, g)
+                else:
+                    assert g["tau_b"] == pytest.approx(expected_tau, abs=1e-12), (task, g)
 
 
 def test_rank_intervals_of_1000_systems_keep_no_matrix_of_pairs() -> None:
