@@ -109,7 +109,8 @@ def test_measures_page_equals_an_independent_computation(backend: str, tmp_path:
 
 
 def test_measures_page_refusals(tmp_path: Path) -> None:
-    """One entry: no pair to evaluate (404 with the reason, never a 500); the API says it as JSON."""
+    """One entry: no pair to evaluate (404 with the reason, never a 500); the API says it as JSON. A hidden phase:
+    the organiser's alone."""
     with running_board("sqlite", tmp_path) as board:
         gold = synthetic.write(tmp_path / "gold.jsonl", synthetic.gold_labels())
         assert releval("benchmark", "one", str(gold), "--resamples", "200", env=board.env).returncode == 0
@@ -121,6 +122,19 @@ def test_measures_page_refusals(tmp_path: Path) -> None:
         status, body, _ = board.request("GET", "/api/v1/benchmarks/one/measures/evaluation")
         assert status == 404 and "has 1" in json.loads(body)["error"]
         assert board.request("GET", "/b/nope/measures")[0] == 404
+
+        # a benchmark in its hidden phase: the evaluation shows every entry's scores and tests, so only the
+        # organiser (here an admin's token) reads it; anyone else is told when it is shown
+        assert releval("benchmark", "hidden", str(gold), "--resamples", "200", env=board.env).returncode == 0
+        for name, seed in (("a", 1), ("b", 2)):
+            assert board.submit("hidden", name, synthetic.jsonl(synthetic.predictions(seed)), "p.jsonl")[0] == 201
+        board.wait_idle()
+        status, body, _ = board.request("GET", "/b/hidden/measures")
+        assert status == 403 and b"shown once the" in body and b"phase ends" in body
+        status, body, _ = board.request("GET", "/api/v1/benchmarks/hidden/measures/evaluation")
+        assert status == 403, body
+        status, body, _ = board.request("GET", "/api/v1/benchmarks/hidden/measures/evaluation", token=board.admin)
+        assert status == 200 and json.loads(body)["entries"] == ["a", "b"], body
 
 
 def _e2e_predictions(tmp_path: Path) -> list[Path]:
