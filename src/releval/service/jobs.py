@@ -438,7 +438,9 @@ def _task_rank_intervals(
 ) -> dict[str, list[int]]:
     """`rank_intervals` of a benchmark of another task than classification: its library Task's own rank intervals
     (`releval compare --task T --rank-intervals`) over each entry's run, in entry order; {} when the Task has none
-    or an entry has several seeds (the library ranks one file per system)."""
+    or an entry has several seeds (the library ranks one file per system), and when the library refuses to rank
+    these runs (a RelevalError): the intervals are left out, the measure's tie groups are not failed for them."""
+    from releval.core.errors import RelevalError
     from releval.registry import get_task
     from releval.service.board_systems import stored_systems
 
@@ -447,7 +449,10 @@ def _task_rank_intervals(
         return {}
     stored = {str(e): stored_predictions(rs[0].pk) for e, rs in sorted(all_runs.items())}
     with stored_systems(bench, stored, spec, [measure.name]) as s:
-        got = task.rank_intervals(s.gold, {n: [run] for n, run in s.runs.items()}, s.config, spec.test_config())
+        try:
+            got = task.rank_intervals(s.gold, {n: [run] for n, run in s.runs.items()}, s.config, spec.test_config())
+        except RelevalError:
+            return {}
     return {e: [r[measure.name].low, r[measure.name].high] for e, r in got.items() if measure.name in r}
 
 
