@@ -76,8 +76,15 @@ class Evaluated:
         }
 
     def to_csv(self) -> str:
-        """One row per number, in long form: `section` says which table (power, swap_rate, swap_rate_bin,
-        kendall_tau_b, flip)."""
+        """One row per number, in long form (fractions, not percents); `section` says which table:
+
+        * `power`: `value` the share of pairs significant, `count` of `total` pairs, `low` the smallest significant
+          |Δ|;
+        * `swap_rate`: `value` the rate over `total` splits; `swap_rate_bin`: the rate of the pairs whose |Δ| is in
+          [`low`, `high`), `count` of them;
+        * `kendall_tau_b`: τ-b of `measure` and `other`, `low`–`high` its bootstrap interval;
+        * `flip`: `first` above `second` under `measure`, below under `other` (`delta_a`, `delta_b`; `p_a`, `p_b`
+          Holm-adjusted; `significant` under both)."""
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["section", "measure", "other", "first", "second", "value", "low", "high", "count", "total",
