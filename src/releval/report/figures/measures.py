@@ -44,7 +44,7 @@ def measures_figure(meta: MeasureEvaluation, measures: Sequence[str], *, dataset
     swap = {s.metric: s.rate for s in meta.stability}
     names = list(measures)
     n = len(names)
-    fig = new_figure((9.0, 0.9 + 0.45 * max(n, 3)), what="the measures figure", layout="constrained")
+    fig = new_figure((9.0, 1.4 + 0.45 * max(n, 3)), what="the measures figure", layout="constrained")
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.2, 1.0]})
     y = np.arange(n)
     shares = [100 * power[m].share if m in power else np.nan for m in names]
@@ -57,7 +57,7 @@ def measures_figure(meta: MeasureEvaluation, measures: Sequence[str], *, dataset
     left.invert_yaxis()
     left.set_xlim(0, 100)
     left.set_xlabel("% of system pairs")
-    left.legend(loc="lower right", fontsize="small")
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize="small", frameon=False)
     alpha = meta.power[0].alpha if meta.power else 0.05
     left.set_title(f"significant at α = {alpha:g}" + (" · swapped between halves" if swap else ""), fontsize="medium")
     tau = tau_matrix(meta, names)
