@@ -433,3 +433,52 @@ def test_a_wide_board_keeps_rank_and_names_in_view(tmp_path: Path, page: Any, sh
         first_row = page.locator("table#board tbody tr").first
         assert first_row.locator("td.entry").inner_text() == "a-rather-long-entry-name-for-a-model"
         assert first_row.locator("td.rank").inner_text().startswith("1")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_measures_page_at_desktop_and_phone_widths(
+    backend: str, tmp_path: Path, page: Any, shoot: Callable[[str], None]
+) -> None:
+    """Issue 33 item 3: the evaluation of a benchmark's measures, reached from the board page, at 1,400 px and at
+    390 px: the page never scrolls sideways (wide tables scroll inside their box), and the tables and the figure are
+    visible, the figure loaded. Its τ between micro and macro is SciPy's over the entries' values on the board."""
+    from scipy.stats import kendalltau
+
+    with running_board(backend, tmp_path) as board:
+        make_benchmark(board, tmp_path, "toy")
+        for entry, labels in (("alpha-good", _good()), ("gamma-mid", _mid()), ("beta-weak", _weak())):
+            data = write_jsonl(tmp_path / f"{entry}.jsonl", labels).read_bytes()
+            status, out = board.submit("toy", entry, data, "p.jsonl")
+            assert status == 201, out
+        board.wait_idle()
+        page.goto(f"{board.url}/b/toy/")
+        page.click("a#measures-link")
+        page.wait_for_url(f"{board.url}/b/toy/measures")
+        assert page.locator("h1").inner_text() == "The measures of Toy board"
+        measures = ["micro", "weighted", "dodrans", "entropy", "macro"]
+        assert page.eval_on_selector_all("table#power tbody tr", "rows => rows.map(r => r.cells[0].innerText)") == (
+            measures
+        )
+        # τ-b of micro and macro over the three entries, from the F computed by hand (EXPECTED)
+        names = list(EXPECTED)
+        tau = kendalltau([EXPECTED[n][0] for n in names], [EXPECTED[n][1] for n in names]).statistic
+        row = page.locator("table#agreement tbody tr", has=page.locator("td:text-is('macro')")).filter(
+            has=page.locator("td:text-is('micro')")
+        )
+        assert float(row.locator("td").nth(2).get_attribute("data-v")) == pytest.approx(tau, abs=1e-12)
+        for width in (1400, 390):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.goto(f"{board.url}/b/toy/measures")
+            page.wait_for_function("() => Array.from(document.images).every(i => i.complete)")
+            shoot(f"measures-{width}px")
+            scroll = page.evaluate("() => document.documentElement.scrollWidth")
+            assert scroll <= width, (width, scroll)
+            for selector in ("table#power", "table#agreement", "img#measures-figure"):
+                element = page.locator(selector)
+                element.scroll_into_view_if_needed()
+                assert element.is_visible(), (width, selector)
+                box = element.bounding_box()
+                assert box is not None and box["width"] > 0 and box["height"] > 0, (width, selector)
+            figure = page.locator("img#measures-figure")
+            assert figure.evaluate("img => img.naturalWidth") > 0, width
+            assert figure.bounding_box()["width"] <= width, width  # scaled to the screen (max-width: 100%)

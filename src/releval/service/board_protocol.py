@@ -15,7 +15,8 @@ What a board task declares (its capabilities):
   the bound's default);
 * `across_benchmarks`: `inputs` gives gold and a run as the library's classification functions take them, so the
   replicability analysis across benchmarks (releval.service.across) reads its benchmarks;
-* `ranks_entries`: `rank_intervals` gives each entry's bootstrap rank interval on a board.
+* `ranks_entries`: `rank_intervals` ranks entries from what this board task stores (classification); a task
+  without it is ranked by its library Task's `rank_intervals` over the stored runs (`jobs.rank_intervals`).
 
 Example:
 

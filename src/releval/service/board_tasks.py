@@ -219,7 +219,7 @@ class E2ETask:
     def rank_intervals(
         self, bench: Any, systems: Mapping[str, Sequence[bytes]], measure: str, spec: scoring.BenchmarkSpec
     ) -> dict[str, list[int]]:
-        return {}  # no rank intervals (`ranks_entries`)
+        return {}  # ranked by the library Task instead (`ranks_entries` False: jobs.rank_intervals)
 
     def per_class_result(self, result: dict[str, Any]) -> dict[str, Any] | None:
         """The Strict criterion's ScoreResult dict: the per-type rows an entry page shows."""

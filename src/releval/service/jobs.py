@@ -254,7 +254,7 @@ def tie_key(bench: Benchmark, measure: Measure, runs: Mapping[int, Sequence[Any]
     the releval version that computed the cells."""
     parts = [f"{e}:{','.join(r.sha256 for r in rs)}" for e, rs in sorted(runs.items())]
     parts += [measure.name, str(bench.resamples), str(bench.seed), str(bench.confidence), bench.gold_sha256]
-    parts += [__version__, "ties-2"]  # ties-2: the best by the shown value, tests over seeds, rank intervals
+    parts += [__version__, "ties-3"]  # ties-3: rank intervals of every task with them (ties-2: of rc)
     return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
 
@@ -394,8 +394,10 @@ def _measure_ties(
 
 
 #: Boards of more entries have no rank intervals: one joint draw of every run per measure and `ties` job costs about
-#: 1.4 s for 100 entries on SemEval's 2,717 items, and grows with the entries.
-RANK_ENTRIES = 300
+#: 1.4 s for 100 entries on SemEval's 2,717 items, and grows with the entries. Memory grows as entries × resamples
+#: (releval.significance.ranks keeps each entry's F per resample, never a matrix of pairs: 8 MB for 1,000 entries and
+#: 1,000 resamples; tests/service/test_measures_page.py bounds it).
+RANK_ENTRIES = 1000
 
 
 def rank_intervals(
@@ -404,13 +406,40 @@ def rank_intervals(
     """Each entry's bootstrap rank interval under `measure`: {entry: [low, high]}, from
     `releval.significance.ranks.rank_intervals` over every entry's test runs (in entry order; an entry with several
     seeds by the mean of its seeds in each resample), with the benchmark's resamples, seed and level — the numbers
-    `releval compare --rank-intervals` gives the same files in the same order. Benchmarks whose task ranks entries
-    (`BoardTask.ranks_entries`: classification) with 2 to RANK_ENTRIES entries; {} otherwise."""
+    `releval compare --rank-intervals` gives the same files in the same order. Benchmarks of 2 to RANK_ENTRIES
+    entries: a board task that ranks what it stores (`BoardTask.ranks_entries`: classification's aligned labels)
+    ranks itself; every other task by its library Task's rank intervals (e2e, DocRED, FewRel, DrugProt:
+    `Task.rank_intervals` over the stored runs, one run per entry); {} otherwise."""
     task = task_of(bench.task)
-    if not task.ranks_entries or not 2 <= len(all_runs) <= RANK_ENTRIES:
+    if not 2 <= len(all_runs) <= RANK_ENTRIES:
         return {}
+    if not task.ranks_entries:
+        return _task_rank_intervals(bench, measure, spec, all_runs)
     systems = {str(e): [stored_predictions(r.pk) for r in rs] for e, rs in sorted(all_runs.items())}
     return task.rank_intervals(bench, systems, measure.name, spec)
+
+
+def _task_rank_intervals(
+    bench: Benchmark, measure: Measure, spec: scoring.BenchmarkSpec, all_runs: dict[int, list[Run]]
+) -> dict[str, list[int]]:
+    """`rank_intervals` of a benchmark of another task than classification: its library Task's own rank intervals
+    (`releval compare --task T --rank-intervals`) over each entry's run, in entry order; {} when the Task has none
+    or an entry has several seeds (the library ranks one file per system), and when the library refuses to rank
+    these runs (a RelevalError): the intervals are left out, the measure's tie groups are not failed for them."""
+    from releval.core.errors import RelevalError
+    from releval.registry import get_task
+    from releval.service.board_systems import stored_systems
+
+    task = get_task(bench.task)
+    if task.rank_intervals is None or any(len(rs) != 1 for rs in all_runs.values()):
+        return {}
+    stored = {str(e): stored_predictions(rs[0].pk) for e, rs in sorted(all_runs.items())}
+    with stored_systems(bench, stored, spec, [measure.name]) as s:
+        try:
+            got = task.rank_intervals(s.gold, {n: [run] for n, run in s.runs.items()}, s.config, spec.test_config())
+        except RelevalError:
+            return {}
+    return {e: [r[measure.name].low, r[measure.name].high] for e, r in got.items() if measure.name in r}
 
 
 def seed_tests(scores: dict[int, list[float]], measure: str) -> dict[str, list[float]]:

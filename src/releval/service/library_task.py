@@ -318,4 +318,4 @@ class LibraryTask:
     def rank_intervals(
         self, bench: Any, systems: Mapping[str, Sequence[bytes]], measure: str, spec: scoring.BenchmarkSpec
     ) -> dict[str, list[int]]:
-        return {}  # no rank intervals (`ranks_entries`)
+        return {}  # ranked by the library Task instead (`ranks_entries` False: jobs.rank_intervals)
