@@ -257,6 +257,45 @@ def test_stats_shows_revisit_agreement(capsys: pytest.CaptureFixture[str]) -> No
     assert res.exit_code == 0 and "Re-DocRED" in res.output  # the mismatch of gold and train facts is named
 
 
+def _three_entity_document(title: str) -> dict[str, Any]:
+    vertex = [[{"name": n, "sent_id": s}] for n, s in (("A", 0), ("B", 1), ("C", 1))]
+    labels = [{"h": 0, "t": 1, "r": "P1", "evidence": [0]}, {"h": 0, "t": 1, "r": "P2", "evidence": [0]},
+              {"h": 1, "t": 2, "r": "P3", "evidence": [1]}]  # fmt: skip
+    return {"title": title, "sents": [["a"], ["b"]], "vertexSet": vertex, "labels": labels}
+
+
+def test_stats_percent_na_is_na_over_na_plus_facts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/docred.md's example by hand: 3 entities = 6 candidate pairs, 3 facts on 2 pairs, 4 NA pairs: % NA =
+    4 / (4 + 3), not 4 / 6; the printed note says which."""
+    gold = tmp_path / "g.json"
+    gold.write_text(json.dumps([_three_entity_document("T")]))
+    assert main(["stats", "--task", "docred", str(gold), "-f", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["files"]
+    assert (row["candidates"], row["facts"]) == (6, 3)
+    assert row["na_percent"] == pytest.approx(100 * 4 / 7) and row["na_percent"] != pytest.approx(100 * 4 / 6)
+    assert main(["stats", "--task", "docred", str(gold)]) == 0
+    out = capsys.readouterr().out
+    assert "57.14" in out and "% NA = NA / (NA + facts)" in out
+    doc = (HERE.parent / "docs" / "docred.md").read_text()
+    assert "**% NA** is NA / (NA +\nfacts), a share of label samples, not NA / candidate pairs" in doc
+    assert "% NA over candidate pairs" not in doc
+
+
+def test_gold_with_a_repeated_title_is_refused_as_the_docs_say(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/docred.md's refusals table: a repeated title is refused, naming the second document and the first (the
+    reference scorers merge the two documents), by score and stats alike."""
+    gold = tmp_path / "g.json"
+    gold.write_text(json.dumps([_three_entity_document("T"), _three_entity_document("U"), _three_entity_document("T")]))
+    row = "| gold with a repeated title (titles key the predictions) | the documents merged | refused, naming the "
+    assert row in (HERE.parent / "docs" / "docred.md").read_text()
+    for argv in (["score", "--task", "docred", str(gold), str(gold)], ["stats", "--task", "docred", str(gold)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "record 3: field 'title'" in err and "repeats document 1" in err, err
+
+
 def test_plot_per_relation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     files = _write(tmp_path, CASES["mixed"])
     png, data = tmp_path / "f.png", tmp_path / "f.json"
@@ -308,6 +347,49 @@ def test_the_same_file_as_train_and_distant_facts_is_read_once(tmp_path: Path) -
     assert both.distant is both.train
     r = _score(tmp_path, {**CASES["mixed"], "train_distant": CASES["mixed"]["train_annotated"]}, "codalab")
     assert r.official["ign_distant_f1"] == r.official["ign_f1"]
+
+
+def test_two_files_of_the_same_content_as_train_and_distant_facts_are_parsed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: `--train-facts a --distant-facts b` with b a copy of a (the CodaLab layout: train_annotated.fact and
+    train_distant.fact) gives the numbers of one file given as both, and parses one file, not two; a third file of
+    other content is parsed too (the count is of contents, not of calls)."""
+    import releval.data.docred as data_docred
+    from releval.tasks.docred import Facts
+
+    parsed: list[str] = []
+    original = data_docred._fact_file
+
+    def counting(name: str, raw: bytes) -> Any:
+        parsed.append(Path(name).name)
+        return original(name, raw)
+
+    monkeypatch.setattr(data_docred, "_fact_file", counting)
+    files = _write(tmp_path, CASES["mixed"])
+    copy = tmp_path / "train_distant.fact"
+    copy.write_bytes(Path(files["train_annotated"]).read_bytes())
+    gold, pred = files["truth"], [("s", files["submission"])]
+    once = score_files(gold, pred, DocredConfig(train_facts=(files["train_annotated"],),
+                                                distant_facts=(files["train_annotated"],)))[0]  # fmt: skip
+    assert parsed == ["train_annotated.json"]
+    parsed.clear()
+    config = DocredConfig(train_facts=(files["train_annotated"],), distant_facts=(str(copy),))
+    both = Facts.of(config)
+    assert parsed == ["train_annotated.json"] and both.distant is both.train
+    parsed.clear()
+    two = score_files(gold, pred, config)[0]
+    assert parsed == ["train_annotated.json"]
+    assert two.official == once.official and two.signature == once.signature
+    # by hand: the copy's facts are the annotated facts, so Ign-distant equals Ign (the reference's own vector)
+    assert two.official["ign_distant_f1"] == two.official["ign_f1"]
+    # a file of other content is a second parse, and a second set
+    other = tmp_path / "other.fact"
+    other.write_text(json.dumps([["x", "y", "P1"]]))
+    parsed.clear()
+    apart = Facts.of(DocredConfig(train_facts=(files["train_annotated"],), distant_facts=(str(other),)))
+    assert parsed == ["train_annotated.json", "other.fact"] and apart.distant is not apart.train
+    assert apart.distant is not None and apart.distant.facts == {("x", "y", "P1")}
 
 
 def test_relation_names_in_tables_json_and_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -129,6 +129,15 @@ def test_every_registered_format_has_an_example() -> None:
     assert list(PARSED) == list(LABEL_FORMATS) and list(DOCUMENTS) == list(E2E_FORMATS)
 
 
+def test_the_readme_input_format_table_lists_every_label_format() -> None:
+    """Issue 34: README's "Input formats and checks" table lacked `id-label-json` and `wide-tsv`; every registered
+    label format is a row (or part of one) of it."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Input formats and checks", 1)[1].split("\n\n", 2)[1]
+    listed = {name for row in table.splitlines()[2:] for name in re.findall(r"`([a-z0-9-]+)`", row.split("|")[1])}
+    assert set(LABEL_FORMATS) <= listed, sorted(set(LABEL_FORMATS) - listed)
+
+
 def test_formats_tuples_are_the_registry_names_in_order() -> None:
     assert (
         labels.FORMATS

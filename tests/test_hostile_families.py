@@ -211,11 +211,9 @@ CASES = [
         "gold",
         drugprot_padded_type,
         r":3: field 'type'",
-        "surrounding white space",
+        "trailing white space",
     ),
-    Hostile(
-        "DrugProt space before an id", "drugprot", "gold", drugprot_padded_id, r":5: field 'id'", "surrounding white"
-    ),
+    Hostile("DrugProt space before an id", "drugprot", "gold", drugprot_padded_id, r":5: field 'id'", "leading white"),
 ]
 
 

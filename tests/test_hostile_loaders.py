@@ -278,8 +278,8 @@ def test_tacred_errors_name_the_record_and_keep_the_label_intact(tmp_path: Path)
         load_labels(path)
     err = info.value
     assert (err.record, err.line, err.field) == (2, None, "relation")
-    assert err.message == "label ' pipeline' has surrounding white space"
-    assert str(err) == f"{path}: record 2: field 'relation': label ' pipeline' has surrounding white space"
+    assert err.message == "label ' pipeline' has leading white space"
+    assert str(err) == f"{path}: record 2: field 'relation': label ' pipeline' has leading white space"
     gold = write(tmp_path, "gold.json", json.dumps([{"id": "1", "relation": "a"}, {"id": "2", "relation": "b"}]))
     patch = write(tmp_path, "patch.json", json.dumps([{"id": "2", "relation": "c"}, {"id": "9", "relation": "d"}]))
     with pytest.raises(InputError) as info:
@@ -381,8 +381,8 @@ def test_e2e_read_keys_written_twice_are_refused(tmp_path: Path) -> None:
     ("fmt", "text", "line", "message"),
     [
         ("jsonl", '{"id": "a", "label": "x"}\n{"id": "", "label": "y"}\n', 2, "empty id"),
-        ("jsonl", '{"id": "a", "label": "x"}\n{"id": " b", "label": "y"}\n', 2, "id ' b' has surrounding white space"),
-        ("id-tsv", "a\tx\nb \ty\n", 2, "id 'b ' has surrounding white space"),
+        ("jsonl", '{"id": "a", "label": "x"}\n{"id": " b", "label": "y"}\n', 2, "id ' b' has leading white space"),
+        ("id-tsv", "a\tx\nb \ty\n", 2, "id 'b ' has trailing white space"),
         ("csv", "id,label\na,x\n,y\n", 3, "empty id"),
         ("tsv", "id\tlabel\na\tx\nb\u0007\ty\n", 3, "id 'b\\x07' holds a control character"),
     ],

@@ -190,3 +190,46 @@ def test_simulate_figure_without_matplotlib(
     assert code == 2
     assert "needs matplotlib: pip install 'releval[plot]'" in capsys.readouterr().err
     assert not out.exists() and not fig.exists()
+
+
+def test_from_predictions_prints_effects_in_compare_units(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 33 item 6: replicability printed +0.02662 where compare prints +2.66. Each dataset's printed Δ is
+    compare's printed Δ for the same gold and systems (micro, the measure both test); JSON keeps the fraction, as
+    compare's JSON does, and it equals compare's `effect`; a table's `effect` column (analyze) stays as written."""
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    semeval, fewrel = examples / "semeval2010_task8", examples / "fewrel"
+    key = semeval / "test_key_directed.txt"
+    datasets = {
+        "crcnn-attcnn": (key, semeval / "onehaitao_crcnn.txt", semeval / "onehaitao_attcnn.txt"),
+        "rbert-cnn": (key, semeval / "onehaitao_rbert.txt", semeval / "onehaitao_cnn.txt"),
+    }
+    shown, fractions = {}, {}
+    for name, (gold, a, b) in datasets.items():
+        assert main(["compare", str(gold), f"a={a}", f"b={b}", "-R", "200"]) == 0
+        row = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("a vs b") and " micro " in ln)
+        shown[name] = row.split()[row.split().index("micro") + 3]  # A, B, then Δ = A−B
+        assert main(["compare", str(gold), f"a={a}", f"b={b}", "-R", "200", "-f", "json"]) == 0
+        pairs = json.loads(capsys.readouterr().out)["results"][0]["pairs"]
+        (pair,) = [p for p in pairs if p["metric"] == "micro"]
+        fractions[name] = pair["effect"]
+    argv = ["replicability", "from-predictions", "-R", "200"]
+    for name, files in datasets.items():
+        argv += ["-d", f"{name}=" + ",".join(map(str, files))]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Δ = A−B" in out and " effect " not in out
+    for name in datasets:
+        row = next(ln for ln in out.splitlines() if ln.startswith(name))
+        assert row.split()[2] == shown[name], (row, shown[name])
+        assert shown[name] == f"{100 * fractions[name]:+.2f}"  # points: +2.66, not +0.02662
+    assert main([*argv, "-f", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["datasets"]
+    assert {r["dataset"]: r["effect"] for r in rows} == pytest.approx(fractions, abs=1e-15)
+    # FewRel: accuracy over episodes, the same units as compare --task fewrel
+    gold, a, b = fewrel / "gold-5-1.json.gz", fewrel / "pred-between-5-1.json", fewrel / "pred-bow-5-1.json"
+    assert main(["compare", "--task", "fewrel", str(gold), f"a={a}", f"b={b}", "-R", "200"]) == 0
+    row = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("a vs b"))
+    delta = next(c for c in row.split() if c[0] in "+-" and "." in c)
+    argv = ["replicability", "from-predictions", "--task", "fewrel", "-R", "200", "-d", f"x={gold},{a},{b}"]
+    assert main(argv) == 0
+    assert next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("x ")).split()[2] == delta

@@ -108,7 +108,7 @@ CASES = [
         "e2e",
         "relation types with white space",
         _pair(spaced_relations),
-        "relation type(s) carry surrounding white space",
+        "relation type(s) carry trailing white space",
     ),
     Mistake(
         "e2e",

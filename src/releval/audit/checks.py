@@ -17,7 +17,7 @@ from pathlib import Path
 
 from releval.audit.findings import AuditReport, Finding
 from releval.audit.loading import Loaded, load_tolerant
-from releval.core.errors import InputError, OptionError
+from releval.core.errors import InputError, OptionError, grouped_problems
 from releval.core.signature import Signature, sequence_digest, short_hash
 from releval.core.validation import check_choice
 from releval.data.alignment import Alignment, align, offset_hint
@@ -211,7 +211,7 @@ def input_findings(loaded: Loaded) -> list[Finding]:
                 f"{loaded.role} file {loaded.path} has {len(loaded.errors)} problem(s) that keep it from being read; "
                 "the checks that need it are skipped",
                 len(loaded.errors),
-                [str(e) for e in loaded.errors[:20]],
+                grouped_problems(loaded.errors)[:20],  # alike problems said once
                 {"file": loaded.role, "path": loaded.path},
             )
         )

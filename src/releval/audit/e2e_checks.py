@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from releval.audit.findings import AuditReport, Finding
-from releval.core.errors import InputError, InputErrors
+from releval.core.errors import InputError, InputErrors, grouped_problems
 from releval.core.signature import Signature
 from releval.data.decoding import read_utf8
 from releval.data.e2e import (
@@ -148,7 +148,7 @@ def _unreadable(role: str, path: str, errors: list[InputError]) -> Finding:
         f"{role} file {path} has {len(errors)} problem(s) that keep it from being read (the loader stops after 50); "
         "the checks that need it are skipped",
         len(errors),
-        [str(e) for e in errors[:20]],
+        grouped_problems(errors)[:20],  # alike problems said once
         {"file": role, "path": path},
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 
@@ -65,15 +66,85 @@ class InputError(RelevalError):
         return (": ".join(parts) + ": ") if parts else ""
 
 
+#: Problems a reader lists per file: it stops reading the file at this many (a file whose every line is wrong
+#: would otherwise list every line).
+MAX_ERRORS = 50
+#: Quoted text and numbers: what differs between two records' messages about the same problem.
+_VARYING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\d+")
+#: A group of alike problems with more members than this is said in one line even when their quoted values differ.
+ALIKE_SHOWN = 3
+
+
+def problem_kind(error: InputError) -> tuple[str | None, str | None, str | None, str]:
+    """What makes two input problems the same problem: their dataset (replicability's DatasetInputError), file,
+    field and message with quoted values and numbers left out (`expected '<id>\\t<label>', got '7'` and `… got '8'`
+    are one kind).
+
+    >>> a = InputError("expected '<id>\\t<label>', got '7'", file="p.tsv", line=7)
+    >>> problem_kind(a) == problem_kind(InputError("expected '<id>\\t<label>', got '8 x'", file="p.tsv", line=8))
+    True
+    """
+    return getattr(error, "dataset", None), error.file, error.field, _VARYING.sub("#", error.message)
+
+
+def _places(errors: Sequence[InputError], limit: int = 5) -> str:
+    """`lines 2, 3, 4, 5, 6, … 50`: where the problems are (lines, else records, else a count of times)."""
+    at = [e.line for e in errors] if all(e.line is not None for e in errors) else None
+    unit = "line"
+    if at is None and all(e.record is not None for e in errors):
+        at, unit = [e.record for e in errors], "record"
+    if at is None:
+        return f"{len(errors)} more time(s)"
+    shown = ", ".join(str(n) for n in at[:limit]) + (f", … {at[-1]}" if len(at) > limit else "")
+    return f"{len(errors)} more {unit}{'s' if len(errors) > 1 else ''} ({shown})"
+
+
+def grouped_problems(errors: Sequence[InputError]) -> list[str]:
+    """One line per problem, alike problems said once: the first of a kind (`problem_kind`) in full, then where
+    else it occurs — when their messages are the same text, or when more than ALIKE_SHOWN share the kind (a file
+    whose every record fails says its problem once, not once per record). A few alike problems with different
+    quoted values (two different misspelt labels) keep a line each, in the order found.
+
+    >>> rows = [InputError("label 'Other ' has trailing white space", file="p.tsv", line=n, field="label")
+    ...         for n in range(1, 51)]
+    >>> print(*grouped_problems(rows))
+    p.tsv:1: field 'label': label 'Other ' has trailing white space — the same problem at 49 more lines
+    (2, 3, 4, 5, 6, … 50)
+    """
+    kinds: dict[tuple[str | None, str | None, str | None, str], list[InputError]] = {}
+    for e in errors:
+        kinds.setdefault(problem_kind(e), []).append(e)
+    lines: list[str] = []
+    said: set[tuple[str | None, str | None, str | None, str]] = set()
+    for e in errors:
+        kind = problem_kind(e)
+        alike = kinds[kind]
+        if len(alike) > 1 and (len(alike) > ALIKE_SHOWN or len({a.message for a in alike}) == 1):
+            if kind not in said:
+                said.add(kind)
+                lines.append(f"{alike[0]} — the same problem at {_places(alike[1:])}")
+        else:
+            lines.append(str(e))
+    return lines
+
+
 class InputErrors(RelevalError):
-    """Several input problems found in one pass: all are reported, not just the first."""
+    """Several input problems found in one pass: all are reported, not just the first. Alike problems are said
+    once (`grouped_problems`): when every record of a file has the same problem, the message is one line."""
 
     def __init__(self, errors: Sequence[InputError], limit: int = 20) -> None:
         self.errors = list(errors)
-        shown = [str(e) for e in self.errors[:limit]]
-        more = len(self.errors) - len(shown)
+        grouped = grouped_problems(self.errors)
+        stopped = f"(a reader lists at most {MAX_ERRORS} problems per file)" if len(self.errors) >= MAX_ERRORS else ""
+        if len(grouped) == 1:
+            super().__init__(f"{grouped[0]} {stopped}".rstrip())
+            return
+        shown = grouped[:limit]
+        more = len(grouped) - len(shown)
         if more > 0:
             shown.append(f"... and {more} more problem(s)")
+        if stopped:
+            shown.append(stopped)
         super().__init__(f"{len(self.errors)} input problem(s):\n  " + "\n  ".join(shown))
 
 

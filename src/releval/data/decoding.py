@@ -45,6 +45,18 @@ _ESCAPED_ASCII = re.compile(rb"\\u00[2-7][0-9a-fA-F]|\\/")
 EXCERPT = 40  # characters of an input value quoted in a message
 
 
+def white_space_side(text: str) -> str:
+    """Where `text` has white space that `str.strip` would remove: "leading", "trailing" or "surrounding" (both), so
+    a message names the mistake as it is (`'Other '` has trailing white space).
+
+    >>> white_space_side("Other "), white_space_side("\u00a0P17"), white_space_side(" a ")
+    ('trailing', 'leading', 'surrounding')
+    """
+    if text.lstrip() == text:
+        return "trailing"
+    return "leading" if text.rstrip() == text else "surrounding"
+
+
 def excerpt(text: str, limit: int = EXCERPT) -> str:
     """`text` quoted for a message, cut to `limit` characters: a 128 KiB field is not echoed back."""
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text):,} characters)"

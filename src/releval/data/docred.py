@@ -255,7 +255,11 @@ def _titled_record(
 def load_gold(path: PathLike, *, evidence: bool = True) -> DocredGold:
     """A DocRED-format gold file. A label without `evidence` is an error naming its document unless `evidence` is
     False (evidence not scored); a repeated title is an error (the official scorer would merge the documents)."""
-    name, raw = str(path), read_bytes(path)
+    return gold_of_bytes(str(path), read_bytes(path), evidence=evidence)
+
+
+def gold_of_bytes(name: str, raw: bytes, *, evidence: bool = True) -> DocredGold:
+    """`load_gold` of a file already read: `raw` its (gunzipped) bytes, `name` the file named in errors."""
     typed = _typed(raw, _Document)
     if typed is not None:
         fast = _fast_gold(name, typed, evidence)
@@ -438,44 +442,97 @@ def facts_of_documents(docs: Sequence[Any]) -> frozenset[tuple[str, str, str]]:
     return frozenset(out)
 
 
+@dataclass(frozen=True)
+class _FactFile:
+    """The facts of one train-fact file's content: a DocRED training file (`docred`, its documents and labels
+    counted) or a `.fact` list (`fact`)."""
+
+    facts: frozenset[tuple[str, str, str]]
+    kind: str
+    n_documents: int = 0
+    n_labels: int = 0
+
+
+def _fact_file(name: str, raw: bytes) -> _FactFile:
+    """Parse one train-fact file (see `load_train_facts`)."""
+    try:  # a .fact list, checked by msgspec in C; anything else is read and checked below
+        return _FactFile(frozenset(msgspec.json.decode(raw, type=list[tuple[str, str, str]])), "fact")
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        data = _parsed(raw, name)
+    if not isinstance(data, list):
+        raise InputError("train facts: expected a DocRED training file or a .fact list of triples", file=name)
+    if data and isinstance(data[0], dict):
+        gold = gold_of_bytes(name, raw, evidence=False)
+        facts: set[tuple[str, str, str]] = set()
+        for doc in gold.documents:
+            for h, t, r, _ in doc.labels:
+                facts.update((n1, n2, r) for n1 in doc.names[h] for n2 in doc.names[t])
+        return _FactFile(frozenset(facts), "docred", len(gold.documents), sum(len(d.labels) for d in gold.documents))
+    try:  # msgspec checks every triple in C; the slow loop below only runs to locate a bad one
+        return _FactFile(frozenset(msgspec.convert(data, list[tuple[str, str, str]])), "fact")
+    except msgspec.ValidationError:
+        pass
+    for i, triple in enumerate(data):
+        if not (isinstance(triple, list) and len(triple) == 3 and all(isinstance(s, str) for s in triple)):
+            raise InputError(
+                "a .fact list holds [head name, tail name, relation] triples of strings", file=name, record=i + 1
+            )
+    return _FactFile(frozenset((t[0], t[1], t[2]) for t in data), "fact")
+
+
+def load_train_fact_sets(*groups: Sequence[PathLike]) -> tuple[TrainFacts | None, ...]:
+    """`load_train_facts` of each group of paths (None for an empty group), each distinct file **content** parsed
+    once: a file is keyed by the SHA-256 of its (gunzipped) bytes, so `--train-facts a.fact --distant-facts b.fact`
+    with b a copy of a parses one file, and groups of the same contents give the same TrainFacts object (its
+    digest, a sort of every triple, computed once; the scorer looks the facts up once for both).
+
+    >>> import json, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> for n in ("a.fact", "b.fact"): _ = (d / n).write_text(json.dumps([["A", "B", "P1"]]))
+    >>> train, distant = load_train_fact_sets([d / "a.fact"], [d / "b.fact"])
+    >>> train is distant, sorted(train.facts), distant.paths == (str(d / "a.fact"),)
+    (True, [('A', 'B', 'P1')], True)
+    """
+    by_path: dict[str, str] = {}  # path -> content digest: a path given twice is read once
+    parts: dict[str, _FactFile] = {}  # content digest -> its facts: a content given twice is parsed once
+    made: dict[frozenset[str], TrainFacts] = {}  # the distinct contents of a group -> its union
+    out: list[TrainFacts | None] = []
+    for paths in groups:
+        if not paths:
+            out.append(None)
+            continue
+        keys: list[str] = []
+        for path in paths:
+            name = str(path)
+            if name not in by_path:
+                raw = read_bytes(path)
+                key = hashlib.sha256(raw).hexdigest()
+                if key not in parts:
+                    parts[key] = _fact_file(name, raw)
+                by_path[name] = key
+            keys.append(by_path[name])
+        distinct = frozenset(keys)  # the union: a content repeated within a group counts once
+        if distinct not in made:
+            files = [parts[k] for k in dict.fromkeys(keys)]
+            made[distinct] = TrainFacts(
+                frozenset().union(*(f.facts for f in files)) if len(files) > 1 else files[0].facts,
+                tuple(str(p) for p in paths),
+                tuple(f.kind for f in files),
+                sum(f.n_documents for f in files),
+                sum(f.n_labels for f in files),
+            )
+        out.append(made[distinct])
+    return tuple(out)
+
+
 def load_train_facts(paths: Sequence[PathLike]) -> TrainFacts:
     """The union of the train facts of `paths`: each a DocRED training file or a `.fact` JSON list of
-    [head name, tail name, relation] triples (recognised by its first element)."""
-    facts: set[tuple[str, str, str]] = set()
-    kinds, n_docs, n_labels = [], 0, 0
-    for path in paths:
-        name, raw = str(path), read_bytes(path)
-        try:  # a .fact list, checked by msgspec in C; anything else is read and checked below
-            facts.update(msgspec.json.decode(raw, type=list[tuple[str, str, str]]))
-            kinds.append("fact")
-            continue
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            data = _parsed(raw, name)
-        if not isinstance(data, list):
-            raise InputError("train facts: expected a DocRED training file or a .fact list of triples", file=name)
-        if data and isinstance(data[0], dict):
-            gold = load_gold(path, evidence=False)
-            for doc in gold.documents:
-                for h, t, r, _ in doc.labels:
-                    facts.update((n1, n2, r) for n1 in doc.names[h] for n2 in doc.names[t])
-            kinds.append("docred")
-            n_docs += len(gold.documents)
-            n_labels += sum(len(d.labels) for d in gold.documents)
-            continue
-        try:  # msgspec checks every triple in C; the slow loop below only runs to locate a bad one
-            facts.update(msgspec.convert(data, list[tuple[str, str, str]]))
-            kinds.append("fact")
-            continue
-        except msgspec.ValidationError:
-            pass
-        for i, triple in enumerate(data):
-            if not (isinstance(triple, list) and len(triple) == 3 and all(isinstance(s, str) for s in triple)):
-                raise InputError(
-                    "a .fact list holds [head name, tail name, relation] triples of strings", file=name, record=i + 1
-                )
-            facts.add((triple[0], triple[1], triple[2]))
-        kinds.append("fact")
-    return TrainFacts(frozenset(facts), tuple(str(p) for p in paths), tuple(kinds), n_docs, n_labels)
+    [head name, tail name, relation] triples (recognised by its first element); a content given twice counts once."""
+    if not paths:
+        return TrainFacts(frozenset(), (), (), 0, 0)
+    (facts,) = load_train_fact_sets(paths)
+    assert facts is not None
+    return facts
 
 
 #: `relation_names` value naming the copy of DocRED's `rel_info.json` bundled with releval (MIT; NOTICE).

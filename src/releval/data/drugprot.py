@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from releval.core.errors import InputError
-from releval.data.decoding import CONTROL, decode_text, digits_int, excerpt, read_utf8
+from releval.data.decoding import CONTROL, decode_text, digits_int, excerpt, read_utf8, white_space_side
 from releval.data.delimited import text_lines
 
 #: The 13 DrugProt relation types, in the official library's order.
@@ -72,10 +72,11 @@ def _clean(value: str, what: str, name: str, line: int, field: str) -> str:
     'T1'
     >>> _clean("T1\\u00a0", "entity id", "f.tsv", 3, "id")
     Traceback (most recent call last):
-    releval.core.errors.InputError: f.tsv:3: field 'id': entity id 'T1\\xa0' has surrounding white space
+    releval.core.errors.InputError: f.tsv:3: field 'id': entity id 'T1\\xa0' has trailing white space
     """
     if value != value.strip():
-        raise InputError(f"{what} {excerpt(value)} has surrounding white space", file=name, line=line, field=field)
+        side = white_space_side(value)
+        raise InputError(f"{what} {excerpt(value)} has {side} white space", file=name, line=line, field=field)
     if CONTROL.search(value):
         raise InputError(f"{what} {excerpt(value)} holds a control character", file=name, line=line, field=field)
     return value

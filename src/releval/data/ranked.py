@@ -50,6 +50,7 @@ from releval.data.decoding import (
     read_utf8,
     refuse_lone_cr,
     shown_int,
+    white_space_side,
     with_all_keys,
 )
 from releval.data.formats.common import ids_ok
@@ -164,7 +165,9 @@ def _string(value: Any, path: str, line: int, field: str) -> str:
         shown = excerpt(value) if isinstance(value, str) else type(value).__name__
         raise InputError(f"expected a non-empty string, got {shown}", file=path, line=line, field=field)
     if value != value.strip():
-        raise InputError(f"{excerpt(value)} has surrounding white space", file=path, line=line, field=field)
+        raise InputError(
+            f"{excerpt(value)} has {white_space_side(value)} white space", file=path, line=line, field=field
+        )
     if CONTROL.search(value):
         raise InputError(f"{excerpt(value)} holds a control character", file=path, line=line, field=field)
     return value

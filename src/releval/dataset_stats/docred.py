@@ -2,10 +2,14 @@
 train facts, and the agreement between two annotations of the same documents (Revisit-DocRED's original and
 from-scratch labels).
 
-% NA counts **candidate pairs**: every ordered pair (h, t) of distinct entities of a document is one candidate;
-a candidate with no fact is NA, one with facts counts once per fact (a label sample each). Perplexity is 2^H of
-that label distribution with NA, and of the facts' types alone without NA; the imbalance ratio is the count of
-the most over the least frequent relation type.
+% NA is **NA / (NA + facts)**, a share of label samples, not of candidate pairs: every ordered pair (h, t) of
+distinct entities of a document is a candidate pair; a candidate pair with no fact is one NA sample, and each fact
+is one sample (a pair with two facts is two samples). Perplexity is 2^H of that label distribution with NA, and of
+the facts' types alone without NA; the imbalance ratio is the count of the most over the least frequent relation
+type.
+
+Example: one document with 3 entities has 3·2 = 6 candidate pairs; facts (0, 1, P1), (0, 1, P2), (1, 2, P3) cover
+2 pairs, so 4 pairs are NA and % NA = 100 · 4 / (4 + 3) = 57.14 (NA / candidate pairs would be 66.67).
 """
 
 from __future__ import annotations
@@ -108,9 +112,9 @@ class DocredStats:
                 cols,
                 rows,
                 notes=[
-                    "% NA over candidate pairs: every ordered pair of distinct entities of a document; a pair without "
-                    "a fact is NA; perplexity = 2^H of the labels (NA included / facts only); ratio = most / least "
-                    "frequent relation type",
+                    "% NA = NA / (NA + facts): a candidate pair (an ordered pair of distinct entities of a document) "
+                    "without a fact is one NA sample, each fact one sample; perplexity = 2^H of the labels (NA "
+                    "included / facts only); ratio = most / least frequent relation type",
                     *(
                         [
                             "% facts in train: facts with some (head mention name, tail mention name, r) among the "

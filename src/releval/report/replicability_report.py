@@ -92,7 +92,11 @@ def analysis_tables(result: ReplicabilityResult, *, per_u: bool = False) -> list
     )
     ident = result.identification
     columns = [Column("dataset"), Column("p", "p", spec=".4g")]
-    if result.effects is not None:
+    if result.effects is not None and result.test is not None:
+        # from-predictions: differences of two scores in [0, 1], shown in points as compare shows its Δ (+2.66);
+        # CSV and JSON keep the fraction (0.0266), as compare's do
+        columns.append(Column("Δ = A−B", "signed-percent", key="effect"))
+    elif result.effects is not None:  # read from a table: the effect is in the table's own units
         columns.append(Column("effect", "number", spec="+.4g"))
     columns += [
         Column(f"adj. p ({ident.method})", "p", key="adjusted_p", spec=".4g"),

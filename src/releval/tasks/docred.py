@@ -54,7 +54,7 @@ from releval.data.docred import (
     load_gold,
     load_relation_names,
     load_submission,
-    load_train_facts,
+    load_train_fact_sets,
 )
 from releval.metrics.averages import AveragingSpec, all_averages, f_averages
 from releval.metrics.cells import counts_of
@@ -134,12 +134,11 @@ class Facts:
 
     @classmethod
     def of(cls, config: DocredConfig) -> Facts:
-        """The train and distant facts of `config`, each set read once: the same files given as both (as the
-        CodaLab scorer's own setup does when no distant file exists) are one set, its digest computed once."""
-        train = load_train_facts(config.train_facts) if config.train_facts else None
-        if config.distant_facts and config.distant_facts == config.train_facts:
-            return cls(train, train)
-        return cls(train, load_train_facts(config.distant_facts) if config.distant_facts else None)
+        """The train and distant facts of `config`, each file content parsed once: the same files, or files of the
+        same content, given as both (as the CodaLab scorer's own setup does when no distant file exists, with a
+        copy named `train_distant.fact`) are one set, its digest computed and its facts looked up once."""
+        train, distant = load_train_fact_sets(config.train_facts, config.distant_facts)
+        return cls(train, distant)
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,12 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from releval.core.errors import InputError
 from releval.core.notices import Notice
+from releval.data.decoding import white_space_side
 from releval.data.formats import tab_command
 from releval.tasks.label_mistakes import name_swap_reason, trailing_junk
 
@@ -68,6 +69,12 @@ class Vocabulary:
     def unseen(self) -> list[str]:
         """The predicted values gold never uses (and that are not `allowed`), sorted."""
         return sorted(set(self.pred) - self.gold - self.allowed)
+
+
+def _side(values: Iterable[str]) -> str:
+    """`white_space_side` of every value, when they agree; else "surrounding"."""
+    sides = {white_space_side(v) for v in values}
+    return sides.pop() if len(sides) == 1 else "surrounding"
 
 
 def _shown(pairs: list[tuple[str, str]], limit: int = 5) -> str:
@@ -103,7 +110,7 @@ def check_vocabulary(v: Vocabulary) -> list[Notice]:
     spaced = [(p, p.strip()) for p in unseen if p != p.strip() and p.strip() in v.gold]
     if spaced:
         raise InputError(
-            f"{len(spaced)} predicted {kind}(s) carry surrounding white space: {_shown(spaced)}"
+            f"{len(spaced)} predicted {kind}(s) carry {_side(p for p, _ in spaced)} white space: {_shown(spaced)}"
             f"{_located(v, spaced[0][0])}; they match nothing — strip the white space around the {kind}",
             file=v.pred_path,
             field=kind,

@@ -21,11 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from releval.core.errors import InputError, raise_all
-from releval.data.decoding import CONTROL, exact_json, excerpt, keys_may_repeat, with_all_keys
+from releval.core.errors import MAX_ERRORS, InputError, raise_all
+from releval.data.decoding import CONTROL, exact_json, excerpt, keys_may_repeat, white_space_side, with_all_keys
 from releval.data.formats.base import LabelFile, located
 
-MAX_ERRORS = 50  # problems listed per file
 LABEL_FIELD_CANDIDATES = {
     "gold": ("label", "relation", "gold", "label_true", "y_true"),
     "pred": ("prediction", "pred", "label_pred", "predicted", "label", "relation", "y_pred"),
@@ -42,7 +41,7 @@ def text_problem(kind: str, text: str) -> str | None:
     if not text.strip():
         return f"empty {kind}"
     if text != text.strip():
-        return f"{kind} {excerpt(text)} has surrounding white space"
+        return f"{kind} {excerpt(text)} has {white_space_side(text)} white space"
     if CONTROL.search(text):
         return f"{kind} {excerpt(text)} holds a control character"
     return None
