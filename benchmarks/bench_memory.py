@@ -23,7 +23,7 @@ files) is:
 | `rc-jsonl` | one line per side | `{"id": …, "label": …}` JSON lines, same data |
 | `semeval-official` | one line per side | SemEval-2010 Task 8 key lines `8001<TAB>Cause-Effect(e1,e2)`, 19 labels |
 | `e2e` | one sentence | SpERT JSON: 12 tokens, 3 entities, 1 relation (predictions: some types changed) |
-| `docred` | one document | 2 sentences, 3 entities, 1 fact; predictions `{title, h_idx, t_idx, r}` |
+| `docred` | one document | 6 sentences of 20 tokens, 6 entities (9 mentions), 3 facts; predictions `{title, h_idx, t_idx, r, evidence}` |
 | `ranked` | one bag / one scored prediction | gold JSON lines `{text, h, t, relation}` (60 % NA); predictions `h<TAB>t<TAB>relation<TAB>score` |
 | `fewrel` | one episode (5-way 1-shot, one query) | gold episodes with `answer`; predictions a JSON list of ints |
 | `chemprot` | one line per side | ChemProt BLUE TSV `index<TAB>sentence<TAB>label` (`--task chemprot-blue`) |
@@ -149,27 +149,34 @@ def e2e_pair(folder: Path, n: int, shuffle: bool) -> list[str]:
 
 
 def docred_pair(folder: Path, n: int, shuffle: bool) -> list[str]:
+    """n documents shaped like DocRED's (smaller): 6 sentences of 20 tokens, 6 entities of one or two mentions, 3
+    facts; the predictions hold the 3 facts, 30 % with the wrong relation."""
     rng = np.random.default_rng(0)
-    wrong = rng.random(n) < 0.3
+    wrong = rng.random((n, 3)) < 0.3
+    kinds = ("PER", "ORG", "LOC", "TIME", "NUM", "MISC")
 
     def document(i: int) -> str:
-        mention = '[{{"name": "e{k}", "pos": [{p}, {q}], "sent_id": {s}, "type": "{t}"}}]'
+        mention = '{{"name": "e{k}", "pos": [{p}, {q}], "sent_id": {s}, "type": "{t}"}}'
         vertices = ",".join(
-            mention.format(k=k, p=2 * k % 6, q=2 * k % 6 + 1, s=k // 2, t=("PER", "ORG", "LOC")[k]) for k in range(3)
+            "[" + ",".join(mention.format(k=k, p=m, q=m + 2, s=(k + 3 * m) % 6, t=kinds[k]) for m in range(1 + k % 2)) + "]"
+            for k in range(6)
         )
-        return (
-            f'{{"title": "doc{i}", "vertexSet": [{vertices}], '
-            f'"labels": [{{"r": "P{17 + i % 20}", "h": 0, "t": 1, "evidence": [0]}}], '
-            f'"sents": [["e0", "x", "e1", "y", "z", "."], ["e2", "w", "."]]}}'
+        sents = ",".join("[" + ",".join(f'"w{(i + 7 * s + t) % 5000}"' for t in range(20)) + "]" for s in range(6))
+        labels = ",".join(
+            f'{{"r": "P{17 + (i + f) % 20}", "h": {f}, "t": {f + 3}, "evidence": [{f}, {f + 1}]}}' for f in range(3)
         )
+        return f'{{"title": "doc{i}", "vertexSet": [{vertices}], "labels": [{labels}], "sents": [{sents}]}}'
 
-    def prediction(i: int) -> str:
-        r = f"P{17 + (i + 1) % 20}" if wrong[i] else f"P{17 + i % 20}"
-        return f'{{"title": "doc{i}", "h_idx": 0, "t_idx": 1, "r": "{r}", "evidence": [0]}}'
+    def predictions(i: int) -> str:
+        return ",".join(
+            f'{{"title": "doc{i}", "h_idx": {f}, "t_idx": {f + 3}, "r": "P{17 + (i + f + wrong[i, f]) % 20}", '
+            f'"evidence": [{f}]}}'
+            for f in range(3)
+        )
 
     paths = [folder / "gold.json", folder / "result.json"]
     write_json_list(paths[0], n, lambda b: [document(int(i)) for i in b])
-    write_json_list(paths[1], n, lambda b: [prediction(int(i)) for i in b])
+    write_json_list(paths[1], n, lambda b: [predictions(int(i)) for i in b])
     return ["--task", "docred", *map(str, paths)]
 
 
