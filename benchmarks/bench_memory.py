@@ -23,8 +23,8 @@ files) is:
 | `rc-jsonl` | one line per side | `{"id": …, "label": …}` JSON lines, same data |
 | `semeval-official` | one line per side | SemEval-2010 Task 8 key lines `8001<TAB>Cause-Effect(e1,e2)`, 19 labels |
 | `e2e` | one sentence | SpERT JSON: 12 tokens, 3 entities, 1 relation (predictions: some types changed) |
-| `docred` | one document | 6 sentences of 20 tokens, 6 entities (9 mentions), 3 facts; predictions `{title, h_idx, t_idx, r, evidence}` |
-| `ranked` | one bag / one scored prediction | gold JSON lines `{text, h, t, relation}` (60 % NA); predictions `h<TAB>t<TAB>relation<TAB>score` |
+| `docred` | one document | 6 sentences of 20 tokens, 6 entities (9 mentions), 3 facts; 3 predictions |
+| `ranked` | one gold line / one prediction | gold JSON lines `{text, h, t, relation}` (60 % NA); `h t rel score` TSV |
 | `fewrel` | one episode (5-way 1-shot, one query) | gold episodes with `answer`; predictions a JSON list of ints |
 | `chemprot` | one line per side | ChemProt BLUE TSV `index<TAB>sentence<TAB>label` (`--task chemprot-blue`) |
 | `drugprot` | one gold relation | an abstract per 2 relations (4 entities), `pmids.txt`; predictions relation lines |
@@ -112,9 +112,13 @@ def rc_pair(folder: Path, n: int, shuffle: bool, jsonl: bool) -> list[str]:
     paths = [folder / f"gold.{'jsonl' if jsonl else 'txt'}", folder / f"pred.{'jsonl' if jsonl else 'txt'}"]
     for path, codes, ordering in ((paths[0], gold, np.arange(n)), (paths[1], pred, order)):
         if jsonl:
-            write_lines(path, n, lambda b: [f'{{"id": "id{i}", "label": "{LABELS[codes[i]]}"}}\n' for i in ordering[b]])
+            write_lines(
+                path,
+                n,
+                lambda b, c=codes, o=ordering: [f'{{"id": "id{i}", "label": "{LABELS[c[i]]}"}}\n' for i in o[b]],
+            )
         else:
-            write_lines(path, n, lambda b: [f"id{i}\t{LABELS[codes[i]]}\n" for i in ordering[b]])
+            write_lines(path, n, lambda b, c=codes, o=ordering: [f"id{i}\t{LABELS[c[i]]}\n" for i in o[b]])
     return [str(p) for p in paths]
 
 
@@ -158,7 +162,9 @@ def docred_pair(folder: Path, n: int, shuffle: bool) -> list[str]:
     def document(i: int) -> str:
         mention = '{{"name": "e{k}", "pos": [{p}, {q}], "sent_id": {s}, "type": "{t}"}}'
         vertices = ",".join(
-            "[" + ",".join(mention.format(k=k, p=m, q=m + 2, s=(k + 3 * m) % 6, t=kinds[k]) for m in range(1 + k % 2)) + "]"
+            "["
+            + ",".join(mention.format(k=k, p=m, q=m + 2, s=(k + 3 * m) % 6, t=kinds[k]) for m in range(1 + k % 2))
+            + "]"
             for k in range(6)
         )
         sents = ",".join("[" + ",".join(f'"w{(i + 7 * s + t) % 5000}"' for t in range(20)) + "]" for s in range(6))
@@ -215,7 +221,8 @@ def fewrel_pair(folder: Path, n: int, shuffle: bool) -> list[str]:
     def episode(i: int) -> str:
         support = ",".join(f"[{instance(i, k)}]" for k in range(5))
         names = ",".join(f'"P{(i + k) % 40}"' for k in range(5))
-        return f'{{"meta_train": [{support}], "meta_test": {instance(i, 7)}, "relation": [{names}], "answer": {answers[i]}}}'
+        test = instance(i, 7)
+        return f'{{"meta_train": [{support}], "meta_test": {test}, "relation": [{names}], "answer": {answers[i]}}}'
 
     paths = [folder / "gold.json", folder / "pred.json"]
     write_json_list(paths[0], n, lambda b: [episode(int(i)) for i in b])
@@ -327,8 +334,7 @@ def main() -> int:
     base = peak_rss([sys.executable, "-m", "releval", "--version"], max(3, args.repeat))
     print(f"baseline: peak RSS of `python -m releval --version` = {base / MIB:.1f} MiB, subtracted below")
     print(
-        f"{'family':<16} {'items':>10} {'input MiB':>10} {'peak MiB':>9} {'above MiB':>10} "
-        f"{'B/item':>8} {'ratio':>6}"
+        f"{'family':<16} {'items':>10} {'input MiB':>10} {'peak MiB':>9} {'above MiB':>10} {'B/item':>8} {'ratio':>6}"
     )
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -341,7 +347,9 @@ def main() -> int:
                 words = FAMILIES[family](folder, n, args.shuffle)
                 size = input_bytes(words)
                 out = folder / "out.json"
-                peak = peak_rss([sys.executable, "-m", "releval", "score", *words, "-f", "json", "-o", str(out)], args.repeat)
+                peak = peak_rss(
+                    [sys.executable, "-m", "releval", "score", *words, "-f", "json", "-o", str(out)], args.repeat
+                )
                 above = peak - base
                 ratio = above / size
                 print(
