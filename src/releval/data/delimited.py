@@ -51,6 +51,16 @@ def text_lines(text: str, file: str) -> list[str]:
     return lines
 
 
+def iter_text_lines(text: str, file: str) -> Iterator[str]:
+    """`text_lines` one line at a time (the lone CR checked first), without a list of every line.
+
+    >>> all(list(iter_text_lines(t, "f")) == text_lines(t, "f") for t in ("", "\\n", "a\\r\\n\\nb", "a\\n"))
+    True
+    """
+    for line in lines_of(_no_lone_cr(text, file)):
+        yield line[:-1] if line.endswith("\n") else line
+
+
 def line_blocks(data: bytes, size: int, start: int = 0) -> Iterator[tuple[int, int]]:
     """(start, end) of consecutive slices of `data` from byte `start`, of about `size` bytes each, every one ending
     after a line feed (the last one at the end of the data)."""
