@@ -9,8 +9,8 @@ runs `python -m releval score --task FAMILY GOLD PRED -f json -o OUT` as the chi
 getrusage(RUSAGE_CHILDREN).ru_maxrss, KiB on Linux, is that run's peak and nothing else) and prints: the input
 bytes (every gold and prediction file, as read), the peak RSS, the peak minus the start-up baseline, the bytes per
 item above the baseline and the ratio (peak − baseline) / input bytes. **The baseline is the peak RSS of an empty
-`python -m releval --version` run** (the interpreter and releval's entry point, about 20 MiB), subtracted from
-every peak; the modules a family imports (NumPy, msgspec, orjson: about 20 MiB more) are counted against the input,
+`python -m releval --version` run** (the interpreter and releval's entry point, 11.8 MiB here), subtracted from
+every peak; the modules a family imports (NumPy, msgspec, orjson: about 30 MiB more) are counted against the input,
 which makes small inputs look worse than large ones. The script exits 1 when the ratio of any family exceeds
 --limit (default 4) at the largest size it ran.
 
