@@ -121,6 +121,16 @@ def docred_utf8(tmp: Path) -> Files:
     return _docred_gold(tmp, raw[:at] + b"\xc3\x28" + raw[at:])
 
 
+def docred_utf8_token(tmp: Path) -> Files:
+    """Invalid UTF-8 in a sentence's token: `sents` is read without decoding its strings (only their number
+    counts), so the file's UTF-8 is checked on its own before."""
+    raw = json.dumps(_docred_docs(), indent=1).encode()
+    at = raw.index(b'"', raw.index(b"[", raw.index(b'"sents"')) + 1) + 1
+    line = raw.count(b"\n", 0, at) + 1
+    (tmp / "line").write_text(str(line))
+    return _docred_gold(tmp, raw[:at] + b"\xff" + raw[at:])
+
+
 def docred_sent_id(value: int) -> Callable[[Path], Files]:
     def make(tmp: Path) -> Files:
         docs = _docred_docs()
@@ -193,6 +203,7 @@ CASES = [
     Hostile("ranked key twice (crashed)", "ranked", "pred", ranked_key_twice_crash, r":9: field 'h'", TWICE),
     Hostile("ranked key twice (silent)", "ranked", "pred", ranked_key_twice_silent, r":10: field 'score'", TWICE),
     Hostile("DocRED invalid UTF-8", "docred", "gold", docred_utf8, "LINE", "not valid UTF-8"),
+    Hostile("DocRED invalid UTF-8 in a token", "docred", "gold", docred_utf8_token, "LINE", "not valid UTF-8"),
     Hostile("DocRED sent_id 10^20", "docred", "gold", docred_sent_id(10**20), r"record 2: field 'vertexSet\[2\]", ""),
     Hostile(
         "DocRED sent_id past the document",

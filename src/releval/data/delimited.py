@@ -17,7 +17,6 @@ Rules (docs/formats.md, issue 11):
 from __future__ import annotations
 
 import csv
-import io
 import sys
 from collections.abc import Iterator
 from itertools import repeat
@@ -50,6 +49,16 @@ def text_lines(text: str, file: str) -> list[str]:
     if lines[-1] == "":
         lines.pop()
     return lines
+
+
+def iter_text_lines(text: str, file: str) -> Iterator[str]:
+    """`text_lines` one line at a time (the lone CR checked first), without a list of every line.
+
+    >>> all(list(iter_text_lines(t, "f")) == text_lines(t, "f") for t in ("", "\\n", "a\\r\\n\\nb", "a\\n"))
+    True
+    """
+    for line in lines_of(_no_lone_cr(text, file)):
+        yield line[:-1] if line.endswith("\n") else line
 
 
 def line_blocks(data: bytes, size: int, start: int = 0) -> Iterator[tuple[int, int]]:
@@ -102,25 +111,44 @@ def _allow_long_fields() -> None:
         csv.field_size_limit(FIELD_LIMIT)
 
 
-def read_records(text: str, delimiter: str, file: str) -> list[tuple[int, int, list[str]]]:
-    """(first line, last line, fields) of every record, RFC 4180 quoting (csv, strict); a blank line gives [].
+def lines_of(text: str) -> Iterator[str]:
+    """The lines of `text`, each with its LF, as `io.StringIO(text)` gives them, one slice at a time: a StringIO
+    holds the whole text again as 4-byte characters (4 times an ASCII file), which issue 34's memory bound forbids.
+
+    >>> import io
+    >>> list(lines_of("a\\tb\\r\\nc\\n\\nd")) == list(io.StringIO("a\\tb\\r\\nc\\n\\nd"))
+    True
+    """
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        stop = size if end < 0 else end + 1
+        yield text[start:stop]
+        start = stop
+
+
+def iter_records(text: str, delimiter: str, file: str) -> Iterator[tuple[int, int, list[str]]]:
+    """(first line, last line, fields) of each record in turn, RFC 4180 quoting (csv, strict); a blank line gives [].
 
     Every csv.Error becomes an InputError located at the line where the record starts (an unclosed quote) or where
     the reader stopped (a lone CR, a character after a closing quote).
     """
     _allow_long_fields()
     text = _no_lone_cr(text, file)  # csv itself takes "\r\r\n" for one line end
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
-    records: list[tuple[int, int, list[str]]] = []
+    reader = csv.reader(lines_of(text), delimiter=delimiter, strict=True)
     end = 0
     try:
         for row in reader:
-            records.append((end + 1, reader.line_num, row))
+            yield (end + 1, reader.line_num, row)
             end = reader.line_num
     except csv.Error as exc:
         first = text.split("\n", end + 1)[end].rstrip("\r") if text.count("\n") >= end else ""
         raise _located(str(exc), first, end + 1, reader.line_num, file) from None
-    return records
+
+
+def read_records(text: str, delimiter: str, file: str) -> list[tuple[int, int, list[str]]]:
+    """Every record of `iter_records`, in a list."""
+    return list(iter_records(text, delimiter, file))
 
 
 def _located(message: str, first: str, start: int, stop: int, file: str) -> InputError:

@@ -17,6 +17,7 @@ an InputError naming the file, the document (its position and title), the label 
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import operator
 import os
@@ -152,14 +153,38 @@ class _Label(msgspec.Struct):
 
 class _Document(msgspec.Struct):
     title: str
-    sents: list[Any]
+    #: Only the number of sentences is read: each stays a view of the file's bytes (msgspec.Raw, one small object
+    #: per sentence) instead of a str per token, which cost about ten times the tokens' bytes (issue 34's memory
+    #: bound); msgspec does not check the UTF-8 of a Raw's strings, so `_typed` checks the whole file first.
+    sents: list[msgspec.Raw]
     vertexSet: list[list[_Mention]]  # noqa: N815 (DocRED's key)
     labels: list[_Label]
+
+
+def _valid_utf8(raw: bytes, block: int = 1 << 24) -> bool:
+    """Whether `raw` is valid UTF-8, decoded a block at a time (one block's text held at once, not the file's).
+
+    >>> _valid_utf8(b'["caf\\xc3\\xa9"]'), _valid_utf8(b'["caf\\xe9"]'), _valid_utf8(b"\\xc3\\xa9" * 5, block=3)
+    (True, False, True)
+    """
+    if raw.isascii():
+        return True
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(raw)
+    try:
+        for start in range(0, len(raw), block):
+            decoder.decode(view[start : start + block])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _typed(raw: bytes, kind: Any) -> Any:
     """The document decoded and type-checked by msgspec in C (the fast path), or None when anything is off: then
     the checking reader runs on it and reports the first problem with its location."""
+    if not _valid_utf8(raw):
+        return None
     try:
         return msgspec.json.decode(raw, type=list[kind])
     except DECODE_FAILURES:  # also invalid UTF-8 in a string and deep nesting: located by the careful reader

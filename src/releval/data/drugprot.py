@@ -28,12 +28,13 @@ background set), and repeated relations (counted once, with a warning; the argum
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from releval.core.errors import InputError
 from releval.data.decoding import CONTROL, decode_text, digits_int, excerpt, read_utf8, white_space_side
-from releval.data.delimited import text_lines
+from releval.data.delimited import iter_text_lines
 
 #: The 13 DrugProt relation types, in the official library's order.
 RELATION_TYPES: tuple[str, ...] = (
@@ -52,15 +53,32 @@ RELATION_TYPES: tuple[str, ...] = (
     "PART-OF",
 )
 _TYPES = frozenset(RELATION_TYPES)
+#: Each type's one str: a relation holds it instead of the str its line was split into (issue 34's memory bound).
+_TYPE_NAMES = {name: name for name in RELATION_TYPES}
 CHEMICAL = "CHEMICAL"
 GENE_TYPES = frozenset(("GENE", "GENE-Y", "GENE-N"))
 
 Relation = tuple[str, str, str, str]  # (pmid, chemical mention id, gene mention id, relation type)
 
 
-def _lines(path: str | os.PathLike[str]) -> tuple[str, list[str]]:
+class _Shared(dict[str, str]):
+    """One str object per distinct value while a file is read: the mention ids T1, T2, … repeat in every abstract,
+    and a PMID in each of its relations; a str per line cost about 50 bytes each (issue 34's memory bound).
+
+    >>> shared = _Shared()
+    >>> a, b = shared("T1"), shared("".join(["T", "1"]))
+    >>> a == b and a is b
+    True
+    """
+
+    def __call__(self, value: str) -> str:
+        return self.setdefault(value, value)
+
+
+def _lines(path: str | os.PathLike[str]) -> tuple[str, Iterator[str]]:
+    """The file's name and its lines, one at a time (a list of every line took about 70 bytes a line)."""
     name = os.fspath(path)
-    return name, text_lines(decode_text(read_utf8(path), name), name)
+    return name, iter_text_lines(decode_text(read_utf8(path), name), name)
 
 
 def _clean(value: str, what: str, name: str, line: int, field: str) -> str:
@@ -112,6 +130,7 @@ def read_entities(path: str | os.PathLike[str]) -> dict[str, dict[str, str]]:
     """{PMID: {mention id: CHEMICAL or GENE}} (GENE-Y and GENE-N are genes); every line checked, located."""
     name, lines = _lines(path)
     out: dict[str, dict[str, str]] = {}
+    shared = _Shared()
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -144,7 +163,7 @@ def read_entities(path: str | os.PathLike[str]) -> dict[str, dict[str, str]]:
         mentions = out.setdefault(pmid, {})
         if mention in mentions:
             raise InputError(f"entity {mention} of PMID {pmid} repeated", file=name, line=n, field="id")
-        mentions[mention] = CHEMICAL if kind == CHEMICAL else "GENE"
+        mentions[shared(mention)] = CHEMICAL if kind == CHEMICAL else "GENE"
     if not out:
         raise InputError("the entities file is empty", file=name)
     return out
@@ -170,9 +189,10 @@ def parse_relations(
     """Every relation of a relations file's bytes, checked against the gold entities; `role` "gold" refuses a PMID
     outside the list, "pred" drops it (counted in `outside`)."""
     seen: dict[Relation, int] = {}
+    shared = _Shared()
     duplicates = outside = 0
     invalid: list[tuple[int, str]] = []
-    for n, line in enumerate(text_lines(decode_text(data, name), name), 1):
+    for n, line in enumerate(iter_text_lines(decode_text(data, name), name), 1):
         if not line.strip():
             continue
         parts = line.split("\t")
@@ -223,7 +243,7 @@ def parse_relations(
                 field="Arg2",
             )
         chemical, gene = ids if kinds[0] == CHEMICAL else ids[::-1]
-        key = (pmid, chemical, gene, kind)
+        key = (shared(pmid), shared(chemical), shared(gene), _TYPE_NAMES[kind])
         if key in seen:
             duplicates += 1
             continue

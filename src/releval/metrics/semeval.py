@@ -240,14 +240,16 @@ def semeval_scores(gold: Sequence[str], pred: Sequence[str | None]) -> SemevalSc
     if len(gold) != len(pred):
         raise ValueError(f"gold and pred differ in length: {len(gold)} vs {len(pred)}")
     proposal = [None if x is None or x == MISSING_LABEL else x for x in pred]
-    gold_u = [undirected(x) for x in gold]
-    pred_u = [None if x is None else undirected(x) for x in proposal]
+    key = set(gold)
+    # one undirected string per distinct label, shared by its items (a new string per item cost 50-60 bytes each)
+    cut = {x: undirected(x) for x in key.union(x for x in proposal if x is not None)}
+    gold_u = [cut[x] for x in gold]
+    pred_u = [None if x is None else cut[x] for x in proposal]
     wrong = np.fromiter(
         (x is not None and x != y and xu == yu for x, y, xu, yu in zip(proposal, gold, pred_u, gold_u)),
         dtype=bool,
         count=len(gold),
     )
-    key = set(gold)
     absent = Counter(x for x in proposal if x is not None and x not in key)
     return SemevalScores(
         directed=evaluate_view("directed", gold, proposal),

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from releval.core.errors import InputError
 from releval.data.decoding import decode_text, excerpt, jsonl_problem
-from releval.data.delimited import read_records, text_lines
+from releval.data.delimited import iter_records, text_lines
 from releval.data.formats.base import Evidence, Fields, Head, LabelFile, LabelFormat
 from releval.data.formats.common import make_file
 
@@ -43,6 +43,7 @@ BLUE_GROUPS: tuple[str, ...] = ("CPR:3", "CPR:4", "CPR:5", "CPR:6", "CPR:9")
 #: BLUE's negative label: a candidate pair with no relation of the five groups.
 BLUE_NEGATIVE = "false"
 BLUE_LABELS: frozenset[str] = frozenset((*BLUE_GROUPS, BLUE_NEGATIVE))
+_BLUE_NAMES = {label: label for label in BLUE_LABELS}
 #: The columns of BLUE's evaluation layout (`id  docid  arg1  arg2  label`) that name a row's candidate pair: kept
 #: in `fields` beside the index, so that a prediction row is checked against gold's (releval.tasks.chemprot).
 PAIR_COLUMNS: tuple[str, ...] = ("docid", "arg1", "arg2")
@@ -94,10 +95,12 @@ class BlueTsv(LabelFormat):
         return Evidence.SIGNATURE if columns[:1] == ["index"] and "label" in columns else None
 
     def parse(self, data: bytes, name: str, fields: Fields) -> LabelFile:
-        records = [r for r in read_records(decode_text(data, name), "\t", name) if r[2]]
-        if not records:
+        # one record at a time (a list of every row and its sentence took 9 times the file at 10^6 rows)
+        records = (r for r in iter_records(decode_text(data, name), "\t", name) if r[2])
+        head = next(records, None)
+        if head is None:
             raise InputError("file is empty", file=name)
-        first, _, header = records[0]
+        first, _, header = head
         key = "index" if "index" in header else "id"
         if key not in header or "label" not in header:
             raise InputError(
@@ -114,7 +117,7 @@ class BlueTsv(LabelFormat):
         labels: list[str] = []
         numbers: list[int] = []
         allowed = [*BLUE_GROUPS, BLUE_NEGATIVE]
-        for start, _, row in records[1:]:
+        for start, _, row in records:
             if len(row) != len(header):
                 raise InputError(
                     f"{len(row)} tab-separated field(s), but the header has {len(header)}: {excerpt(chr(9).join(row))}",
@@ -127,7 +130,7 @@ class BlueTsv(LabelFormat):
             index.append(row[at_index])
             for column, at in pair.items():
                 columns[column].append(row[at])
-            labels.append(label)
+            labels.append(_BLUE_NAMES[label])  # one str per label, not one per row
             numbers.append(start)
         if not labels:
             raise InputError("the file has a header but no rows", file=name, line=first)
