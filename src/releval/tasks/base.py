@@ -266,6 +266,27 @@ class Task(Generic[C, R]):
         return self.config(**settings)
 
 
+def task_of(config: Any) -> Task[Any, Any]:
+    """The Task that declares `config`'s class (or the nearest of its bases), found in the module that defines the
+    class — a task module defines its Config and its Task side by side, releval's and a plugin's alike: what a
+    library function given a Config asks instead of testing the Config's class. The Task found is the module's own,
+    without the functions releval.registry adds from the layers above the tasks; its declared capabilities (`unit`,
+    `settings`, …) are the same.
+
+    >>> from releval.tasks.e2e import E2EConfig
+    >>> task_of(E2EConfig()).unit
+    'document'
+    """
+    import sys
+
+    for kind in type(config).__mro__:
+        module = sys.modules.get(kind.__module__)
+        for value in vars(module).values() if module is not None else ():
+            if isinstance(value, Task) and value.config is kind:
+                return value
+    raise TypeError(f"{type(config).__name__} is no task's Config (no Task declares it beside it)")
+
+
 def resolve(reference: Any) -> Any:
     """A function given as itself or as a "module:attribute" reference (a plugin's older spelling), imported now.
     releval's own tasks give their functions themselves (releval.registry assembles them)."""
