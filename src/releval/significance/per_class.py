@@ -36,7 +36,6 @@ from releval.core.signature import Signature, parse
 from releval.core.validation import check_alpha, check_choice
 from releval.metrics.averages import AveragingSpec, prf_from_counts
 from releval.metrics.cells import PairedCells, counts_of, f_scores, resampled_f
-from releval.metrics.e2e import NER
 from releval.significance.compare import _by_documents, _configs, _label_lists, adjust, align_systems, scored_systems
 from releval.significance.comparison import Scored, check_systems
 from releval.significance.config import SignificanceConfig, correction_field
@@ -442,6 +441,8 @@ def _per_class(
     statistics = {s.prefix.removesuffix(":"): s for s in scored.pair_statistics(a, b)}
     chosen: str | None = None
     if list(statistics) != [""]:  # several criteria, each its own classes
+        from releval.metrics.e2e import NER
+
         relations = [c for c in statistics if c != NER] or list(statistics)
         chosen = criterion if criterion is not None else relations[0]
         check_choice(chosen, tuple(statistics), "criterion")
