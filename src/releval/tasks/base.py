@@ -197,7 +197,13 @@ class Task(Generic[C, R]):
       column per system) given alone is scored column by column;
     * `dataset_tests(datasets, test=, metric=, config=, resamples=, seed=, progress=)`: the task's own paired tests
       of `replicability from-predictions` (relation classification's, with per-item correctness tests); None: the
-      generic path through `compare` (releval.replicability.task_tests).
+      generic path through `compare` (releval.replicability.task_tests);
+    * `vocabularies(gold, pred, config)` → the labelled fields of a prediction beside gold's
+      (releval.tasks.vocabulary.Vocabulary): the pipeline checks every prediction file of the task before any
+      command reads it (releval.tasks.vocabulary.prediction_checks: letter case, white space, integer indices, no
+      label in common refused; an empty file refused; gold passed twice and swapped file names warned), in `score`,
+      `compare`, `replicability`, `audit run` and `plot per-class` alike (releval.registry adds the checks). None:
+      the task checks its files itself (releval's own tasks, through the same functions).
 
     The layers above the tasks (significance, dataset statistics, audit, report) are imported by the functions
     that need them: releval.registry assembles the Task objects of releval's own tasks from their module's `TASK`
@@ -228,6 +234,7 @@ class Task(Generic[C, R]):
     full_report: FullReport[C] | None = None
     wide_tsv: bool = False
     dataset_tests: Callable[..., Any] | None = None
+    vocabularies: Callable[[Any, Any, C], Sequence[Any]] | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.inputs) - set(INPUT_GROUPS))
