@@ -28,11 +28,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from releval.core.errors import OptionError
 from releval.tasks.base import Rendered, Result, ScoringConfig, Task, build_signature, rows_per_class
-from releval.tasks.vocabulary import Vocabulary
+
+if TYPE_CHECKING:
+    from releval.tasks.vocabulary import Vocabulary
 
 __all__ = [
     "DEFAULT_TASK",
@@ -50,6 +52,17 @@ __all__ = [
     "tasks_with",
     "unregister_task",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`Vocabulary` (releval.tasks.vocabulary), imported when a plugin asks for it: a command's start-up does not
+    load the label checks of a task that declares none."""
+    if name == "Vocabulary":
+        from releval.tasks.vocabulary import Vocabulary
+
+        return Vocabulary
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The task of a command given no --task: relation classification, one label per item.
 DEFAULT_TASK = "rc"
