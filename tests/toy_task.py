@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from releval.core.errors import InputError
-from releval.registry import ScoringConfig, Task, build_signature, rows_per_class
+from releval.registry import ScoringConfig, Task, Vocabulary, build_signature, rows_per_class
 from releval.result import Average, ClassRow, ScoreResult
 
 
@@ -113,6 +113,12 @@ def _toy_audit(
     return AuditReport([finding], {"gold": str(gold), "pred": str(pred)})
 
 
+def _toy_vocabularies(gold: Any, pred: Any, config: ToyConfig) -> list[Vocabulary]:
+    """The toy's one labelled field, its tokens, beside gold's: the pipeline checks them (letter case, indices, no
+    token in common …) in every command; the toy itself checks nothing."""
+    return [Vocabulary("token", frozenset(_tokens(gold, config)), tuple(_tokens(pred, config)), str(pred))]
+
+
 TASK = Task(
     "toy",
     "exact-match lines",
@@ -123,4 +129,5 @@ TASK = Task(
     _toy_statistics,
     per_class=rows_per_class,
     audit=_toy_audit,
+    vocabularies=_toy_vocabularies,
 )

@@ -28,10 +28,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from releval.core.errors import OptionError
 from releval.tasks.base import Rendered, Result, ScoringConfig, Task, build_signature, rows_per_class
+
+if TYPE_CHECKING:
+    from releval.tasks.vocabulary import Vocabulary
 
 __all__ = [
     "DEFAULT_TASK",
@@ -40,6 +43,7 @@ __all__ = [
     "Result",
     "ScoringConfig",
     "Task",
+    "Vocabulary",
     "build_signature",
     "get_task",
     "plugin_tasks",
@@ -48,6 +52,17 @@ __all__ = [
     "tasks_with",
     "unregister_task",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`Vocabulary` (releval.tasks.vocabulary), imported when a plugin asks for it: a command's start-up does not
+    load the label checks of a task that declares none."""
+    if name == "Vocabulary":
+        from releval.tasks.vocabulary import Vocabulary
+
+        return Vocabulary
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The task of a command given no --task: relation classification, one label per item.
 DEFAULT_TASK = "rc"
@@ -273,6 +288,76 @@ def _semeval_perl_report(gold: Any, systems: Sequence[tuple[str | None, Any]], c
     return results, render_perl(results)
 
 
+# ------------------------------------------------------------------- the pipeline's checks of declared labels
+
+
+def _with_checks(task: Task[Any, Any]) -> Task[Any, Any]:
+    """`task` with the pipeline's checks of its predictions (releval.tasks.vocabulary.prediction_checks) before
+    each of its functions that reads them — `score_files` (score, plot per-class), `compare` (compare,
+    replicability), `audit` (audit run) — when it declares its labelled fields (`vocabularies`); otherwise as it is.
+    A refusal is an InputError naming the file (in an audit: an error finding); a warning joins the result's, the
+    table's or the audit's."""
+    vocabularies = task.vocabularies
+    if vocabularies is None or getattr(task.score_files, "pipeline_checked", False):
+        return task
+    from releval.core.errors import InputError, raise_all
+    from releval.core.notices import Notice
+    from releval.tasks.vocabulary import prediction_checks
+
+    def checks(gold: Any, pred: Any, config: Any) -> list[Notice]:
+        return prediction_checks(gold, pred, vocabularies(gold, pred, config))
+
+    def every(gold: Any, preds: Sequence[tuple[str | None, Any]], config: Any) -> list[list[Notice]]:
+        found, errors = [], []
+        for _, pred in preds:
+            try:
+                found.append(checks(gold, pred, config))
+            except InputError as exc:
+                errors.append(exc)
+        raise_all(errors)
+        return found
+
+    def score_files(gold: Any, systems: Sequence[tuple[str | None, Any]], config: Any) -> Sequence[Any]:
+        systems = list(systems)
+        found = every(gold, systems, config)
+        results = task.score_files(gold, systems, config)
+        for result, notices in zip(results, found):
+            result.warnings.extend(notices)
+        return results
+
+    score_files.pipeline_checked = True  # type: ignore[attr-defined]
+    changes: dict[str, Any] = {"score_files": score_files}
+    own_compare, own_audit = task.compare, task.audit
+    if own_compare is not None:
+
+        def compare(
+            gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any, /, *, baseline: Any = None,
+            progress: Any = None,
+        ) -> Any:  # fmt: skip
+            runs = [(name, run) for name, paths in systems.items() for run in paths]
+            found = every(gold, runs, config)
+            table = own_compare(gold, systems, config, test, baseline=baseline, progress=progress)
+            table.warnings.extend(Notice(f"{name}: {n}", n.code) for (name, _), ns in zip(runs, found) for n in ns)
+            return table
+
+        changes["compare"] = compare
+    if own_audit is not None:
+
+        def audit(gold: Any, pred: Any, config: Any, /, *, train: Any = None, train_format: str | None = None) -> Any:
+            from releval.audit.findings import Finding
+
+            try:
+                findings = [Finding(n.code or "label-check", "warning", str(n)) for n in checks(gold, pred, config)]
+            except InputError as exc:
+                findings = [Finding("label-mistake", "error", exc.message)]
+            report = own_audit(gold, pred, config, train=train, train_format=train_format)
+            report.findings[:0] = findings
+            return report
+
+        changes["audit"] = audit
+    return replace(task, **changes)
+
+
 # ------------------------------------------------------------------------------------- releval's own tasks
 
 
@@ -425,7 +510,7 @@ def get_task(name: str) -> Task[Any, Any]:
             _add_plugins()
         if name not in TASKS:
             raise OptionError(f"task: {name!r} is not one of {', '.join(TASKS)}", option="task")
-        _LOADED[name] = _load(name)
+        _LOADED[name] = _with_checks(_load(name))
     return _LOADED[name]
 
 
@@ -440,7 +525,7 @@ def tasks_with(capability: str) -> list[str]:
 def register_task(task: Task[Any, Any], module: str = "") -> None:
     """Register a task object under its name (a plugin's, or a test's toy task); `unregister_task` removes it."""
     TASKS[task.name] = module or f"<{task.name}>"
-    _LOADED[task.name] = task
+    _LOADED[task.name] = _with_checks(task)
 
 
 def unregister_task(name: str) -> None:

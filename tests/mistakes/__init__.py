@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +31,7 @@ class Files:
 class Mistake:
     """One mistaken input of one task: `make(folder)` writes its files; `refused` says whether every command
     refuses it (else it warns); `phrase` is what the refusal or warning must say; `options` are extra command-line
-    options every command is given with it (after `--task`)."""
+    options every command is given with it (after `--task`); `plugin` the task it registers, if any."""
 
     task: str
     name: str
@@ -38,10 +39,28 @@ class Mistake:
     phrase: str
     refused: bool = True
     options: tuple[str, ...] = ()
+    #: A plugin task (written against the extension API alone) that the case registers while it runs, and while
+    #: the matrix asks which commands read it; None: a task releval ships.
+    plugin: object | None = None
 
     @property
     def id(self) -> str:
         return f"{self.task}: {self.name}"
+
+
+@contextmanager
+def registered(plugin: object | None) -> Iterator[None]:
+    """The case's plugin task registered for the block (nothing for a task releval ships)."""
+    if plugin is None:
+        yield
+        return
+    from releval.registry import register_task, unregister_task
+
+    register_task(plugin)  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        unregister_task(plugin.name)  # type: ignore[attr-defined]
 
 
 def all_cases() -> list[Mistake]:

@@ -353,6 +353,13 @@ _BOOTSTRAP_EXAMPLE = ("{gold}", "{pred}", "{pred2}", "-R", "20", "-o", "{out}")
     default="micro",
     help=f"The F average resampled: micro, {', '.join(weighting_names())}.",
 )
+@click.option(
+    "--class",
+    "label",
+    default=None,
+    help="Resample this class's own F instead of an average (a positive class with gold items): the interval and p "
+    "of its row in `compare --per-class B A` for the same seed, before the correction across classes.",
+)
 @click.option("--resamples", "-R", "resamples", type=int, default=DEFAULT_RESAMPLES, help="Bootstrap resamples.")
 @click.option("--seed", "seed", type=int, default=DEFAULT_SEED, help="Random seed.")
 @click.option("--confidence", "confidence", type=float, default=0.95, help="Level of the percentile interval.")
@@ -371,6 +378,7 @@ def bootstrap_command(
     a: Path,
     b: Path,
     metric: str,
+    label: str | None,
     resamples: int,
     seed: int,
     confidence: float,
@@ -385,11 +393,17 @@ def bootstrap_command(
     """The paired bootstrap distribution of Δ = F(B) − F(A), with its percentile interval, Δ = 0 and p.
 
     The draws are those of `releval compare GOLD -s A -s B --baseline A` for the same seed: the same interval
-    and p-value.
+    and p-value; with --class, those of the class's row in `releval compare GOLD B A --per-class`.
     """
     from releval.report.figures import bootstrap_figure
     from releval.significance.config import SignificanceConfig
 
+    if label is not None:
+        check_nonempty(label, "--class")
+        if metric.strip().lower() != "micro":
+            raise OptionError(
+                "--class: one class's F is resampled, not an average: give --average or --class", option="--class"
+            )
     metric = _average(metric)
     check_resamples(resamples)
     check_seed(seed)
@@ -405,17 +419,24 @@ def bootstrap_command(
     gold_labels, prepared = _aligned(gold, systems, config)
     _alignment_warnings(prepared)
     (name_a, pa), (name_b, pb) = prepared
-    data, fig = bootstrap_figure(
-        gold_labels,
-        list(pa.alignment.pred),
-        list(pb.alignment.pred),
-        config,
-        test,
-        metric=metric,
-        names=(name_a, name_b),
-        dataset=dataset,
-    )
-    what = f"{metric}-F1 of {name_b} minus {name_a}, {_plural(data.resamples, 'resample')}"
+    try:
+        data, fig = bootstrap_figure(
+            gold_labels,
+            list(pa.alignment.pred),
+            list(pb.alignment.pred),
+            config,
+            test,
+            metric=metric,
+            names=(name_a, name_b),
+            dataset=dataset,
+            label=label,
+        )
+    except OptionError as exc:
+        if exc.option != "class":
+            raise
+        raise OptionError(f"--{exc}", option="--class") from None
+    score = f"F1 of class {data.metric}" if data.of_class else f"{metric}-F1"
+    what = f"{score} of {name_b} minus {name_a}, {_plural(data.resamples, 'resample')}"
     _save(fig, data, "bootstrap", output, data_json, dpi, paths, what)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,6 +23,7 @@ from releval.core.options import RESAMPLING_TESTS
 from releval.core.signature import Signature
 from releval.data.columns import distinct
 from releval.metrics.averages import AveragingSpec
+from releval.metrics.cells import encode_triplet
 from releval.metrics.classification import score_labels
 from releval.metrics.joint_cells import (
     JointCells,
@@ -33,7 +34,14 @@ from releval.metrics.joint_cells import (
     joint_resampled_f,
 )
 from releval.metrics.rare_classes import rare_class_notices
-from releval.significance.comparison import Scored, check_resampling_tests, check_systems, compare_scored, run_warnings
+from releval.significance.comparison import (
+    PairStatistics,
+    Scored,
+    check_resampling_tests,
+    check_systems,
+    compare_scored,
+    run_warnings,
+)
 from releval.significance.config import SignificanceConfig, split_settings
 from releval.significance.paired import (
     CORRECTNESS_TESTS,
@@ -57,8 +65,9 @@ from releval.significance.tables import (  # noqa: F401 — importable from here
     system_pairs,
 )
 from releval.tasks import classification as rc
+from releval.tasks.base import task_of
 
-if TYPE_CHECKING:  # end-to-end RE loads its modules (~15 ms) when a comparison has its Config (`_is_e2e`)
+if TYPE_CHECKING:  # end-to-end RE's modules (~15 ms) are loaded by its Config's comparison only
     from releval.tasks import e2e
 
 
@@ -91,20 +100,11 @@ def _advance(progress: object) -> Callable[[int], None] | None:
     return progress
 
 
-def _check_systems(systems: Mapping[str, Any]) -> list[str]:
-    names = list(systems)
-    if len(names) < 2:
-        raise InputError(f"comparison needs at least 2 systems, got {len(names)}", field="system")
-    return names
-
-
-def _is_e2e(config: Any) -> TypeGuard[e2e.E2EConfig]:
-    """Whether `config` is end-to-end RE's; releval.tasks.e2e is imported only when it is not classification's."""
-    if config is None or isinstance(config, rc.ClassificationConfig):
-        return False
-    from releval.tasks import e2e
-
-    return isinstance(config, e2e.E2EConfig)
+def _by_documents(config: object) -> TypeGuard[e2e.E2EConfig]:
+    """Whether `config` is of a task whose unit is the document (end-to-end RE: relation sets per document), not
+    the item aligned by id (classification): its Task's declared unit (releval.tasks.base.task_of), not its class.
+    No Config: classification's."""
+    return config is not None and task_of(config).unit == "document"
 
 
 # A task's pair of systems as (prefix, cells, spec) per criterion: "" for classification, "strict:" for e2e.
@@ -171,16 +171,11 @@ def paired_table(
     stderr and in the document)."""
     config, test = _configs(config, test, settings)
     advance = _advance(progress)
-    if baseline is not None and baseline not in systems:
-        raise OptionError(f"baseline {baseline!r} is not among the systems: {', '.join(systems)}", option="baseline")
-    if not isinstance(config, rc.ClassificationConfig):  # end-to-end RE's (`_configs` gives one or the other)
-        return _paired_e2e(gold, systems, config, test, baseline, advance)
-    if not _label_lists(gold):
-        labels, runs, facts = align_systems(gold, {name: [pred] for name, pred in systems.items()}, config)
-        return _paired_rc(
-            labels, {name: preds[0] for name, preds in runs.items()}, config, test, baseline, advance, facts
-        )
-    return _paired_rc(list(gold), systems, config, test, baseline, advance, facts)
+    runs = {name: [pred] for name, pred in systems.items()}
+    check_systems(runs, baseline)
+    table = compare_scored(scored_systems(gold, runs, config, test, True, facts), True, test, baseline, advance)
+    assert isinstance(table, PairedTable)
+    return table
 
 
 def _label_lists(gold: Any) -> bool:
@@ -224,67 +219,105 @@ def align_systems(
 def _configs(
     config: rc.ClassificationConfig | e2e.E2EConfig | None, test: SignificanceConfig | None, settings: dict[str, Any]
 ) -> tuple[rc.ClassificationConfig | e2e.E2EConfig, SignificanceConfig]:
-    """The task's Config and the test's, with keyword settings routed to them by name (split_settings)."""
-    if _is_e2e(config):
-        from releval.tasks import e2e
-
-        return split_settings(e2e.E2EConfig, config, test, settings)
-    return split_settings(rc.ClassificationConfig, config, test, settings)
+    """The task's Config and the test's, with keyword settings routed to them by name (split_settings); no
+    Config: classification's."""
+    kind: type[rc.ClassificationConfig | e2e.E2EConfig] = rc.ClassificationConfig if config is None else type(config)
+    return split_settings(kind, config, test, settings)
 
 
-def _paired_rc(
+def scored_systems(
+    gold: Any,
+    systems: Mapping[str, Sequence[Any]],
+    config: rc.ClassificationConfig | e2e.E2EConfig,
+    test: SignificanceConfig,
+    paired: bool,
+    facts: rc.DataFacts | None = None,
+) -> Scored:
+    """Every run of every system as the one comparison path takes them (releval.significance.comparison.Scored):
+    documents of end-to-end RE, or items of classification (files aligned by id here, or label lists aligned
+    already, with `facts` saying how). `compare`, `compare --per-class` and the bootstrap figure all start here."""
+    class_set = test.interval_class_set if paired else None
+    if _by_documents(config):
+        if paired:
+            check_resampling_tests(
+                test,
+                f"end-to-end RE: {CORRECTNESS_TITLES} need per-item correctness, which relation sets do not have "
+                "(use bootstrap or randomization)",
+            )
+        return _e2e_scored(gold, systems, config, test, class_set)
+    labels_config = cast(rc.ClassificationConfig, config)  # the other unit: items aligned by id
+    if not _label_lists(gold):
+        gold, systems, facts = align_systems(gold, systems, labels_config)
+    return _rc_scored(list(gold), systems, labels_config, test, paired, facts)
+
+
+def _rc_scored(
     gold: list[str],
-    systems: Mapping[str, Sequence[str]],
+    systems: Mapping[str, Sequence[Sequence[str]]],
     config: rc.ClassificationConfig,
     test: SignificanceConfig,
-    baseline: str | None,
-    progress: Callable[[int], None] | None,
+    paired: bool,
     facts: rc.DataFacts | None,
-) -> PairedTable:
-    names = _check_systems(systems)
-    for name, pred in systems.items():
-        if len(pred) != len(gold):
-            raise InputError(f"system '{name}' has {len(pred)} predictions for {len(gold)} gold items", field="system")
+) -> Scored:
+    """Classification's systems (aligned label lists, one per run) for the one comparison path: items resampled;
+    with two pairs or more, the bootstrap draws every pair from one joint resample (`_joint_bootstrap`)."""
+    for name, preds in systems.items():
+        for i, pred in enumerate(preds, 1):
+            if len(pred) != len(gold):
+                run = "" if paired else f" run {i}"
+                raise InputError(
+                    f"system '{name}'{run} has {len(pred)} predictions for {len(gold)} gold items", field="system"
+                )
     facts = facts or rc.DataFacts()
     config, facts = micro_only_when_wrong(config, facts)
-    rc.check_negative_label(config, gold, systems.values())
+    rc.check_negative_label(config, gold, (pred for preds in systems.values() for pred in preds))
     negative, _ = rc.resolve_negative(config.negative, gold)
-    schemes = config.weightings
-    metrics = tuple(config.average_names)
-    scores = {name: _f_scores(gold, pred, negative, schemes, config) for name, pred in systems.items()}
+    scores = {
+        name: [_f_scores(gold, pred, negative, config.weightings, config) for pred in preds]
+        for name, preds in systems.items()
+    }
+    one = {name: preds[0] for name, preds in systems.items()}
 
     def cells(a: str, b: str) -> list[tuple[str, Any, Any]]:
-        c, spec, _ = rc.paired_cells(gold, systems[a], systems[b], config)
+        c, spec, _ = rc.paired_cells(gold, one[a], one[b], config)
         return [("", c, spec)]
 
+    def pair_statistics(a: str, b: str) -> list[PairStatistics]:
+        (prefix, c, spec), labels = cells(a, b)[0], encode_triplet(*(_text(s) for s in (gold, one[a], one[b])))[0]
+        return [PairStatistics(prefix, c, spec, labels)]
+
     def discordant(t: str, a: str, b: str) -> dict[str, Any]:
-        res = correctness_test(t, gold, systems[a], systems[b], test)
+        res = correctness_test(t, gold, one[a], one[b], test)
         return {"score_a": res.score_a, "score_b": res.score_b, "effect": res.effect, "p_value": res.p_value}
 
     def all_pairs(pairs: list[tuple[str, str]], advance: Callable[[int], None] | None) -> list[dict[str, Any]]:
         joint = None  # two systems: the pair engine, whose numbers for a seed are unchanged
         if "bootstrap" in test.tests and len(pairs) > 1:
-            joint = _joint_bootstrap(gold, systems, pairs, config, negative, test, advance)
+            joint = _joint_bootstrap(gold, one, pairs, config, negative, test, advance)
         return _run_tests(pairs, test, advance, cells, discordant, joint)
 
     notes = []
-    if any(t in CORRECTNESS_TESTS for t in test.tests):
+    if paired and any(t in CORRECTNESS_TESTS for t in test.tests):
         notes.append(f"{CORRECTNESS_TITLES} compare per-item correctness (accuracy), the same for every average")
-    scored = Scored(
-        {name: [scores[name]] for name in names},
-        metrics,
+    class_set = test.interval_class_set if paired else None
+    return Scored(
+        scores,
+        tuple(config.average_names),
         lambda values: values,
         len(gold),
         "items",
         lambda extra: _rc_signature(config, gold, negative, facts, extra),
-        all_pairs=all_pairs,
+        all_pairs=all_pairs if paired else None,
+        pair_statistics=pair_statistics,
         notes=notes,
-        warnings=[*facts.warnings, *rc_rare_notices(gold, negative, config, test.interval_class_set)],
+        warnings=[*facts.warnings, *rc_rare_notices(gold, negative, config, class_set)],
         unit_signed=False,
     )
-    table = compare_scored(scored, True, test, baseline, progress)
-    assert isinstance(table, PairedTable)
-    return table
+
+
+def _text(labels: Sequence[Any]) -> list[str]:
+    """Labels as text (an integer label is its digits), as classification's cells encode them."""
+    return [x if type(x) is str else str(x) for x in labels]
 
 
 def _rc_signature(
@@ -455,7 +488,7 @@ def _score_e2e_systems(
     from releval.data.e2e import load_any
     from releval.tasks import e2e
 
-    _check_systems(systems)
+    check_systems(systems, None)
     gold_data = load_any(gold, "gold")
     scored = score_runs(systems, lambda name, run: e2e.score(gold_data, run, config, name))
     first = config.all_criteria[0]
@@ -486,25 +519,6 @@ def _e2e_signature(config: e2e.E2EConfig, first: e2e.E2EResult, extra: dict[str,
     return Signature(fields)
 
 
-def _paired_e2e(
-    gold: Any,
-    systems: Mapping[str, Any],
-    config: e2e.E2EConfig,
-    test: SignificanceConfig,
-    baseline: str | None,
-    progress: Callable[[int], None] | None,
-) -> PairedTable:
-    check_resampling_tests(
-        test,
-        f"end-to-end RE: {CORRECTNESS_TITLES} need per-item correctness, which relation sets do not have (use "
-        "bootstrap or randomization)",
-    )
-    scored = _e2e_scored(gold, {k: [v] for k, v in systems.items()}, config, test, test.interval_class_set)
-    table = compare_scored(scored, True, test, baseline, progress)
-    assert isinstance(table, PairedTable)
-    return table
-
-
 def _e2e_scored(
     gold: Any,
     systems: Mapping[str, Sequence[Any]],
@@ -519,13 +533,14 @@ def _e2e_scored(
     results = _score_e2e_systems(gold, systems, config)
     first = next(iter(results.values()))[0]
 
-    def pair(a: str, b: str, method: str, advance: Callable[[int], None] | None) -> dict[str, Any]:
-        rows: dict[str, Any] = {}
+    def pair_statistics(a: str, b: str) -> list[PairStatistics]:
+        ra, rb = results[a][0], results[b][0]
+        out = []
         for criterion in config.all_criteria:
-            cells, spec = e2e.paired_cells(results[a][0], results[b][0], criterion, config)
-            for m, r in resampling_rows(cells, spec, method, test, advance).items():
-                rows[f"{criterion}:{m}"] = r
-        return rows
+            cells, spec = e2e.paired_cells(ra, rb, criterion, config)
+            labels = list(dict.fromkeys([*ra.counts[criterion].labels, *rb.counts[criterion].labels]))
+            out.append(PairStatistics(f"{criterion}:", cells, spec, labels))  # e2e.union_counts' order
+        return out
 
     return Scored(
         results,
@@ -534,7 +549,7 @@ def _e2e_scored(
         first.n_documents,
         "documents",
         lambda extra: _e2e_signature(config, first, extra),
-        paired=pair,
+        pair_statistics=pair_statistics,
         notes=["end-to-end RE: documents are resampled (per-document TP/FP/FN per relation type)"],
         warnings=[*run_warnings(results), *e2e_rare_notices(first, config, class_set)],
     )
@@ -612,35 +627,7 @@ def seed_runs_table(
             raise InputError(
                 f"system '{name}' has {len(runs)} run(s); seed comparison needs at least 2", field="system"
             )
-    if not isinstance(config, rc.ClassificationConfig):  # end-to-end RE's (`_configs` gives one or the other)
-        table = compare_scored(_e2e_scored(gold, systems, config, test, None), False, test, baseline)
-        assert isinstance(table, SeedTable)
-        return table
-    if not _label_lists(gold):
-        gold, systems, facts = align_systems(gold, systems, config)
-    gold = list(gold)
-    for name, preds in systems.items():
-        for i, pred in enumerate(preds, 1):
-            if len(pred) != len(gold):
-                raise InputError(
-                    f"system '{name}' run {i} has {len(pred)} predictions for {len(gold)} gold items", field="system"
-                )
-    facts = facts or rc.DataFacts()
-    config, facts = micro_only_when_wrong(config, facts)
-    rc.check_negative_label(config, gold, (pred for preds in systems.values() for pred in preds))
-    negative, _ = rc.resolve_negative(config.negative, gold)
-    scored = Scored(
-        {name: [_f_scores(gold, pred, negative, config.weightings, config) for pred in preds] for name, preds in
-         systems.items()},
-        tuple(config.average_names),
-        lambda values: values,
-        len(gold),
-        "items",
-        lambda extra: _rc_signature(config, gold, negative, facts, extra),
-        warnings=[*facts.warnings, *rc_rare_notices(gold, negative, config, None)],
-        unit_signed=False,
-    )  # fmt: skip
-    table = compare_scored(scored, False, test, baseline)
+    table = compare_scored(scored_systems(gold, systems, config, test, False, facts), False, test, baseline)
     assert isinstance(table, SeedTable)
     return table
 
@@ -659,17 +646,8 @@ def compare_files(
     runs over seeds (Welch, Cohen's d). Mixing the two is an InputError. This is the `compare` of the rc and e2e
     Tasks (releval.tasks), so the command knows no task by name."""
     paired = check_systems(systems, baseline)
-    if _is_e2e(config):
-        if paired:
-            one = {name: paths[0] for name, paths in systems.items()}
-            return paired_table(gold, one, config, test, baseline=baseline, progress=progress)
-        return seed_runs_table(gold, systems, config, test, baseline=baseline)
-    assert isinstance(config, rc.ClassificationConfig)  # the only other Config (narrowed for mypy)
-    gold_labels, runs, facts = align_systems(gold, systems, config)
-    if paired:
-        one = {name: preds[0] for name, preds in runs.items()}
-        return paired_table(gold_labels, one, config, test, baseline=baseline, progress=progress, facts=facts)
-    return seed_runs_table(gold_labels, runs, config, test, baseline=baseline, facts=facts)
+    scored = scored_systems(gold, systems, config, test, paired)
+    return compare_scored(scored, paired, test, baseline, _advance(progress))
 
 
 def e2e_rank_intervals(

@@ -12,10 +12,13 @@ and are written here once:
   (test, measure) family (`releval.significance.compare.pair_rows`), one `PairedTable` or `SeedTable` out.
 
 A task gives what only it knows — a `Scored`: its results per run, the measures, each result's values, the number
-of units, its signature, notes and warnings, and `paired(a, b, method, progress)`: the MetricComparison per measure
-of one resampling test of two systems (from its per-unit statistics, `releval.metrics.cells`). A task whose draws
-are joint over all systems (ranked facts re-rank every resample) gives `all_pairs` instead, which returns the raw
-rows of every pair and test.
+of units, its signature, notes and warnings, and the draws of two systems: `pair_statistics(a, b)`, their per-unit
+statistics per criterion (`PairStatistics`: TP/FP/FN per class of every unit, `releval.metrics.cells`), from which
+every resampling test is drawn here; or `paired(a, b, method, progress)`, the MetricComparison per measure of one
+resampling test. A task whose draws are joint over all systems (ranked facts re-rank every resample) gives
+`all_pairs` instead, which returns the raw rows of every pair and test. `compare --per-class` and the bootstrap
+figure take a pair's `pair_statistics` from the same `Scored` (releval.significance.per_class,
+releval.report.figures.bootstrap), so a seed gives them the draws it gives `compare`.
 
 Example
 -------
@@ -76,6 +79,18 @@ def check_resampling_tests(test: SignificanceConfig, what: str) -> None:
         raise OptionError(f"tests: {', '.join(bad)} not available for {what}", option="tests")
 
 
+@dataclass(frozen=True)
+class PairStatistics:
+    """Two systems' per-unit statistics under one criterion: the distinct cells of TP/FP/FN per class of every unit
+    (`cells`, A first), how they average (`spec`), the classes' names in the cells' order (`labels`) and the prefix
+    of the criterion's measures ("" for a task of one criterion, "strict:" for end-to-end RE's Strict)."""
+
+    prefix: str
+    cells: Any
+    spec: Any
+    labels: Sequence[str]
+
+
 #: One resampling test of two systems: (a, b, method, progress) → {measure: MetricComparison}.
 PairedRows = Callable[[str, str, str, Callable[[int], None] | None], Mapping[str, Any]]
 
@@ -84,7 +99,8 @@ PairedRows = Callable[[str, str, str, Callable[[int], None] | None], Mapping[str
 class Scored:
     """What a task gives the comparison path (see the module): `results` every run of every system, `metrics` the
     measures in order, `values(result)` a result's value per measure, `n` the number of units of `unit`,
-    `signature(extra)` the task's signature with the test's fields, and `paired` (or `all_pairs`) the draws."""
+    `signature(extra)` the task's signature with the test's fields, and `pair_statistics` (or `paired`, or
+    `all_pairs`) the draws."""
 
     results: dict[str, list[Any]]
     metrics: tuple[str, ...]
@@ -93,6 +109,7 @@ class Scored:
     unit: str
     signature: Callable[[dict[str, object]], Signature]
     paired: PairedRows | None = None
+    pair_statistics: Callable[[str, str], list[PairStatistics]] | None = None
     all_pairs: Callable[[list[tuple[str, str]], Callable[[int], None] | None], list[dict[str, Any]]] | None = None
     notes: list[str] = field(default_factory=list)
     warnings: list[Notice] = field(default_factory=list)
@@ -136,11 +153,10 @@ def compare_scored(
     if scored.all_pairs is not None:
         raw = scored.all_pairs(pairs, progress)
     else:
-        assert scored.paired is not None, "a Scored gives paired or all_pairs"
         raw = []
         for a, b in pairs:
             for method in test.tests:
-                rows = scored.paired(a, b, method, progress)
+                rows = pair_rows_of(scored, a, b, method, test, progress)
                 raw.extend(raw_row(a, b, method, m, rows[m]) for m in metrics)
     scores = {name: {m: float(scored.values(r)[m]) for m in metrics} for name, r in one.items()}
     table = PairedTable(
@@ -160,6 +176,29 @@ def compare_scored(
     )
     table.warnings.extend(floor_warnings(table))
     return table
+
+
+def pair_rows_of(
+    scored: Scored,
+    a: str,
+    b: str,
+    method: str,
+    test: SignificanceConfig,
+    progress: Callable[[int], None] | None = None,
+) -> Mapping[str, Any]:
+    """One resampling test of systems `a` and `b`: {measure: MetricComparison}, from the task's `paired`, or drawn
+    from its `pair_statistics` (releval.significance.paired.resampling_rows, every criterion's cells with the same
+    seed)."""
+    if scored.paired is not None:
+        return scored.paired(a, b, method, progress)
+    assert scored.pair_statistics is not None, "a Scored gives pair_statistics, paired or all_pairs"
+    from releval.significance.paired import resampling_rows
+
+    rows: dict[str, Any] = {}
+    for statistics in scored.pair_statistics(a, b):
+        for m, r in resampling_rows(statistics.cells, statistics.spec, method, test, progress).items():
+            rows[f"{statistics.prefix}{m}"] = r
+    return rows
 
 
 @dataclass(frozen=True)

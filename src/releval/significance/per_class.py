@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,18 +35,9 @@ from releval.core.schema import check_schema, float_or_nan, header, known, readi
 from releval.core.signature import Signature, parse
 from releval.core.validation import check_alpha, check_choice
 from releval.metrics.averages import AveragingSpec, prf_from_counts
-from releval.metrics.cells import PairedCells, counts_of, encode_triplet, f_scores, resampled_f
-from releval.significance.compare import (
-    _configs,
-    _e2e_signature,
-    _label_lists,
-    _score_e2e_systems,
-    adjust,
-    align_systems,
-    e2e_rare_notices,
-    rc_rare_notices,
-)
-from releval.significance.comparison import run_warnings
+from releval.metrics.cells import PairedCells, counts_of, f_scores, resampled_f
+from releval.significance.compare import _by_documents, _configs, _label_lists, adjust, align_systems, scored_systems
+from releval.significance.comparison import Scored, check_systems
 from releval.significance.config import SignificanceConfig, correction_field
 from releval.significance.paired import MetricComparison, comparison_rows
 from releval.tasks import classification as rc
@@ -295,8 +286,13 @@ class ClassDraws:
     per_class_b: NDArray[np.float64]
 
 
-def _class_f(totals: NDArray[np.float64], classes: NDArray[np.intp], spec: AveragingSpec) -> NDArray[np.float64]:
-    """F of the `classes` from TP|FP|FN totals (..., 3K): (..., len(classes))."""
+def class_f(totals: NDArray[np.float64], classes: NDArray[np.intp], spec: AveragingSpec) -> NDArray[np.float64]:
+    """F of the `classes` from TP|FP|FN totals (..., 3K): (..., len(classes)), by prf_from_counts.
+
+    >>> spec = AveragingSpec(np.array([True, True]), ())
+    >>> class_f(np.array([2.0, 1.0, 0.0, 2.0, 1.0, 0.0]), np.array([0, 1]), spec).tolist()  # TP 2,1 FP 0,2 FN 1,0
+    [0.8, 0.5]
+    """
     counts = counts_of(totals, spec.positive.shape[0])
     return np.asarray(
         prf_from_counts(
@@ -322,8 +318,8 @@ def resampled_class_f(
     class_b: list[NDArray] = []
 
     def keep(tot_a: NDArray, tot_b: NDArray) -> None:
-        class_a.append(_class_f(tot_a, classes, spec))
-        class_b.append(_class_f(tot_b, classes, spec))
+        class_a.append(class_f(tot_a, classes, spec))
+        class_b.append(class_f(tot_b, classes, spec))
 
     averages = resampled_f(cells, spec, resamples, seed, method, on_block=keep, class_set=class_set)
     return ClassDraws(averages, np.concatenate(class_a).T, np.concatenate(class_b).T)
@@ -357,8 +353,8 @@ def class_differences(
         raise InputError("no positive class has gold support: there is no class to compare", field="gold")
     names = [labels[i] for i in classes.tolist()]
     obs_avg_a, obs_avg_b = f_scores(tot_a, spec), f_scores(tot_b, spec)
-    obs_a = dict(zip(names, _class_f(tot_a, classes, spec)))
-    obs_b = dict(zip(names, _class_f(tot_b, classes, spec)))
+    obs_a = dict(zip(names, class_f(tot_a, classes, spec)))
+    obs_b = dict(zip(names, class_f(tot_b, classes, spec)))
     averages: dict[str, dict[str, MetricComparison]] = {}
     rows: list[ClassDifference] = []
     for t in _resampling_tests(test):
@@ -416,14 +412,69 @@ def per_class_table(
     if a == b:
         raise OptionError(f"names: the two systems need different names, got {a!r} twice", option="names")
     _resampling_tests(test)  # refused before any file is read
-    if not isinstance(config, rc.ClassificationConfig):
-        return _per_class_e2e(gold, pred_a, pred_b, config, test, a, b, criterion, alpha)
-    if criterion is not None:
-        raise OptionError("criterion: applies to end-to-end RE (an E2EConfig) only", option="criterion")
-    if not _label_lists(gold):
-        labels, runs, facts = align_systems(gold, {a: [pred_a], b: [pred_b]}, config)
-        return _per_class_rc(labels, runs[a][0], runs[b][0], config, test, a, b, alpha, facts)
-    return _per_class_rc(list(gold), list(pred_a), list(pred_b), config, test, a, b, alpha, facts)
+    systems: dict[str, list[Any]] = {a: [pred_a], b: [pred_b]}
+    check_systems(systems, None)
+    if not _by_documents(config):
+        labels_config = cast(rc.ClassificationConfig, config)  # the other unit: items aligned by id
+        if criterion is not None:
+            raise OptionError("criterion: applies to end-to-end RE (an E2EConfig) only", option="criterion")
+        if not _label_lists(gold):
+            gold, systems, facts = align_systems(gold, systems, labels_config)
+        if facts is not None and facts.missing == "wrong":
+            raise OptionError(
+                "on_missing: with missing predictions counted as wrong, the filled items' false positives belong to "
+                "no known class, so a class's precision and F are known only as intervals: compare classes with "
+                "on_missing='error' or 'negative'",
+                option="on_missing",
+            )
+    scored = scored_systems(gold, systems, config, test, True, facts)
+    return _per_class(scored, a, b, test, alpha, criterion)
+
+
+def _per_class(
+    scored: Scored, a: str, b: str, test: SignificanceConfig, alpha: float, criterion: str | None
+) -> PerClassComparison:
+    """The per-class rows of systems `a` and `b` from their `pair_statistics` on the one comparison path
+    (releval.significance.comparison): the draws `compare` makes of the pair, each class's F kept. A task of several
+    criteria (end-to-end RE) compares the classes of one: `criterion`, or its first that is not NER."""
+    assert scored.pair_statistics is not None, "a task with per-class comparisons gives its pair statistics"
+    statistics = {s.prefix.removesuffix(":"): s for s in scored.pair_statistics(a, b)}
+    chosen: str | None = None
+    if list(statistics) != [""]:  # several criteria, each its own classes
+        from releval.metrics.e2e import NER
+
+        relations = [c for c in statistics if c != NER] or list(statistics)
+        chosen = criterion if criterion is not None else relations[0]
+        check_choice(chosen, tuple(statistics), "criterion")
+    pair = statistics[chosen or ""]
+    averages, rows = class_differences(pair.cells, pair.spec, pair.labels, test)
+    sig = scored.signature(_extra(test, alpha, unit=scored.unit if scored.unit_signed else None))
+    notes = [_family_note(rows, test)]
+    warnings = list(scored.warnings)
+    if chosen is not None:
+        sig = Signature({**sig.fields, "criterion": chosen})
+        notes.append(f"end-to-end RE: {scored.unit} are resampled; the classes are the {chosen} criterion's types")
+        others = tuple(f"{c}:" for c in statistics if c != chosen)  # the other criteria's rare classes are not shown
+        warnings = [w for w in warnings if not (w.code == "rare-classes" and str(w).startswith(others))]
+    return PerClassComparison(
+        a,
+        b,
+        test.tests,
+        test.alternative,
+        test.correction,
+        alpha,
+        scored.n,
+        test.resamples,
+        test.seed,
+        averages,
+        rows,
+        sig,
+        test.interval_confidence,
+        unit=scored.unit,
+        criterion=chosen,
+        notes=notes,
+        warnings=warnings,
+    )
 
 
 def per_class_differences(
@@ -489,108 +540,6 @@ def per_class_differences(
     )
     warn_all(result.warnings)
     return result
-
-
-def _per_class_rc(
-    gold: list[Any],
-    pred_a: list[Any],
-    pred_b: list[Any],
-    config: rc.ClassificationConfig,
-    test: SignificanceConfig,
-    a: str,
-    b: str,
-    alpha: float,
-    facts: rc.DataFacts | None,
-) -> PerClassComparison:
-    for name, pred in ((a, pred_a), (b, pred_b)):
-        if len(pred) != len(gold):
-            raise InputError(f"system '{name}' has {len(pred)} predictions for {len(gold)} gold items", field="system")
-    facts = facts or rc.DataFacts()
-    if facts.missing == "wrong":
-        raise OptionError(
-            "on_missing: with missing predictions counted as wrong, the filled items' false positives belong to no "
-            "known class, so a class's precision and F are known only as intervals: compare classes with "
-            "on_missing='error' or 'negative'",
-            option="on_missing",
-        )
-    gold, pred_a, pred_b = ([x if type(x) is str else str(x) for x in s] for s in (gold, pred_a, pred_b))
-    cells, spec, negative = rc.paired_cells(gold, pred_a, pred_b, config)
-    labels = encode_triplet(gold, pred_a, pred_b)[0]
-    averages, rows = class_differences(cells, spec, labels, test)
-    sig = rc.signature(
-        config,
-        gold,
-        negative=negative,
-        missing=facts.missing,
-        by_position=facts.by_position,
-        patch_digest=facts.patch_digest,
-        extra=_extra(test, alpha),
-    )
-    return PerClassComparison(
-        a,
-        b,
-        test.tests,
-        test.alternative,
-        test.correction,
-        alpha,
-        len(gold),
-        test.resamples,
-        test.seed,
-        averages,
-        rows,
-        sig,
-        test.interval_confidence,
-        notes=[_family_note(rows, test)],
-        warnings=[*facts.warnings, *rc_rare_notices(gold, negative, config, test.interval_class_set)],
-    )
-
-
-def _per_class_e2e(
-    gold: Any,
-    pred_a: Any,
-    pred_b: Any,
-    config: e2e.E2EConfig,
-    test: SignificanceConfig,
-    a: str,
-    b: str,
-    criterion: str | None,
-    alpha: float,
-) -> PerClassComparison:
-    from releval.metrics.e2e import NER
-    from releval.tasks import e2e
-
-    criteria = config.all_criteria
-    chosen = criterion if criterion is not None else next((c for c in criteria if c != NER), criteria[0])
-    check_choice(chosen, tuple(criteria), "criterion")
-    scored = _score_e2e_systems(gold, {a: [pred_a], b: [pred_b]}, config)
-    ra, rb = scored[a][0], scored[b][0]
-    cells, spec = e2e.paired_cells(ra, rb, chosen, config)
-    labels = list(dict.fromkeys([*ra.counts[chosen].labels, *rb.counts[chosen].labels]))  # e2e.union_counts' order
-    averages, rows = class_differences(cells, spec, labels, test)
-    sig = _e2e_signature(config, ra, _extra(test, alpha, unit="documents"))
-    sig = Signature({**sig.fields, "criterion": chosen})
-    return PerClassComparison(
-        a,
-        b,
-        test.tests,
-        test.alternative,
-        test.correction,
-        alpha,
-        ra.n_documents,
-        test.resamples,
-        test.seed,
-        averages,
-        rows,
-        sig,
-        test.interval_confidence,
-        unit="documents",
-        criterion=chosen,
-        notes=[
-            _family_note(rows, test),
-            f"end-to-end RE: documents are resampled; the classes are the {chosen} criterion's types",
-        ],
-        warnings=[*run_warnings({a: [ra], b: [rb]}), *e2e_rare_notices(ra, config, test.interval_class_set, [chosen])],
-    )
 
 
 def _family_note(rows: Sequence[ClassDifference], test: SignificanceConfig) -> str:

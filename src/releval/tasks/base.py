@@ -197,7 +197,13 @@ class Task(Generic[C, R]):
       column per system) given alone is scored column by column;
     * `dataset_tests(datasets, test=, metric=, config=, resamples=, seed=, progress=)`: the task's own paired tests
       of `replicability from-predictions` (relation classification's, with per-item correctness tests); None: the
-      generic path through `compare` (releval.replicability.task_tests).
+      generic path through `compare` (releval.replicability.task_tests);
+    * `vocabularies(gold, pred, config)` → the labelled fields of a prediction beside gold's
+      (releval.tasks.vocabulary.Vocabulary): the pipeline checks every prediction file of the task before any
+      command reads it (releval.tasks.vocabulary.prediction_checks: letter case, white space, integer indices, no
+      label in common refused; an empty file refused; gold passed twice and swapped file names warned), in `score`,
+      `compare`, `replicability`, `audit run` and `plot per-class` alike (releval.registry adds the checks). None:
+      the task checks its files itself (releval's own tasks, through the same functions).
 
     The layers above the tasks (significance, dataset statistics, audit, report) are imported by the functions
     that need them: releval.registry assembles the Task objects of releval's own tasks from their module's `TASK`
@@ -228,6 +234,7 @@ class Task(Generic[C, R]):
     full_report: FullReport[C] | None = None
     wide_tsv: bool = False
     dataset_tests: Callable[..., Any] | None = None
+    vocabularies: Callable[[Any, Any, C], Sequence[Any]] | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.inputs) - set(INPUT_GROUPS))
@@ -264,6 +271,27 @@ class Task(Generic[C, R]):
 
             raise OptionError(f"{', '.join(unknown)}: not a setting of task {self.name!r}", option=unknown[0])
         return self.config(**settings)
+
+
+def task_of(config: Any) -> Task[Any, Any]:
+    """The Task that declares `config`'s class (or the nearest of its bases), found in the module that defines the
+    class — a task module defines its Config and its Task side by side, releval's and a plugin's alike: what a
+    library function given a Config asks instead of testing the Config's class. The Task found is the module's own,
+    without the functions releval.registry adds from the layers above the tasks; its declared capabilities (`unit`,
+    `settings`, …) are the same.
+
+    >>> from releval.tasks.e2e import E2EConfig
+    >>> task_of(E2EConfig()).unit
+    'document'
+    """
+    import sys
+
+    for kind in type(config).__mro__:
+        module = sys.modules.get(kind.__module__)
+        for value in vars(module).values() if module is not None else ():
+            if isinstance(value, Task) and value.config is kind:
+                return value
+    raise TypeError(f"{type(config).__name__} is no task's Config (no Task declares it beside it)")
 
 
 def resolve(reference: Any) -> Any:

@@ -215,3 +215,41 @@ def swapped_names(gold_path: str, pred_path: str, reasons: Collection[str] = ())
             "swapped-files",
         )
     ]
+
+
+def prediction_checks(gold: object, pred: object, vocabularies: Collection[Vocabulary]) -> list[Notice]:
+    """The checks the pipeline makes of one prediction file of any task that declares its labelled fields
+    (releval.tasks.base.Task.vocabularies), before the task reads it: an empty (or blank) file is refused; each
+    field's `check_vocabulary`; a file byte for byte gold's is warned (gold passed twice); file names that say gold
+    and predictions were given the other way round are warned (`swapped_names`). Paths are files; anything else
+    (in-memory data) is checked by its vocabularies only.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> (folder / "gold.txt").write_text("a b"), (folder / "run.txt").write_text("a b")
+    (3, 3)
+    >>> [n.code for n in prediction_checks(folder / "gold.txt", folder / "run.txt", [])]
+    ['pred-equals-gold']
+    """
+    import os
+    from pathlib import Path
+
+    notices: list[Notice] = []
+    on_disk = isinstance(pred, (str, os.PathLike)) and Path(pred).is_file()
+    if on_disk and not Path(pred).read_bytes().strip():  # type: ignore[arg-type]
+        raise InputError(
+            "the prediction file is empty (or blank): no prediction to score; give the system's output file",
+            file=str(pred),
+        )
+    for vocabulary in vocabularies:
+        notices += check_vocabulary(vocabulary)
+    if on_disk and isinstance(gold, (str, os.PathLike)) and Path(gold).is_file():
+        if Path(gold).read_bytes() == Path(pred).read_bytes():  # type: ignore[arg-type]
+            notices.append(
+                Notice(
+                    f"predictions equal gold: did you pass gold twice? {pred} is byte for byte {gold}",
+                    "pred-equals-gold",
+                )
+            )
+        notices += swapped_names(str(gold), str(pred))
+    return notices

@@ -26,21 +26,25 @@ if TYPE_CHECKING:
 
     from releval.data.io import PathLike
 
-LABEL_FORMATS: dict[str, str] = {
-    "semeval": "semeval.SemevalBlocks",
-    "semeval-tsv": "id_tsv.SemevalTsv",
-    "id-tsv": "id_tsv.IdTsv",
-    "tacred-json": "tacred.TacredJson",
-    "id-label-json": "id_label_json.IdLabelJson",
-    "chemprot-scibert": "chemprot.SciBertJsonl",
-    "tacrev-jsonl": "jsonl.TacrevJsonl",
-    "jsonl": "jsonl.Jsonl",
-    "chemprot-blue": "chemprot.BlueTsv",
-    "csv": "tables.Csv",
-    "wide-tsv": "wide_tsv.WideTsv",
-    "tsv": "tables.Tsv",
-    "labels-lines": "labels_lines.LabelLines",
-}
+#: (format name, "module.Class"), in the order users see them. Two names are also the names of the ChemProt tasks
+#: (`--input-format chemprot-blue` reads the files of `--task chemprot-blue`): a format is named here by what it
+#: reads, and no task is chosen by it.
+_LABEL_TABLE: tuple[tuple[str, str], ...] = (
+    ("semeval", "semeval.SemevalBlocks"),
+    ("semeval-tsv", "id_tsv.SemevalTsv"),
+    ("id-tsv", "id_tsv.IdTsv"),
+    ("tacred-json", "tacred.TacredJson"),
+    ("id-label-json", "id_label_json.IdLabelJson"),
+    ("chemprot-scibert", "chemprot.SciBertJsonl"),
+    ("tacrev-jsonl", "jsonl.TacrevJsonl"),
+    ("jsonl", "jsonl.Jsonl"),
+    ("chemprot-blue", "chemprot.BlueTsv"),
+    ("csv", "tables.Csv"),
+    ("wide-tsv", "wide_tsv.WideTsv"),
+    ("tsv", "tables.Tsv"),
+    ("labels-lines", "labels_lines.LabelLines"),
+)
+LABEL_FORMATS: dict[str, str] = dict(_LABEL_TABLE)
 E2E_FORMATS: dict[str, str] = {
     "spert": "spert.Spert",
     "dygie": "dygie.Dygie",

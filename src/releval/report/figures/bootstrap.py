@@ -1,11 +1,14 @@
 """The paired bootstrap distribution of Δ = F(B) − F(A) under one average, with its interval and 0 marked.
 
 A paired comparison's result keeps the interval of Δ, not the resampled Δ themselves, so they are drawn again
-here, through the same code as the test (`releval.tasks.classification.paired_cells`, then
-`releval.metrics.cells.resampled_f` and `releval.significance.paired.comparison_rows`): for the same Configs and
-seed the draws, the interval and the p-value are those of `paired_bootstrap(gold, pred_b, pred_a)`, and of
-`releval compare` on these two systems alone with A as --baseline. (With three systems or more, compare draws
-every pair from one joint resample: the same distribution, other draws for a seed.)
+here, on the one comparison path: the systems become the `Scored` that `releval compare` builds
+(releval.significance.compare.scored_systems: the same checks, signature and warnings), and the pair's
+`pair_statistics` are drawn by `releval.metrics.cells.resampled_f` and read by
+`releval.significance.paired.comparison_rows`. For the same Configs and seed the draws, the interval and the
+p-value are those of `paired_bootstrap(gold, pred_b, pred_a)`, of `releval compare` on these two systems alone
+with A as --baseline, and — for one class (`label`) — of that class's row in `releval compare --per-class B A`
+(releval.significance.per_class, before the correction across classes). (With three systems or more, compare
+draws every pair from one joint resample: the same distribution, other draws for a seed.)
 
 Δ is B minus A: positive when B, the system, beats A, the baseline.
 """
@@ -19,13 +22,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from releval.core.errors import OptionError
 from releval.core.signature import Signature
 from releval.core.validation import check_choice, check_nonempty
 from releval.metrics.cells import f_scores, resampled_f
 from releval.report.figures.base import metric_name, new_figure, settle_layout, title_with
 from releval.significance.config import SignificanceConfig, split_settings
 from releval.significance.paired import MetricComparison, comparison_rows
-from releval.tasks.classification import ClassificationConfig, paired_cells, signature
+from releval.tasks.classification import ClassificationConfig
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -53,6 +57,8 @@ class DeltaData:
     n_items: int
     beta: float
     signature: Signature
+    #: Whether `metric` names a class whose own F is resampled (`bootstrap_deltas(label=…)`), not an average.
+    of_class: bool = False
 
     @property
     def score_a(self) -> float:
@@ -96,6 +102,7 @@ class DeltaData:
             "resamples": self.resamples,
             "seed": self.seed,
             "n_items": self.n_items,
+            "of_class": self.of_class,
             "deltas": self.deltas.tolist(),
             **self.signature.to_json(),
         }
@@ -110,32 +117,49 @@ def bootstrap_deltas(
     *,
     metric: str = "micro",
     names: tuple[str, str] = ("A", "B"),
+    label: str | None = None,
     **settings: Any,
 ) -> DeltaData:
-    """Every paired-bootstrap Δ* = F(B) − F(A) under `metric` (micro or a weighting of the Config) for aligned
-    label sequences, with the interval and p-value the test gives. `config`, `test` and keyword `settings` as for
-    `releval.significance.paired.paired_bootstrap`; `names` = (A, B) for the figure's labels."""
+    """Every paired-bootstrap Δ* = F(B) − F(A) under `metric` (micro or a weighting of the Config) — or, given a
+    `label`, of that class's own F — for aligned label sequences, with the interval and p-value the test gives.
+    `config`, `test` and keyword `settings` as for `releval.significance.paired.paired_bootstrap`; `names` = (A, B)
+    for the figure's labels.
+
+    >>> gold, a, b = ["r", "s", "r", "N"] * 5, ["r", "s", "N", "N"] * 5, ["r", "s", "r", "N"] * 5
+    >>> data = bootstrap_deltas(gold, a, b, negative="N", label="r", resamples=99, seed=1)
+    >>> data.metric, round(data.effect, 4)  # F(r): B 1, A 2/3 (P 1, R 1/2)
+    ('r', 0.3333)
+    """
+    from releval.significance.compare import scored_systems
+    from releval.significance.per_class import class_f, resampled_class_f
+
     scoring, testing = split_settings(ClassificationConfig, config, test, settings)
     if "bootstrap" not in testing.tests:
         testing = replace(testing, tests=("bootstrap",))
-    metric = metric.strip().lower()
-    check_choice(metric, tuple(scoring.average_names), "metric")
     for name in names:
         check_nonempty(name, "names")
-    cells, spec, negative = paired_cells(gold, pred_b, pred_a, scoring)  # B first: the test's A − B is B − A
-    tot_b, tot_a = cells.observed()
-    obs_b, obs_a = f_scores(tot_b, spec), f_scores(tot_a, spec)
-    fb, fa = resampled_f(cells, spec, testing.resamples, testing.seed, "bootstrap", class_set=testing.class_set)[metric]
-    row = comparison_rows({metric: obs_b[metric]}, {metric: obs_a[metric]}, {metric: (fb, fa)}, "bootstrap", testing)
-    sig = signature(
-        scoring,
-        [x if type(x) is str else str(x) for x in gold],
-        negative=negative,
-        missing="error",
-        by_position=True,
-        patch_digest=None,
-        extra=testing.signature_fields(),
-    )
+    if names[0] == names[1]:
+        raise OptionError(f"names: the two systems need different names, got {names[0]!r} twice", option="names")
+    scored = scored_systems(list(gold), {names[0]: [list(pred_a)], names[1]: [list(pred_b)]}, scoring, testing, True)
+    assert scored.pair_statistics is not None  # classification's Scored has them
+    (pair,) = scored.pair_statistics(names[1], names[0])  # B first: the test's A − B is B − A
+    tot_b, tot_a = pair.cells.observed()
+    if label is None:
+        metric = metric.strip().lower()
+        check_choice(metric, tuple(scoring.average_names), "metric")
+        observed = f_scores(tot_b, pair.spec)[metric], f_scores(tot_a, pair.spec)[metric]
+        fb, fa = resampled_f(
+            pair.cells, pair.spec, testing.resamples, testing.seed, "bootstrap", class_set=testing.class_set
+        )[metric]
+    else:
+        metric = _class_of(label, pair.labels, pair.spec, tot_a)
+        classes = np.array([list(pair.labels).index(metric)], dtype=np.intp)
+        draws = resampled_class_f(
+            pair.cells, pair.spec, classes, testing.resamples, testing.seed, "bootstrap", testing.class_set
+        )
+        fb, fa = draws.per_class_a[0], draws.per_class_b[0]
+        observed = class_f(tot_b, classes, pair.spec)[0], class_f(tot_a, classes, pair.spec)[0]
+    row = comparison_rows({metric: observed[0]}, {metric: observed[1]}, {metric: (fb, fa)}, "bootstrap", testing)
     return DeltaData(
         metric,
         names[0],
@@ -145,10 +169,26 @@ def bootstrap_deltas(
         testing.confidence,
         testing.resamples,
         testing.seed,
-        cells.n_items,
+        scored.n,
         scoring.beta,
-        sig,
+        scored.signature(testing.signature_fields()),
+        label is not None,
     )
+
+
+def _class_of(label: str, labels: Sequence[str], spec: Any, totals: Any) -> str:
+    """`label` when it is a positive class with gold support in the pair's cells (a class `compare --per-class`
+    compares), else an OptionError naming those classes."""
+    from releval.metrics.cells import counts_of
+
+    support = counts_of(totals, len(labels)).support
+    compared = [x for i, x in enumerate(labels) if spec.positive[i] and support[i] > 0]
+    if label not in compared:
+        raise OptionError(
+            f"class: {label!r} is not a positive class with gold items; choose from {', '.join(compared)}",
+            option="class",
+        )
+    return label
 
 
 def _signed(value: float) -> str:
@@ -175,11 +215,12 @@ def bootstrap_figure(
     metric: str = "micro",
     names: tuple[str, str] = ("A", "B"),
     dataset: str | None = None,
+    label: str | None = None,
     **settings: Any,
 ) -> tuple[DeltaData, Figure]:
     """`bootstrap_deltas` and its figure: the histogram of Δ* in percentage points, the observed Δ, the percentile
-    interval (shaded) and Δ = 0 (dashed). `dataset` names the data in the title."""
-    data = bootstrap_deltas(gold, pred_a, pred_b, config, test, metric=metric, names=names, **settings)
+    interval (shaded) and Δ = 0 (dashed). `dataset` names the data in the title; `label`, a class: its own F."""
+    data = bootstrap_deltas(gold, pred_a, pred_b, config, test, metric=metric, names=names, label=label, **settings)
     pp = 100 * data.deltas
     counts, edges = np.histogram(pp, bins=histogram_edges(pp))
     fig = new_figure((10.0, 4.6), what="the bootstrap figure", layout="constrained")
@@ -201,7 +242,7 @@ def bootstrap_figure(
     ax.set_xlim(left - pad, right + pad)
     ax.set_ylim(0, 1.05 * max(int(counts.max()), 1))
     f = metric_name("f", data.beta)
-    score = f"{data.metric}-{f}"
+    score = f"{f} of class {data.metric}" if data.of_class else f"{data.metric}-{f}"
     ax.set_xlabel(f"Δ {score} = {f}({data.system_b}) − {f}({data.system_a}) (percentage points)")
     ax.set_ylabel("resamples")
     tested = _HYPOTHESIS[data.comparison.alternative].format(a=data.system_a, b=data.system_b)
