@@ -154,6 +154,14 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
     help="A setting of the task's Config (repeatable; VALUE read as JSON when it parses, else as text), e.g. "
     "--setting macro_classes=declared.",
 )
+@click.option(
+    "--measure",
+    "measures",
+    multiple=True,
+    metavar="NAME",
+    help="A column of the board (repeatable; default: the task's defaults): one the task's Config computes under "
+    "the settings, e.g. --task ranked --setting at_recall=10,30 --measure auc --measure p@10%% --measure p@30%%.",
+)
 @click.option("--dev", "dev", type=PATH, default=None, help="Dev gold file: runs may then submit dev predictions.")
 @click.option("--title", default=None, help="Title shown on the board (default: the slug).")
 @click.option("--negative", default="auto", help="Negative label; 'auto' detects no_relation/Other/NA.")
@@ -166,6 +174,7 @@ def benchmark_command(
     gold: Path,
     task: str,
     task_settings: tuple[str, ...],
+    measures: tuple[str, ...],
     dev: Path | None,
     title: str | None,
     negative: str,
@@ -217,6 +226,7 @@ def benchmark_command(
             gold_name,
             settings,
             task=task,
+            measures=measures or None,
             dev_gold=dev_data,
             dev_gold_name=dev_name,
             resamples=resamples,
