@@ -16,6 +16,7 @@ import click
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.core.errors import OptionError, RelevalError
 from releval.core.validation import check_nonempty
+from releval.registry import DEFAULT_TASK
 
 #: Label file formats (`releval.data.labels.FORMATS`, written out: listing the options must not import the
 #: loaders; tests/service/test_scoring.py checks that the two agree).
@@ -142,7 +143,7 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
 )
 @click.option(
     "--task",
-    default="rc",
+    default=DEFAULT_TASK,
     help="A task of releval's registry (releval.registry.TASKS): rc (labels per item), e2e (entities and relations), "
     "or any other task with a paired comparison.",
 )

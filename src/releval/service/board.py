@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from releval.core.errors import OptionError, RelevalError
+from releval.registry import DEFAULT_TASK
 from releval.service import phases, queue, scoring
 from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Entry, Measure, Run, RunData, Submitter
@@ -99,7 +100,7 @@ def create_benchmark(
     gold_name: str,
     settings_: dict[str, Any] | None = None,
     *,
-    task: str = "rc",
+    task: str = DEFAULT_TASK,
     measures: Sequence[str] | None = None,
     dev_gold: bytes | None = None,
     dev_gold_name: str = "dev",
