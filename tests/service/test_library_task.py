@@ -301,3 +301,34 @@ def test_a_ranked_board_shows_precision_at_recall_levels_as_score_computes_them(
             {"Content-Type": "application/json"}, token=board.admin,
         )  # fmt: skip
         assert status == 400 and b"p@50%" in body and b"p@10%, p@30%" in body, body
+
+
+def test_a_library_board_accepts_what_its_config_computes_and_keeps_only_the_weightings_asked() -> None:
+    """`check_measure` with the benchmark's spec accepts every measure the Task declares for its Config
+    (`Task.measure_names`): P@R% only when the settings give the level, each weighting's `W-auc`; `_config` keeps
+    the weightings whose measures are asked and no other (the signature's `average` lists what is computed)."""
+    from releval.core.errors import OptionError
+    from releval.service.board_tasks import task_of
+    from releval.service.library_task import LibraryTask
+
+    ranked = task_of("ranked")
+    assert isinstance(ranked, LibraryTask)
+    spec = ranked.spec({"at_recall": "30%, 10", "interpolated": False}, resamples=10, seed=1, confidence=0.95)
+    assert [ranked.check_measure(m, spec) for m in (" p@10%", "p@30%", "macro-auc", "auc")] == [
+        "p@10%", "p@30%", "macro-auc", "auc",
+    ]  # fmt: skip
+    plain = ranked.spec({}, resamples=10, seed=1, confidence=0.95)
+    with pytest.raises(OptionError, match=r"unknown measure 'p@10%' of task 'ranked' under this benchmark's settings"):
+        ranked.check_measure("p@10%", plain)
+    with pytest.raises(OptionError, match="unknown measure 'macro'"):  # ranked averages AUC: `macro-auc`
+        ranked.check_measure("macro", spec)
+    assert [w.name for w in ranked._config(spec, ["p@10%", "macro-auc"]).weightings] == ["macro"]
+    assert ranked._config(spec, ["auc", "p@10%"]).weightings == ()
+    assert ranked._config(spec, ["p@10%"]).metric_names == ["auc", "p@100", "p@200", "p@300", "p@10%", "p@30%",
+                                                             "max_f1", "f1@0.5"]  # fmt: skip
+    # a task that declares no measure_names keeps the weighting measures it had (DocRED adds the one asked)
+    docred = task_of("docred")
+    assert isinstance(docred, LibraryTask)
+    dspec = docred.spec({}, resamples=10, seed=1, confidence=0.95)
+    assert docred.check_measure("power:0.50", dspec) == "power:0.5"
+    assert [w.name for w in docred._config(dspec, ["f1", "power:0.5"]).weightings] == ["power:0.5"]
