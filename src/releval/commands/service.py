@@ -213,7 +213,10 @@ def benchmark_command(
     check_seed(seed)
     from releval.service.board_tasks import task_of
 
-    task_of(task).spec(settings, resamples=resamples, seed=seed)  # a bad setting refused before a database exists
+    kind = task_of(task)
+    spec = kind.spec(settings, resamples=resamples, seed=seed)  # a bad setting refused before a database exists
+    for name in measures:
+        kind.check_measure(name, spec)  # and a measure the settings do not compute
     data, gold_name = the_task.gold_upload(gold)
     dev_data, dev_name = the_task.gold_upload(dev) if dev is not None else (None, "dev")
     _start(database_url, data_dir)
