@@ -537,6 +537,18 @@ CASES += [
     c("benchmark", "ok", KEY, "--dev", "{missing}", names="{missing}"),
     c("benchmark", "ok", KEY, "--setting", "view", names="--setting"),
     c("benchmark", "ok", KEY, "--setting", "bogus=1", "--data-dir", "{dir}", names="bogus"),
+    c(
+        "benchmark",
+        "ok",
+        RANKED[0],
+        "--task",
+        "ranked",
+        "--measure",
+        "p@10%",
+        "--data-dir",
+        "{dir}",
+        names="unknown measure 'p@10%' of task 'ranked' under this benchmark's settings",
+    ),  # no at_recall=10
     c("benchmark", "ok", CONLL, "--task", "e2e", "--negative", "Other", names="--negative"),
     c("benchmark", "ok", KEY, "--negative", "", names="--negative"),
     c("benchmark", "ok", KEY, "--no-negative=yes", names="--no-negative"),

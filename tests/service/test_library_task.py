@@ -80,7 +80,7 @@ def test_a_toy_task_from_the_environment_is_a_board_benchmark(backend: str, tmp_
 
 
 #: A bundled gold file and two systems' predictions per task of the registry that the board drives through the
-#: Task protocol (every task with a comparison except rc and e2e, which keep the board's own storage). A task added
+#: Task protocol (every task with a comparison except those that keep the board's own storage). A task added
 #: to the registry without an entry here fails `test_every_library_task_has_a_board_example`.
 EXAMPLES_DIR = TESTS.parent / "examples"
 BOARD_EXAMPLES: dict[str, tuple[str, ...]] = {
@@ -98,7 +98,6 @@ BOARD_SETTINGS: dict[str, dict[str, str]] = {"ranked": {"duplicates": "count"}}
 #: Tasks whose gold is more than one file (`Task.gold_parts`), given one of its files alone: refused, naming the
 #: part that is missing.
 PART_MISSING = {"drugprot": ("drugprot/gs-data/gs_relations.tsv", "no entities file")}
-OWN_STORAGE = ("rc", "e2e")
 
 
 def _bags(path: Path) -> int:
@@ -122,9 +121,13 @@ COUNTED = {
 
 
 def test_every_library_task_has_a_board_example() -> None:
+    """The tasks the board drives through the Task protocol, as the board's task registry gives them (every task
+    with a comparison but those with the board's own storage)."""
     from releval.registry import TASKS, get_task
+    from releval.service.board_tasks import board_tasks
+    from releval.service.library_task import LibraryTask
 
-    library = {name for name in TASKS if name not in OWN_STORAGE and get_task(name).compare is not None}
+    library = {name for name, task in board_tasks().items() if isinstance(task, LibraryTask)}
     assert library == set(BOARD_EXAMPLES)
     assert {name for name in TASKS if get_task(name).gold_parts is not None} == set(PART_MISSING)
 
@@ -212,3 +215,120 @@ def test_docred_and_ranked_uploads_with_relations_gold_cannot_match_are_refused(
         )
         assert "'/REL/R1' (gold '/rel/r1') (first at line 5)" in out["error"]
         assert "releval-board-" not in out["error"]
+
+
+def _fields(signature: str) -> dict[str, str]:
+    """A long-form signature's fields (`key:value|…`)."""
+    return dict(part.split(":", 1) for part in signature.split("|"))
+
+
+def _p_at_recall_by_hand(gold: Path, pred: Path, interpolated: bool) -> dict[str, float]:
+    """P@10% and P@30% counted here from the files: the facts are gold's distinct (head, tail, relation) but NA;
+    the ranking is the TSV's predictions but NA, best score first, equal scores in file order, every copy of a
+    repeated prediction ranked and counted (`duplicates=count`, OpenNRE's behaviour); P at a level is the precision
+    at the first rank whose recall reaches it — or, interpolated, the highest precision from that rank on."""
+    facts = set()
+    for line in gold.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if row["relation"] != "NA":
+            facts.add((row["h"]["id"], row["t"]["id"], row["relation"]))
+    rows = [line.split("\t") for line in pred.read_text(encoding="utf-8").splitlines()[1:]]
+    ranking = sorted(((h, t, r, float(s)) for h, t, r, s in rows if r != "NA"), key=lambda p: -p[3])
+    hits, precision, recall = 0, [], []
+    for k, (h, t, r, _) in enumerate(ranking, start=1):
+        hits += (h, t, r) in facts
+        precision.append(hits / k)
+        recall.append(hits / len(facts))
+    out = {}
+    for level in (10, 30):
+        first = next(k for k, value in enumerate(recall) if value * 100 >= level - 1e-12)
+        out[f"p@{level}%"] = max(precision[first:]) if interpolated else precision[first]
+    return out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_ranked_board_shows_precision_at_recall_levels_as_score_computes_them(backend: str, tmp_path: Path) -> None:
+    """Issue 33 item 5 on the board: a ranked benchmark whose settings ask for recall levels (`at_recall`, and
+    whether P is interpolated) takes P@10% and P@30% as measures; a run's cells equal `releval score`'s values and
+    a count by hand from the files, and their signature states the levels and the interpolation as the command's
+    does. A level the settings do not compute is refused, naming what they do."""
+    gold, cnn = EXAMPLES_DIR / "ranked" / "gold.jsonl", EXAMPLES_DIR / "ranked" / "cnn.tsv"
+    measures = ["auc", "p@10%", "p@30%"]
+    with running_board(backend, tmp_path) as board:
+        bob = board.token("bob")
+        for slug, interpolated in (("pr-interpolated", True), ("pr-first", False)):
+            done = releval(
+                "benchmark", slug, str(gold), "--task", "ranked", "--resamples", "100",
+                "--setting", "duplicates=count", "--setting", "at_recall=10,30",
+                "--setting", f"interpolated={json.dumps(interpolated)}",
+                *(arg for m in measures for arg in ("--measure", m)), env=board.env,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            open_benchmark(board, slug)
+            assert board.json(f"/api/v1/benchmarks/{slug}")["measures"] == measures
+            status, out = board.submit(slug, "cnn", cnn.read_bytes(), cnn.name, token=bob)
+            assert status == 201, out
+            board.wait_idle()
+            cells = board.json(f"/api/v1/runs/{out['run']}")["cells"]
+            assert list(cells) == measures
+
+            flag = "--interpolated" if interpolated else "--first-reached"
+            scored = releval(
+                "score", "--task", "ranked", "--duplicates", "count", "--at-recall", "10,30", flag, "-f", "json",
+                str(gold), str(cnn), env=board.env,
+            )  # fmt: skip
+            assert scored.returncode == 0, scored.stderr
+            library = json.loads(scored.stdout)
+            library = library["results"][0] if "results" in library else library
+            by_hand = _p_at_recall_by_hand(gold, cnn, interpolated)
+            for level in ("p@10%", "p@30%"):
+                assert cells[level]["value"] == library["measures"][level], (slug, level)
+                assert cells[level]["value"] == pytest.approx(by_hand[level], abs=1e-15), (slug, level)
+                # the cell's signature: the command's, its average the cell's measure, plus the interval's test
+                board_fields = _fields(cells[level]["signature"])
+                assert board_fields["average"] == level.replace("%", "%25")
+                assert board_fields["criterion"].endswith(f",p@r={'interpolated' if interpolated else 'first'}")
+                assert {k: v for k, v in board_fields.items() if k != "average"}.items() >= {
+                    k: v for k, v in _fields(library["signature"]).items() if k != "average"
+                }.items()
+            page = board.request("GET", f"/b/{slug}/")[1].decode()
+            assert "p@10%" in page and "p@30%" in page
+        # the two settings give different numbers here (the interpolated P is the higher), as counted by hand
+        assert _p_at_recall_by_hand(gold, cnn, True) != _p_at_recall_by_hand(gold, cnn, False)
+
+        status, body, _ = board.request(
+            "POST", "/api/v1/benchmarks/pr-first/measures", json.dumps({"name": "p@50%"}).encode(),
+            {"Content-Type": "application/json"}, token=board.admin,
+        )  # fmt: skip
+        assert status == 400 and b"p@50%" in body and b"p@10%, p@30%" in body, body
+
+
+def test_a_library_board_accepts_what_its_config_computes_and_keeps_only_the_weightings_asked() -> None:
+    """`check_measure` with the benchmark's spec accepts every measure the Task declares for its Config
+    (`Task.measure_names`): P@R% only when the settings give the level, each weighting's `W-auc`; `_config` keeps
+    the weightings whose measures are asked and no other (the signature's `average` lists what is computed)."""
+    from releval.core.errors import OptionError
+    from releval.service.board_tasks import task_of
+    from releval.service.library_task import LibraryTask
+
+    ranked = task_of("ranked")
+    assert isinstance(ranked, LibraryTask)
+    spec = ranked.spec({"at_recall": "30%, 10", "interpolated": False}, resamples=10, seed=1, confidence=0.95)
+    assert [ranked.check_measure(m, spec) for m in (" p@10%", "p@30%", "macro-auc", "auc")] == [
+        "p@10%", "p@30%", "macro-auc", "auc",
+    ]  # fmt: skip
+    plain = ranked.spec({}, resamples=10, seed=1, confidence=0.95)
+    with pytest.raises(OptionError, match=r"unknown measure 'p@10%' of task 'ranked' under this benchmark's settings"):
+        ranked.check_measure("p@10%", plain)
+    with pytest.raises(OptionError, match="unknown measure 'macro'"):  # ranked averages AUC: `macro-auc`
+        ranked.check_measure("macro", spec)
+    assert [w.name for w in ranked._config(spec, ["p@10%", "macro-auc"]).weightings] == ["macro"]
+    assert ranked._config(spec, ["auc", "p@10%"]).weightings == ()
+    assert ranked._config(spec, ["p@10%"]).metric_names == ["auc", "p@100", "p@200", "p@300", "p@10%", "p@30%",
+                                                             "max_f1", "f1@0.5"]  # fmt: skip
+    # a task that declares no measure_names keeps the weighting measures it had (DocRED adds the one asked)
+    docred = task_of("docred")
+    assert isinstance(docred, LibraryTask)
+    dspec = docred.spec({}, resamples=10, seed=1, confidence=0.95)
+    assert docred.check_measure("power:0.50", dspec) == "power:0.5"
+    assert [w.name for w in docred._config(dspec, ["f1", "power:0.5"]).weightings] == ["power:0.5"]

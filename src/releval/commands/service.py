@@ -16,6 +16,7 @@ import click
 from releval.commands.base import PATH, Argument, Choice, Command
 from releval.core.errors import OptionError, RelevalError
 from releval.core.validation import check_nonempty
+from releval.registry import DEFAULT_TASK
 
 #: Label file formats (`releval.data.labels.FORMATS`, written out: listing the options must not import the
 #: loaders; tests/service/test_scoring.py checks that the two agree).
@@ -142,7 +143,7 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
 )
 @click.option(
     "--task",
-    default="rc",
+    default=DEFAULT_TASK,
     help="A task of releval's registry (releval.registry.TASKS): rc (labels per item), e2e (entities and relations), "
     "or any other task with a paired comparison.",
 )
@@ -153,6 +154,14 @@ def token_command(name: str, admin: bool, database_url: str | None, data_dir: Pa
     metavar="KEY=VALUE",
     help="A setting of the task's Config (repeatable; VALUE read as JSON when it parses, else as text), e.g. "
     "--setting macro_classes=declared.",
+)
+@click.option(
+    "--measure",
+    "measures",
+    multiple=True,
+    metavar="NAME",
+    help="A column of the board (repeatable; default: the task's defaults): one the task's Config computes under "
+    "the settings, e.g. --task ranked --setting at_recall=10,30 --measure auc --measure p@10%% --measure p@30%%.",
 )
 @click.option("--dev", "dev", type=PATH, default=None, help="Dev gold file: runs may then submit dev predictions.")
 @click.option("--title", default=None, help="Title shown on the board (default: the slug).")
@@ -166,6 +175,7 @@ def benchmark_command(
     gold: Path,
     task: str,
     task_settings: tuple[str, ...],
+    measures: tuple[str, ...],
     dev: Path | None,
     title: str | None,
     negative: str,
@@ -203,7 +213,10 @@ def benchmark_command(
     check_seed(seed)
     from releval.service.board_tasks import task_of
 
-    task_of(task).spec(settings, resamples=resamples, seed=seed)  # a bad setting refused before a database exists
+    kind = task_of(task)
+    spec = kind.spec(settings, resamples=resamples, seed=seed)  # a bad setting refused before a database exists
+    for name in measures:
+        kind.check_measure(name, spec)  # and a measure the settings do not compute
     data, gold_name = the_task.gold_upload(gold)
     dev_data, dev_name = the_task.gold_upload(dev) if dev is not None else (None, "dev")
     _start(database_url, data_dir)
@@ -217,6 +230,7 @@ def benchmark_command(
             gold_name,
             settings,
             task=task,
+            measures=measures or None,
             dev_gold=dev_data,
             dev_gold_name=dev_name,
             resamples=resamples,

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from releval.core.errors import OptionError, RelevalError
+from releval.registry import DEFAULT_TASK
 from releval.service import phases, queue, scoring
 from releval.service.board_tasks import split_view, task_of
 from releval.service.models import Benchmark, Entry, Measure, Run, RunData, Submitter
@@ -99,7 +100,7 @@ def create_benchmark(
     gold_name: str,
     settings_: dict[str, Any] | None = None,
     *,
-    task: str = "rc",
+    task: str = DEFAULT_TASK,
     measures: Sequence[str] | None = None,
     dev_gold: bytes | None = None,
     dev_gold_name: str = "dev",
@@ -130,7 +131,7 @@ def create_benchmark(
     try:
         kind = task_of(task)
         spec = kind.spec(settings_ or {}, resamples=resamples, seed=seed, confidence=confidence)
-        names = [kind.check_measure(m) for m in (kind.default_measures if measures is None else measures)]
+        names = [kind.check_measure(m, spec) for m in (kind.default_measures if measures is None else measures)]
         stored = kind.read_gold(gold, gold_name, spec)
         dev = kind.read_gold(dev_gold, dev_gold_name, spec) if dev_gold is not None else None
     except RelevalError as exc:  # InputError, InputErrors, OptionError: the message names file, line, field
@@ -407,7 +408,7 @@ def register_measure(submitter: Submitter, benchmark_slug: str, name: str) -> Me
     check_organiser(submitter, bench, "register a measure")
     check_text(name, "name")
     try:
-        name = task_of(bench.task).check_measure(name)
+        name = task_of(bench.task).check_measure(name, spec_of(bench))
     except OptionError as exc:
         raise Refused(str(exc)) from None
     if Measure.objects.filter(benchmark=bench, name=name).exists():

@@ -65,8 +65,9 @@ class BoardTask(Protocol):
         """The benchmark's Config and test settings from its stored settings (an OptionError naming a bad one)."""
         ...
 
-    def check_measure(self, name: str) -> str:
-        """`name` as a measure of this task (normalised), or an OptionError listing what is known."""
+    def check_measure(self, name: str, spec: BenchmarkSpec | None = None) -> str:
+        """`name` as a measure of this task (normalised), or an OptionError listing what is known; `spec`: the
+        benchmark's, whose Config may compute more than the task's defaults (a ranked benchmark's `p@10%`)."""
         ...
 
     def average_of(self, measure: str) -> str:

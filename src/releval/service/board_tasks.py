@@ -61,7 +61,7 @@ class RcTask:
     def spec(self, settings: dict[str, Any], **test: Any) -> scoring.BenchmarkSpec:
         return scoring.BenchmarkSpec.from_dict(settings, **test)
 
-    def check_measure(self, name: str) -> str:
+    def check_measure(self, name: str, spec: scoring.BenchmarkSpec | None = None) -> str:
         from releval.service import official
 
         if name.strip() == official.MEASURE:  # the SemEval-2010 scorer's score (tried on gold: SemEval's only)
@@ -241,7 +241,7 @@ class E2ETask:
         spec.test_config()
         return spec
 
-    def check_measure(self, name: str) -> str:
+    def check_measure(self, name: str, spec: scoring.BenchmarkSpec | None = None) -> str:
         criterion, colon, average = name.strip().partition(":")
         if not colon or criterion not in ("ner", *E2E_CRITERIA):
             raise OptionError(

@@ -153,20 +153,42 @@ class LibraryTask:
     def _weighting_field(self) -> bool:
         return "weightings" in {f.name for f in fields(self.task.config)}
 
-    def check_measure(self, name: str) -> str:
-        """One of the task's measures, or (for an F-based task) micro or a weighting the library knows."""
+    def check_measure(self, name: str, spec: scoring.BenchmarkSpec | None = None) -> str:
+        """One of the task's measures: a default, one the benchmark's Config computes (`Task.measure_names` of
+        `spec.config`: a ranked benchmark with `at_recall` 10,30 computes `p@10%` and `p@30%`), or — for a task
+        with weightings that declares no `measure_names` — micro or a weighting the library knows."""
         name = name.strip()
         if name in self.task.measures:
             return name
-        if self._weighting_field():
+        computed = self._computed(spec.config) if spec is not None else ()
+        if name in computed:
+            return name
+        if self._weighting_field() and self.task.measure_names is None:
             return scoring.check_measure(name)
-        known = ", ".join(self.task.measures) or "none"
-        raise OptionError(f"unknown measure {name!r} of task {self.name!r}: one of {known}", option="measure")
+        known = ", ".join(dict.fromkeys((*self.task.measures, *computed))) or "none"
+        where = " under this benchmark's settings" if spec is not None else ""
+        raise OptionError(f"unknown measure {name!r} of task {self.name!r}{where}: one of {known}", option="measure")
+
+    def _computed(self, config: Any) -> tuple[str, ...]:
+        """The measures `config` computes, as the Task declares them (`Task.measure_names`); () when it does not."""
+        if self.task.measure_names is None:
+            return ()
+        return tuple(resolve(self.task.measure_names)(config))
 
     def _config(self, spec: scoring.BenchmarkSpec, measures: Sequence[str]) -> Any:
-        """The benchmark's Config computing `measures`: their weightings, when the task has weightings."""
+        """The benchmark's Config computing `measures`, with no weighting they do not need: for a task declaring
+        `measure_names`, the weightings whose measures (what adding one to the Config adds) are asked; otherwise
+        the weightings named by the measures."""
         if not self._weighting_field():
             return spec.config
+        if self.task.measure_names is not None:
+            bare = set(self._computed(replace(spec.config, weightings=())))
+            own = tuple(
+                w.name
+                for w in spec.config.weightings
+                if (set(self._computed(replace(spec.config, weightings=(w,)))) - bare) & set(measures)
+            )
+            return replace(spec.config, weightings=own)
         wanted = tuple(dict.fromkeys(m for m in measures if m not in self.task.measures and m != "micro"))
         own = tuple(w.name for w in spec.config.weightings if w.name in measures)
         return replace(spec.config, weightings=tuple(dict.fromkeys((*own, *wanted))))

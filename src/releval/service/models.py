@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from releval.registry import DEFAULT_TASK
+
 
 class Submitter(models.Model):
     """Someone who submits: a name and the SHA-256 of their token (the token itself is never stored)."""
@@ -34,7 +36,7 @@ class Submitter(models.Model):
 class Benchmark(models.Model):
     slug = models.SlugField(max_length=60, unique=True)
     title = models.CharField(max_length=200)
-    task = models.CharField(max_length=20, default="rc")
+    task = models.CharField(max_length=20, default=DEFAULT_TASK)
     description = models.TextField(blank=True)
     settings = models.JSONField(default=dict)  # BenchmarkSpec.to_dict(): the task Config's fields
     resamples = models.PositiveIntegerField(default=1000)

@@ -18,6 +18,7 @@ from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 
 from releval import __version__
+from releval.registry import DEFAULT_TASK
 from releval.service import board as ops
 from releval.service import phases, standings
 from releval.service.board_tasks import task_of
@@ -211,7 +212,7 @@ def _benchmark_from(request: HttpRequest) -> Benchmark:
         raise ops.Refused(f"the dev file has {dev.size} bytes; the limit is {settings.RELEVAL_MAX_UPLOAD}", 413)
     p = request.POST
     negative = p.get("negative", "auto").strip() or "auto"
-    task = p.get("task", "rc").strip() or "rc"
+    task = p.get("task", DEFAULT_TASK).strip() or DEFAULT_TASK
     try:
         resamples = int(p.get("resamples", "1000") or 1000)
     except ValueError:

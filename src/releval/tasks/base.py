@@ -174,6 +174,10 @@ class Task(Generic[C, R]):
     * `statistics(paths, config, **options)`: dataset statistics of gold files (a `Rendered`), or None (`stats`);
     * `measures`: the board's default measures, headline first — names of the `metrics` of the PairedTable that
       `compare` returns for one file per system; empty: micro and the Config's weightings;
+    * `measure_names(config)`: every measure a result and a comparison under `config` compute, when they depend on
+      the Config beyond its weightings (ranked facts: `p@N` of `at`, `p@R%` of `at_recall`, `W-auc` of each
+      weighting); the board accepts these as a benchmark's measures (releval.service.library_task); None:
+      `measures`, and for a Config with weightings micro and any weighting;
     * `gold_parts(path)`: for a task whose gold is several files (DrugProt: relations, entities, PMID list), the
       files that the gold given as `path` (its folder or main file) is made of; None: gold is one file. The board
       stores them as one archive (releval.data.parts) and gives the task their folder.
@@ -223,6 +227,7 @@ class Task(Generic[C, R]):
     compare: Compare[C] | None = None
     statistics: Callable[..., Rendered] | None = None
     measures: tuple[str, ...] = ()
+    measure_names: Callable[[C], Sequence[str]] | None = None
     gold_parts: Callable[[Path], Sequence[Path]] | None = None
     inputs: frozenset[str] = frozenset()
     per_class: Callable[[Sequence[R]], tuple[Sequence[Any], Mapping[str, str] | None]] | None = None

@@ -749,6 +749,16 @@ def score_files(
     return [score(facts, pred, config, name) for name, pred in systems]
 
 
+def metric_names(config: RankedConfig) -> list[str]:
+    """The measures every result and comparison under `config` compute (`RankedConfig.metric_names`): what a
+    ranked benchmark of the board may show.
+
+    >>> metric_names(RankedConfig(at=100, at_recall="10,30", weightings=("macro",)))
+    ['auc', 'p@100', 'p@10%', 'p@30%', 'max_f1', 'f1@0.5', 'macro-auc']
+    """
+    return config.metric_names
+
+
 TASK = Task(
     name="ranked",
     help="ranked relation facts (NYT10 / OpenNRE bag-level held-out): AUC, P@N, max F1 over scored entity pairs",
@@ -758,4 +768,5 @@ TASK = Task(
     inputs=frozenset({"ranked-facts"}),
     compare_per_class=False,  # score shows each relation's AUC and P@N
     measures=MEASURES,
+    measure_names=metric_names,
 )
