@@ -5,9 +5,11 @@ when matplotlib is missing. No pixel is compared: a figure's look is checked by 
 from __future__ import annotations
 
 import gzip
+import importlib
 import json
 import math
 import os
+import pkgutil
 import re
 import subprocess
 import sys
@@ -511,3 +513,17 @@ def test_the_docs_python_runs(index: int, tmp_path: Path, monkeypatch: pytest.Mo
     exec(compile(code, f"{DOC}[{index}]", "exec"), {"__name__": "__docs__"})
     written = list((work / "docs" / "img").iterdir())
     assert written and all(p.read_bytes().startswith(MAGIC["png"]) for p in written)
+
+
+def test_no_lazy_name_is_also_a_submodule_name() -> None:
+    """A lazily exported name equal to a submodule's name is the submodule once anything imports it (Python sets
+    the package attribute): `figures.confusion` was the module, not the function, after `plot confusion` ran
+    (an order-dependent failure of this file after tests/test_plot_cli.py)."""
+    import releval.report.figures as figures
+
+    submodules = {m.name for m in pkgutil.iter_modules(figures.__path__)}
+    assert set(figures._MODULES) <= submodules
+    assert not set(figures._LAZY) & submodules, set(figures._LAZY) & submodules
+    for module in submodules:
+        importlib.import_module(f"releval.report.figures.{module}")
+    assert callable(figures.confusion) and not isinstance(figures.confusion, type(figures))

@@ -31,9 +31,9 @@ if TYPE_CHECKING:  # what type checkers see; at run time `__getattr__` imports t
     from releval.report.figures.bootstrap import DeltaData as DeltaData
     from releval.report.figures.bootstrap import bootstrap_deltas as bootstrap_deltas
     from releval.report.figures.bootstrap import bootstrap_figure as bootstrap_figure
-    from releval.report.figures.confusion import ConfusionData as ConfusionData
-    from releval.report.figures.confusion import confusion as confusion
-    from releval.report.figures.confusion import confusion_figure as confusion_figure
+    from releval.report.figures.confusion_matrix import ConfusionData as ConfusionData
+    from releval.report.figures.confusion_matrix import confusion as confusion
+    from releval.report.figures.confusion_matrix import confusion_figure as confusion_figure
     from releval.report.figures.episodes import EpisodesData as EpisodesData
     from releval.report.figures.episodes import episode_scores as episode_scores
     from releval.report.figures.episodes import episodes_figure as episodes_figure
@@ -57,7 +57,7 @@ _MODULES = {
         "save_figure",
     ),
     "bootstrap": ("DeltaData", "bootstrap_deltas", "bootstrap_figure"),
-    "confusion": ("ConfusionData", "confusion", "confusion_figure"),
+    "confusion_matrix": ("ConfusionData", "confusion", "confusion_figure"),
     "episodes": ("EpisodesData", "episode_scores", "episodes_figure"),
     "khat": ("KhatPanel", "khat_figure", "khat_histograms"),
     "per_class": ("PerClassData", "per_class_figure", "per_class_scores"),
