@@ -1,10 +1,10 @@
 """The task registry and the extension API: every kind of evaluation by its `--task` name, and what a task of
 another package (a plugin) is written against.
 
-The extension API, all here: `Task` (the contract: releval.tasks.base), `ScoringConfig` (the Config base of an
-F-based task), `Result` and `Rendered` (what a task's results and statistics provide), `build_signature`,
-`rows_per_class`, `register_task` / `unregister_task`, `get_task`, `tasks_with`. A plugin module defines a frozen
-Config and a `Task`, and is registered by `register_task(TASK)` or named in the environment:
+The extension API, all here: `Task` (the contract: releval.tasks.base) and its `BoardExample`, `ScoringConfig`
+(the Config base of an F-based task), `Result` and `Rendered` (what a task's results and statistics provide),
+`build_signature`, `rows_per_class`, `register_task` / `unregister_task`, `get_task`, `tasks_with`. A plugin module
+defines a frozen Config and a `Task`, and is registered by `register_task(TASK)` or named in the environment:
 `RELEVAL_TASKS="name=module:attribute,…"` adds it to the registry of every releval process that sees the variable —
 the command line, and the board's server and workers (`releval serve`), which is how a board gets a benchmark of a
 task releval does not ship.
@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from releval.core.errors import OptionError
-from releval.tasks.base import Rendered, Result, ScoringConfig, Task, build_signature, rows_per_class
+from releval.tasks.base import BoardExample, Rendered, Result, ScoringConfig, Task, build_signature, rows_per_class
 
 if TYPE_CHECKING:
     from releval.tasks.vocabulary import Vocabulary
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_TASK",
     "TASKS",
+    "BoardExample",
     "Rendered",
     "Result",
     "ScoringConfig",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -149,6 +149,38 @@ def rows_per_class(results: Sequence[R]) -> tuple[Sequence[R], Mapping[str, str]
     return list(results), None
 
 
+@dataclass(frozen=True)
+class BoardExample:
+    """The example benchmark a task brings to the board (`releval serve --examples`): the board creates it from
+    the example folder `examples/FOLDER` (packaged with a wheel, or the repository's in an editable install) when
+    the file `GOLD` is there, under `slug`, `title` and `description`, with `settings` (the Config's settings a
+    benchmark stores) and open for submissions (the example files are public).
+
+    * `gold`: the gold file (or, for a task with `gold_parts`, its folder), read through the task's `gold_upload`;
+    * `part`: when set, `GOLD` is a JSON object and the gold is its value under this key (CoNLL04's split file:
+      `part="test"`), stored as `FOLDER_PART.json`;
+    * `position`: the board creates the examples in increasing position (so their ids, and the listings ordered by
+      id, keep one order whatever the registry's).
+
+    >>> BoardExample("toy-dev", "toy", "gold.txt", "Toy", "A toy benchmark.", part="dev").stored_name
+    'toy_dev.json'
+    """
+
+    slug: str
+    folder: str
+    gold: str
+    title: str
+    description: str
+    settings: Mapping[str, object] = field(default_factory=dict)
+    part: str | None = None
+    position: int = 0
+
+    @property
+    def stored_name(self) -> str | None:
+        """The file name the board stores a `part` gold under (None: the task's `gold_upload` names it)."""
+        return None if self.part is None else f"{self.folder}_{self.part}.json"
+
+
 #: The input option groups (releval.commands.inputs.INPUT_OPTIONS, their `group`) a task may read besides the
 #: options every label file has: SpERT-style end-to-end files, ranked relation facts, DocRED files.
 INPUT_GROUPS = ("e2e-files", "ranked-facts", "docred-files")
@@ -207,7 +239,9 @@ class Task(Generic[C, R]):
       command reads it (releval.tasks.vocabulary.prediction_checks: letter case, white space, integer indices, no
       label in common refused; an empty file refused; gold passed twice and swapped file names warned), in `score`,
       `compare`, `replicability`, `audit run` and `plot per-class` alike (releval.registry adds the checks). None:
-      the task checks its files itself (releval's own tasks, through the same functions).
+      the task checks its files itself (releval's own tasks, through the same functions);
+    * `example` (`BoardExample`): the example benchmark `releval serve --examples` creates from the task's bundled
+      files (releval.service.bundled); None: none.
 
     The layers above the tasks (significance, dataset statistics, audit, report) are imported by the functions
     that need them: releval.registry assembles the Task objects of releval's own tasks from their module's `TASK`
@@ -240,6 +274,7 @@ class Task(Generic[C, R]):
     wide_tsv: bool = False
     dataset_tests: Callable[..., Any] | None = None
     vocabularies: Callable[[Any, Any, C], Sequence[Any]] | None = None
+    example: BoardExample | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.inputs) - set(INPUT_GROUPS))
