@@ -2,8 +2,7 @@
 commands ask it instead of naming tasks, and no string reference hides an import circle.
 
 (a) no task-name literal (compared, in a literal list of tasks, or a dict key) and no isinstance on a task's
-    Config in src/releval outside `tasks/` and the registry — save the recorded debts of `significance/` and
-    `service/` (other work refactors them) and the format names that coincide with task names;
+    Config in src/releval outside `tasks/` and the registry — save the format names that coincide with task names;
 (b) every "releval.module:attribute" string in src/releval counts as an import edge: none closes a circle of
     imports and none points to a higher layer (pyproject.toml's [tool.importlinter]);
 (c) every registered task, plugins included (tests/toy_task.py), is a Task whose declared capabilities the commands
@@ -37,11 +36,10 @@ from releval.tasks.base import INPUT_GROUPS, Result, ScoringConfig
 SRC = REPO / "src" / "releval"
 
 #: Task-name literals and Config isinstance checks left outside tasks/, by file (keywords and parameter defaults
-#: counted too). significance/ asks a Config's Task and the board its BoardTask protocol: no branch left there.
-#: service/bundled.py is not a branch but the records of the example benchmarks `releval serve` starts with, each
-#: naming the task that reads its bundled files (`task="docred"`; paid when a Task declares its own example files).
-#: A new one fails this test: ask the Task instead. Fixing one lowers its count.
-DEBTS: dict[str, int] = {"service/bundled.py": 6}
+#: counted too). significance/ asks a Config's Task and the board its BoardTask protocol; the board's example
+#: benchmarks are declared by their tasks (`Task.example`, read by service/bundled.py): no branch left anywhere.
+#: A new one fails this test: ask the Task instead.
+DEBTS: dict[str, int] = {}
 
 
 def _task_names() -> set[str]:
@@ -384,3 +382,33 @@ def test_a_plugin_without_per_class_results_or_audit_is_refused_naming_the_tasks
 def test_debts_name_files_that_exist() -> None:
     assert all((SRC / rel).is_file() for rel in DEBTS)
     assert Counter(DEBTS).total() < 20
+
+
+def test_the_tasks_declare_the_board_examples() -> None:
+    """The example benchmarks `releval serve --examples` creates (releval.service.bundled) are declared by their
+    tasks (`Task.example`): the six listed here by hand, in this order, each file bundled under `examples/` and
+    each setting one of its task's Config."""
+    declared = sorted(
+        ((task.example.position, name, task.example) for name in TASKS if (task := get_task(name)).example is not None),
+        key=lambda row: row[0],
+    )
+    assert [(name, ex.slug) for _, name, ex in declared] == [
+        ("e2e", "conll04"),
+        ("chemprot-scibert", "chemprot-scibert"),
+        ("docred", "redocred-dev"),
+        ("fewrel", "fewrel-wiki-5-1"),
+        ("ranked", "nyt-style-ranked"),
+        ("drugprot", "drugprot-sample"),
+    ]
+    assert tasks_with("example") == [name for name in TASKS if name in {name for _, name, _ in declared}]
+    assert len({position for position, _, _ in declared}) == len(declared)
+    for _, name, ex in declared:
+        assert (REPO / "examples" / ex.folder / ex.gold).exists(), ex
+        get_task(name).make_config(**ex.settings)  # a setting the Config lacks raises
+    settings = {ex.slug: dict(ex.settings) for _, _, ex in declared}
+    assert settings["nyt-style-ranked"] == {"duplicates": "count"}
+    assert sum(bool(s) for s in settings.values()) == 1
+    conll = next(ex for _, name, ex in declared if name == "e2e")
+    assert (conll.part, conll.stored_name) == ("test", "conll04_test.json")
+    split = json.loads((REPO / "examples" / conll.folder / conll.gold).read_bytes())
+    assert len(split[conll.part]) == 288  # the title's count of test sentences

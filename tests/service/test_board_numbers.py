@@ -72,7 +72,7 @@ def test_board_equals_score_and_compare(backend: str, tmp_path, reference) -> No
     with running_board(backend, tmp_path, examples=True) as board:
         board.wait_idle()
         data = board.json("/b/semeval2010-task8/board.json")
-        # every family's example benchmark is there, under its task (releval.service.bundled.FAMILIES)
+        # every family's example benchmark is there, under its task (each task's `example`, releval.service.bundled)
         tasks = {b["slug"]: b["task"] for b in board.json("/api/v1/benchmarks")["benchmarks"]}
         assert tasks == {
             "semeval2010-task8": "rc",

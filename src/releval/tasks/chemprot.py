@@ -35,7 +35,7 @@ from releval.data.formats.chemprot import BLUE_GROUPS, BLUE_LABELS, BLUE_NEGATIV
 from releval.data.labels import LabelFile
 from releval.result import ScoreResult
 from releval.tasks import classification as rc
-from releval.tasks.base import Task, rows_per_class
+from releval.tasks.base import BoardExample, Task, rows_per_class
 
 #: The note every ChemProt-BLUE result carries.
 BLUE_NOTE = (
@@ -243,4 +243,13 @@ SCIBERT_TASK = PresetTask(
     measures=(),
     per_class=rows_per_class,
     fixed=FIXED,
+    example=BoardExample(
+        slug="chemprot-scibert",
+        folder="chemprot",
+        gold="scibert_chemprot_test.txt.gz",
+        title="ChemProt as SciBERT distributes it (13 labels, test split)",
+        description="Krallinger et al. (2017) via Beltagy et al. (2019): no negative class, so micro-F1 equals "
+        "accuracy; not comparable with BLUE's ChemProt (micro over CPR:3/4/5/6/9).",
+        position=1,
+    ),
 )

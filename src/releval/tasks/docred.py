@@ -59,7 +59,7 @@ from releval.data.docred import (
 from releval.metrics.averages import AveragingSpec, all_averages, f_averages
 from releval.metrics.cells import counts_of
 from releval.result import Average, ClassRow, ScoreResult, score_tables
-from releval.tasks.base import ScoringConfig, Task, build_signature
+from releval.tasks.base import BoardExample, ScoringConfig, Task, build_signature
 from releval.tasks.vocabulary import Vocabulary, check_vocabulary, identical_notice, swapped_names
 
 #: The scorers whose quirks `scorer` reproduces.
@@ -917,4 +917,13 @@ TASK = Task(
     inputs=frozenset({"docred-files"}),
     per_class=per_relation_rows,
     measures=("f1", "ign_f1", "evi_f1", "macro", "frequent_f1", "long_tail_f1"),
+    example=BoardExample(
+        slug="redocred-dev",
+        folder="docred",
+        gold="redocred_dev_revised.json.gz",
+        title="Re-DocRED dev split, 500 documents (document-level RE)",
+        description="Tan et al. (2022): F1, Ign F1 (no train facts given here: equal to F1), Evi F1 as the CodaLab "
+        "scorer, with per-relation weightings, frequent/long-tail and intra/inter-sentence F1.",
+        position=2,
+    ),
 )

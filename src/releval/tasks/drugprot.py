@@ -43,7 +43,7 @@ from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.counts import ClassCounts
 from releval.result import Average, ClassRow, ScoreResult, compact_tables, score_tables
-from releval.tasks.base import ScoringConfig, Task, build_signature, rows_per_class
+from releval.tasks.base import BoardExample, ScoringConfig, Task, build_signature, rows_per_class
 from releval.tasks.vocabulary import Vocabulary, check_vocabulary, identical_notice, swapped_names
 
 
@@ -265,4 +265,14 @@ TASK: Task[DrugProtConfig, DrugProtResult] = Task(
     score_files=score_files,
     gold_parts=gold_files,
     per_class=rows_per_class,
+    example=BoardExample(
+        slug="drugprot-sample",
+        folder="drugprot",
+        gold="gs-data",  # its folder: the three files stored as one archive (gold_parts)
+        title="DrugProt, the official evaluation library's gold sample (5 PubMed abstracts)",
+        description="Miranda et al. (2021), BioCreative VII: candidate pairs from entity and relation TSVs, per-type "
+        "P/R/F and micro-F1 as the official library computes them (its toy predictions score P 0.783, R 0.72, F1 "
+        "0.75).",
+        position=5,
+    ),
 )

@@ -43,7 +43,7 @@ from releval.metrics.averages import AveragingSpec, all_averages
 from releval.metrics.cells import PairedCells, cells_from_counts
 from releval.metrics.e2e import NER, RELAXED, RELAXED_CAVEAT, DocumentCounts, _encode_pair, array_counts
 from releval.result import Average, ClassRow, ScoreResult, report_text, score_tables
-from releval.tasks.base import ScoringConfig, Task, build_signature
+from releval.tasks.base import BoardExample, ScoringConfig, Task, build_signature
 from releval.tasks.vocabulary import Vocabulary, check_vocabulary, identical_notice, swapped_names
 
 E2EInput = str | os.PathLike[str] | E2EDataset | Sequence[Document]
@@ -649,4 +649,14 @@ TASK = Task(
     unit="document",
     score_files=score_files,
     inputs=frozenset({"e2e-files"}),
+    example=BoardExample(
+        slug="conll04",
+        folder="conll04",
+        gold="conll04_sincere_all_splits.json",
+        part="test",  # the published split file: its 288 test sentences
+        title="CoNLL04 end-to-end RE (288 test sentences)",
+        description="Roth and Yih (2004), the split of Taillé et al. (2020): entities and relations; Strict "
+        "(spans, entity and relation types), Boundaries (spans and relation type) and NER.",
+        position=0,
+    ),
 )

@@ -40,7 +40,7 @@ from releval.core.validation import check_confidence, check_resamples, check_see
 from releval.data.fewrel import NOTA, Episodes, load_episodes, load_predictions
 from releval.metrics.cells import bootstrap_totals, cells_from_rows
 from releval.metrics.episodes import episode_accuracies, measure_rows, ratios
-from releval.tasks.base import Task, build_signature
+from releval.tasks.base import BoardExample, Task, build_signature
 from releval.tasks.vocabulary import identical_notice
 
 FewRelInput = str | os.PathLike[str] | Episodes
@@ -414,4 +414,12 @@ TASK = Task(
     unit="episode",
     score_files=score_files,
     measures=(ACCURACY,),
+    example=BoardExample(
+        slug="fewrel-wiki-5-1",
+        folder="fewrel",
+        gold="gold-5-1.json.gz",
+        title="FewRel val_wiki, 50 episodes of 5-way 1-shot",
+        description="Han et al. (2018): accuracy as the mean of per-episode accuracies; intervals resample episodes.",
+        position=3,
+    ),
 )

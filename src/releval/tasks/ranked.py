@@ -47,7 +47,7 @@ from releval.core.table import Column, Table
 from releval.core.validation import check_choice
 from releval.data.ranked import RankedGold, RankedPredictions, load_gold, load_predictions
 from releval.metrics.ranked import TIE_POLICIES, RankedCurve, ranked_curve, ranking_order
-from releval.tasks.base import ScoringConfig, Task, build_signature
+from releval.tasks.base import BoardExample, ScoringConfig, Task, build_signature
 from releval.tasks.vocabulary import Vocabulary, check_vocabulary, identical_notice, swapped_names
 
 #: What a (h, t, relation) predicted more than once does.
@@ -769,4 +769,14 @@ TASK = Task(
     compare_per_class=False,  # score shows each relation's AUC and P@N
     measures=MEASURES,
     measure_names=metric_names,
+    example=BoardExample(
+        slug="nyt-style-ranked",
+        folder="ranked",
+        gold="gold.jsonl",
+        title="Ranked relation facts (NYT10-style synthetic example)",
+        description="Bag-level held-out evaluation as OpenNRE computes it: AUC of the precision-recall curve, P@N, "
+        "max F1; duplicated predictions counted as OpenNRE counts them.",
+        settings={"duplicates": "count"},
+        position=4,
+    ),
 )
