@@ -53,6 +53,7 @@ from releval.data.decoding import (
     white_space_side,
     with_all_keys,
 )
+from releval.data.delimited import line_blocks
 from releval.data.formats.common import ids_ok
 from releval.data.formats.jsonl import one_record_per_line
 from releval.data.io import PathLike
@@ -268,16 +269,8 @@ def _line_chunks(data: bytes, size: int | None = None) -> list[memoryview]:
     >>> [bytes(c) for c in _line_chunks(b"a\\nbb\\nc\\n", 3)]
     [b'a\\nbb\\n', b'c\\n']
     """
-    size = size or CHUNK
     view = memoryview(data)
-    out = []
-    start = 0
-    while start < len(data):
-        cut = data.find(b"\n", start + size - 1)
-        end = len(data) if cut < 0 else cut + 1
-        out.append(view[start:end])
-        start = end
-    return out
+    return [view[start:end] for start, end in line_blocks(data, size or CHUNK)]
 
 
 _GOLD_KEYS = ("h", "t", "relation", "id")
