@@ -262,6 +262,40 @@ def test_drugprot_keys_relations_by_abstract(tmp_path: Path) -> None:
     assert (row.tp, row.fp, row.fn) == (0, 1, 1) and result.averages["micro"].f == 0.0
 
 
+def test_drugprot_counts_per_abstract_by_hand_share_the_list_s_pmids(tmp_path: Path) -> None:
+    """Abstract 100: gold (T1, T2) INHIBITOR and (T3, T2) ACTIVATOR; predicted (T1, T2) INHIBITOR twice (arguments
+    swapped the second time: one relation) and (T3, T2) INHIBITOR. So TP 1 and FP 1 for INHIBITOR, FN 1 for
+    ACTIVATOR, nothing for abstract 200. Issue 34's memory bound: every relation holds the PMID list's str."""
+    from releval.data.drugprot import load_gold, read_relations
+    from releval.tasks.drugprot import RELATION_TYPES, document_counts
+
+    gold = tmp_path / "gs"
+    gold.mkdir()
+    (gold / "gs_entities.tsv").write_text(
+        "100\tT1\tCHEMICAL\t0\t5\ta\n100\tT2\tGENE\t6\t9\tb\n100\tT3\tCHEMICAL\t10\t12\tc\n"
+        "200\tT1\tCHEMICAL\t0\t5\td\n",
+        encoding="utf-8",
+    )
+    (gold / "gs_relations.tsv").write_text(
+        "100\tINHIBITOR\tArg1:T1\tArg2:T2\n100\tACTIVATOR\tArg1:T3\tArg2:T2\n", encoding="utf-8"
+    )
+    (gold / "pmids.txt").write_text("200\n100\n", encoding="utf-8")
+    pred = tmp_path / "pred.tsv"
+    pred.write_text(
+        "100\tINHIBITOR\tArg1:T1\tArg2:T2\n100\tINHIBITOR\tArg1:T2\tArg2:T1\n100\tINHIBITOR\tArg1:T3\tArg2:T2\n",
+        encoding="utf-8",
+    )
+    g = load_gold(gold)
+    p = read_relations(pred, g.entities, set(g.pmids), "pred")
+    assert p.relations == [("100", "T1", "T2", "INHIBITOR"), ("100", "T3", "T2", "INHIBITOR")] and p.duplicates == 1
+    tp, fp, fn = document_counts(g, p)
+    inhibitor, activator = RELATION_TYPES.index("INHIBITOR"), RELATION_TYPES.index("ACTIVATOR")
+    assert tp.sum() == tp[1, inhibitor] == 1 and fp.sum() == fp[1, inhibitor] == 1
+    assert fn.sum() == fn[1, activator] == 1 and tp.shape == (2, 13)
+    listed = g.pmids[1]
+    assert all(r[0] is listed for r in [*g.gold.relations, *p.relations]) and next(iter(g.entities)) is listed
+
+
 def test_drugprot_gold_with_an_unknown_type_is_refused(tmp_path: Path) -> None:
     gold = _drugprot_gold(tmp_path)
     relations = gold / "gs_relations.tsv"

@@ -138,6 +138,32 @@ def test_arrays_equal_the_documents_arrays(path: Path) -> None:
     _same(arrays.documents, E2EArrays.from_documents(docs.documents))
 
 
+@pytest.mark.parametrize("path", [FIRST30, ALL_SPLITS])
+def test_sentences_decoded_in_small_batches_give_the_same_arrays(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34's memory bound: a file is decoded `_BATCH` sentences at a time; batches of 7 (so a split ends in a
+    part batch, and type names first appear in later batches) give the arrays the Documents give."""
+    from releval.data.formats import spert
+
+    monkeypatch.setattr(spert, "_BATCH", 7)
+    arrays, docs = load_e2e_arrays(path), load_e2e(path)
+    assert list(arrays.splits) == list(docs.splits)
+    for split in docs.splits:
+        _same(arrays.splits[split], E2EArrays.from_documents(docs.splits[split]))
+    _same(arrays.documents, E2EArrays.from_documents(docs.documents))
+
+
+def test_a_type_first_seen_in_a_later_batch_keeps_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from releval.data.formats import spert
+
+    monkeypatch.setattr(spert, "_BATCH", 1)
+    later = {**SENTENCE, "orig_id": 8, "entities": [{"type": "Loc", "start": 0, "end": 1}], "relations": []}
+    arrays = load_e2e_arrays(_write(tmp_path, [SENTENCE, later, {**later, "orig_id": 9}])).splits["data"]
+    assert [arrays.entity_types[c] for c in arrays.ent_type] == ["Peop", "Org", "Loc", "Loc"]
+    assert arrays.ent_doc.tolist() == [0, 0, 1, 2]
+    assert [arrays.relation_types[c] for c in arrays.rel_type] == ["Work_For"]
+    assert (arrays.rel_head.tolist(), arrays.rel_tail.tolist()) == ([0], [1])
+
+
 def test_a_file_the_column_checks_refuse_falls_back_to_the_same_located_errors(tmp_path: Path) -> None:
     records = [
         SENTENCE,

@@ -126,11 +126,14 @@ def read_pmids(path: str | os.PathLike[str]) -> list[str]:
     return list(seen)
 
 
-def read_entities(path: str | os.PathLike[str]) -> dict[str, dict[str, str]]:
-    """{PMID: {mention id: CHEMICAL or GENE}} (GENE-Y and GENE-N are genes); every line checked, located."""
+def read_entities(path: str | os.PathLike[str], pmids: list[str] | None = None) -> dict[str, dict[str, str]]:
+    """{PMID: {mention id: CHEMICAL or GENE}} (GENE-Y and GENE-N are genes); every line checked, located. The keys
+    are the str objects of `pmids` (the PMID list), when given, rather than one more str per abstract."""
     name, lines = _lines(path)
     out: dict[str, dict[str, str]] = {}
     shared = _Shared()
+    for pmid in pmids or ():
+        shared(pmid)
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -160,7 +163,9 @@ def read_entities(path: str | os.PathLike[str]) -> dict[str, dict[str, str]]:
                 line=n,
                 field="start",
             )
-        mentions = out.setdefault(pmid, {})
+        mentions = out.get(pmid)
+        if mentions is None:
+            mentions = out[shared(pmid)] = {}
         if mention in mentions:
             raise InputError(f"entity {mention} of PMID {pmid} repeated", file=name, line=n, field="id")
         mentions[shared(mention)] = CHEMICAL if kind == CHEMICAL else "GENE"
@@ -174,13 +179,19 @@ class Relations:
     """The relations of one file as (PMID, chemical, gene, type), repeated ones dropped, and what was dropped."""
 
     path: str
-    relations: list[Relation]
+    #: The relations as the keys of a dict (a set that keeps the file's order): membership is tested there, and no
+    #: list or set of every relation is built again (issue 34's memory bound)
+    distinct: dict[Relation, None]
     duplicates: int = 0
     outside: int = 0  # predicted relations on PMIDs outside the list (dropped, as the official library does)
-    lines: dict[Relation, int] = field(default_factory=dict)
     #: (line, type) of predicted relations whose type is none of the 13 (dropped with a warning, as the official
     #: library drops them; in gold such a type is refused)
     invalid: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def relations(self) -> list[Relation]:
+        """The relations in file order (a new list each time)."""
+        return list(self.distinct)
 
 
 def parse_relations(
@@ -188,11 +199,20 @@ def parse_relations(
 ) -> Relations:
     """Every relation of a relations file's bytes, checked against the gold entities; `role` "gold" refuses a PMID
     outside the list, "pred" drops it (counted in `outside`)."""
-    seen: dict[Relation, int] = {}
+    return _parse_lines(iter_text_lines(decode_text(data, name), name), name, entities, pmids, role)
+
+
+def _parse_lines(
+    lines: Iterator[str], name: str, entities: dict[str, dict[str, str]], pmids: set[str], role: str
+) -> Relations:
+    """`parse_relations` of a file's lines."""
+    seen: dict[Relation, None] = {}
     shared = _Shared()
+    for pmid in pmids:  # the PMIDs' str objects of the list (a set of them), rather than one more per abstract
+        shared(pmid)
     duplicates = outside = 0
     invalid: list[tuple[int, str]] = []
-    for n, line in enumerate(iter_text_lines(decode_text(data, name), name), 1):
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         parts = line.split("\t")
@@ -247,15 +267,16 @@ def parse_relations(
         if key in seen:
             duplicates += 1
             continue
-        seen[key] = n
-    return Relations(name, list(seen), duplicates, outside, seen, invalid)
+        seen[key] = None
+    return Relations(name, seen, duplicates, outside, invalid)
 
 
 def read_relations(
     path: str | os.PathLike[str], entities: dict[str, dict[str, str]], pmids: set[str], role: str
 ) -> Relations:
-    """`parse_relations` of a file (gzip or plain, bounded like every input)."""
-    return parse_relations(read_utf8(path), os.fspath(path), entities, pmids, role)
+    """`parse_relations` of a file (gzip or plain, bounded like every input); its bytes are dropped once decoded."""
+    name, lines = _lines(path)
+    return _parse_lines(lines, name, entities, pmids, role)
 
 
 @dataclass(frozen=True)
@@ -315,6 +336,6 @@ def load_gold(gold: str | os.PathLike[str] | GoldSet) -> GoldSet:
         return gold
     relations, entities_path, pmids_path = gold_files(gold)
     pmids = read_pmids(pmids_path)
-    entities = read_entities(entities_path)
+    entities = read_entities(entities_path, pmids)
     rows = read_relations(relations, entities, set(pmids), "gold")
     return GoldSet(str(relations), str(entities_path), str(pmids_path), pmids, entities, rows)

@@ -53,6 +53,7 @@ from releval.data.decoding import (
     white_space_side,
     with_all_keys,
 )
+from releval.data.delimited import line_blocks
 from releval.data.formats.common import ids_ok
 from releval.data.formats.jsonl import one_record_per_line
 from releval.data.io import PathLike
@@ -102,6 +103,18 @@ class RankedPredictions:
 
     def __len__(self) -> int:
         return len(self.heads)
+
+
+def _shared(values: list[str]) -> list[str]:
+    """`values` with one str object per distinct value: a relation name repeats on most lines, and a str per line
+    costs about 50 bytes (issue 34's memory bound).
+
+    >>> a, b = _shared(["NA", "".join(["N", "A"])])
+    >>> a is b
+    True
+    """
+    names: dict[str, str] = {}
+    return [names.setdefault(v, v) for v in values]
 
 
 def _split_lines(data: bytes) -> tuple[list[bytes], list[int]]:
@@ -243,6 +256,23 @@ class _GoldRecord(msgspec.Struct, gc=False):
 
 
 _GOLD_DECODER = msgspec.json.Decoder(_GoldRecord)
+_HEAD_ID = operator.attrgetter("h.id")
+_TAIL_ID = operator.attrgetter("t.id")
+#: Bytes of JSON lines decoded at a time (issue 34's memory bound: the typed records of a whole file, a struct per
+#: record and entity, cost more than the text; a chunk's are dropped once its strings are taken).
+CHUNK = 1 << 23
+
+
+def _line_chunks(data: bytes, size: int | None = None) -> list[memoryview]:
+    """`data` cut after a newline about every `size` bytes (`CHUNK`), as views: each piece holds whole lines.
+
+    >>> [bytes(c) for c in _line_chunks(b"a\\nbb\\nc\\n", 3)]
+    [b'a\\nbb\\n', b'c\\n']
+    """
+    view = memoryview(data)
+    return [view[start:end] for start, end in line_blocks(data, size or CHUNK)]
+
+
 _GOLD_KEYS = ("h", "t", "relation", "id")
 
 
@@ -251,11 +281,19 @@ def _fast_gold(data: bytes) -> tuple[list[str], list[str], list[str]] | None:
     careful reader then reads it line by line and names the problem)."""
     if b"anno_relation_list" in data:  # OpenNRE's manual annotations: read by the careful reader (`_annotated`)
         return None
+    heads: list[str] = []
+    tails: list[str] = []
+    relations: list[str] = []
     try:
-        records = _GOLD_DECODER.decode_lines(data)
+        for chunk in _line_chunks(data):
+            records = _GOLD_DECODER.decode_lines(chunk)
+            heads += map(_HEAD_ID, records)
+            tails += map(_TAIL_ID, records)
+            relations += map(_RELATION, records)
+            del records
     except DECODE_FAILURES:
         return None
-    n = len(records)
+    n = len(heads)
     if not one_record_per_line(data, n) or lone_cr_line(data) is not None:
         return None
     if not data.isascii():
@@ -263,14 +301,11 @@ def _fast_gold(data: bytes) -> tuple[list[str], list[str], list[str]] | None:
             str(data, "utf-8")
         except UnicodeDecodeError:
             return None
-    heads = [r.h.id for r in records]
-    tails = [r.t.id for r in records]
-    relations = [r.relation for r in records]
     if not (ids_ok(heads) and ids_ok(tails) and ids_ok(relations)):
         return None
     if keys_may_repeat(data, _GOLD_KEYS, {"h": n, "t": n, "relation": n, "id": 2 * n}):
         return None
-    return heads, tails, relations
+    return heads, tails, _shared(relations)
 
 
 def load_gold(path: PathLike) -> RankedGold:
@@ -317,11 +352,21 @@ def _fast_jsonl(data: bytes) -> tuple[list[str], list[str], list[str], NDArray[n
     """(heads, tails, relations, scores) of a file proven clean, else None: msgspec decoded every value, the
     values are exactly the lines (`one_record_per_line`: no blank line, no record over two lines, no two on one),
     the bytes are UTF-8 without a lone CR, no read key repeats, and every string is a clean id."""
+    heads: list[str] = []
+    tails: list[str] = []
+    relations: list[str] = []
+    parts: list[NDArray[np.float64]] = []
     try:
-        records = _DECODER.decode_lines(data)
+        for chunk in _line_chunks(data):  # a chunk's records at a time (see CHUNK)
+            records = _DECODER.decode_lines(chunk)
+            heads += map(_H, records)
+            tails += map(_T, records)
+            relations += map(_RELATION, records)
+            parts.append(np.fromiter(map(_SCORE, records), np.float64, len(records)))
+            del records
     except DECODE_FAILURES:
         return None
-    n = len(records)
+    n = len(heads)
     if not one_record_per_line(data, n) or lone_cr_line(data) is not None:
         return None
     if not data.isascii():
@@ -329,14 +374,12 @@ def _fast_jsonl(data: bytes) -> tuple[list[str], list[str], list[str], NDArray[n
             str(data, "utf-8")  # msgspec does not validate the keys it skips
         except UnicodeDecodeError:
             return None
-    heads = list(map(_H, records))
-    tails = list(map(_T, records))
-    relations = list(map(_RELATION, records))
     if not (ids_ok(heads) and ids_ok(tails) and ids_ok(relations)):
         return None
     if keys_may_repeat(data, TSV_HEADER, dict.fromkeys(TSV_HEADER, n)):
         return None
-    scores = np.fromiter(map(_SCORE, records), np.float64, n)
+    relations = _shared(relations)
+    scores = np.concatenate(parts) if parts else np.zeros(0)
     if not np.isfinite(scores).all():
         return None
     return heads, tails, relations, scores
@@ -422,16 +465,44 @@ def _tsv_predictions(data: bytes, path: str) -> RankedPredictions:
             file=path,
             line=int(numbers[k]),
         )
-    cells = body.replace("\n", "\t").split("\t") if lines is None else "\t".join(lines).split("\t")
-    heads, tails, relations, score_text = cells[0::4], cells[1::4], cells[2::4], cells[3::4]
+    if lines is not None:
+        body = "\n".join(lines)
+    heads: list[str] = []
+    tails: list[str] = []
+    relations: list[str] = []
+    names: dict[str, str] = {}  # one str per relation name (see `_shared`)
+    parts: list[NDArray[np.float64]] = []
+    not_numbers: tuple[list[str], list[int]] | None = None  # the first chunk with a score that is no number
+    start = 0
+    while start < len(body):  # about CHUNK characters of whole lines at a time: a str per cell only for a chunk
+        cut = body.find("\n", start + CHUNK)
+        end = len(body) if cut < 0 else cut
+        cells = body[start:end].replace("\n", "\t").split("\t")
+        row = len(heads)
+        heads += cells[0::4]
+        tails += cells[1::4]
+        relations += [names.setdefault(r, r) for r in cells[2::4]]
+        try:
+            parts.append(np.asarray(cells[3::4], dtype=np.float64))
+        except ValueError:
+            if not_numbers is None:
+                not_numbers = cells[3::4], numbers[row : len(heads)].tolist()
+        start = end + 1
     for column, field in ((heads, "h"), (tails, "t"), (relations, "relation")):
         if not ids_ok(column):
             for value, number in zip(column, numbers.tolist()):
                 _string(value, path, number, field)
+    if not_numbers is not None:
+        _scores(*not_numbers, path)
+    return _checked(RankedPredictions(path, heads, tails, relations, np.concatenate(parts), numbers, "tsv"))
+
+
+def _scores(texts: list[str], numbers: list[int], path: str) -> NDArray[np.float64]:
+    """The scores of `texts` (on the lines `numbers`), or an InputError at the first that is no number."""
     try:
-        scores = np.asarray(score_text, dtype=np.float64)
+        return np.asarray(texts, dtype=np.float64)
     except ValueError:
-        for value, number in zip(score_text, numbers.tolist()):
+        for value, number in zip(texts, numbers):
             try:
                 float(value)
             except ValueError:
@@ -439,7 +510,6 @@ def _tsv_predictions(data: bytes, path: str) -> RankedPredictions:
                     f"expected a number, got {excerpt(value)}", file=path, line=number, field="score"
                 ) from None
         raise  # pragma: no cover
-    return _checked(RankedPredictions(path, heads, tails, relations, scores, numbers, "tsv"))
 
 
 def _checked(pred: RankedPredictions) -> RankedPredictions:

@@ -121,7 +121,7 @@ def drugprot_statistics(paths: Sequence[Any], config: Any, **options: Any) -> Ta
         gold = load_gold(path)
         related: dict[tuple[str, str, str], int] = {}
         labels: list[str] = []
-        for pmid, chemical, gene, kind in gold.gold.relations:
+        for pmid, chemical, gene, kind in gold.gold.distinct:
             related[(pmid, chemical, gene)] = related.get((pmid, chemical, gene), 0) + 1
             labels.append(kind)
         labels += [NO_RELATION] * (gold.candidate_pairs() - len(related))

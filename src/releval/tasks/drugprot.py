@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -59,7 +60,7 @@ class DrugProtResult(ScoreResult):
     """A ScoreResult (per-type rows, averages; accuracy undefined) with the per-abstract counts that `compare`
     resamples: arrays of shape (abstracts, 13) in RELATION_TYPES order."""
 
-    counts: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None = field(
+    counts: tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]] | None = field(
         default=None, compare=False, repr=False
     )
 
@@ -75,16 +76,22 @@ class DrugProtResult(ScoreResult):
         return score_tables(results, accuracy=False) if per_class else compact_tables(results)
 
 
-def document_counts(gold: GoldSet, pred: Relations) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+def document_counts(gold: GoldSet, pred: Relations) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]:
     """TP, FP, FN per (evaluated abstract, relation type): set intersection and differences of the relations."""
     row = {pmid: i for i, pmid in enumerate(gold.pmids)}
     column = {t: k for k, t in enumerate(RELATION_TYPES)}
     shape = (len(gold.pmids), len(RELATION_TYPES))
-    tp, fp, fn = (np.zeros(shape, dtype=np.int64) for _ in range(3))
-    gold_set, pred_set = set(gold.gold.relations), set(pred.relations)
-    for target, rels in ((tp, gold_set & pred_set), (fp, pred_set - gold_set), (fn, gold_set - pred_set)):
-        for pmid, _, _, kind in rels:
-            target[row[pmid], column[kind]] += 1
+    # int32 (a count per abstract and type; sums are int64): the three matrices are most of a result's memory
+    tp, fp, fn = (np.zeros(shape, dtype=np.int32) for _ in range(3))
+    # each file's relations are looked up in its `distinct` (a dict): no set of a million tuples is built for the
+    # intersection and the differences (issue 34's memory bound)
+    gold_lines, pred_lines = gold.gold.distinct, pred.distinct
+    for relation in gold_lines:
+        target = tp if relation in pred_lines else fn
+        target[row[relation[0]], column[relation[3]]] += 1
+    for relation in pred_lines:
+        if relation not in gold_lines:
+            fp[row[relation[0]], column[relation[3]]] += 1
     return tp, fp, fn
 
 
@@ -96,8 +103,7 @@ def averaging_spec(config: DrugProtConfig) -> AveragingSpec:
 
 def gold_digest(gold: GoldSet) -> str:
     """The fingerprint of the gold relations and of the evaluated PMIDs (the signature's `gold`)."""
-    items = [*("\t".join(r) for r in sorted(gold.gold.relations)), "#pmids", *gold.pmids]
-    return short_hash(items)
+    return short_hash(chain(map("\t".join, sorted(gold.gold.distinct)), ["#pmids"], gold.pmids))
 
 
 def signature(config: DrugProtConfig, gold: GoldSet, extra: Mapping[str, object] | None = None) -> Signature:
@@ -134,7 +140,7 @@ def check_predictions(gold: GoldSet, pred: Relations) -> list[Notice]:
     ...     print(error.message.split(" (first")[0])
     1 predicted relation type(s) differ from gold's only in letter case: 'inhibitor' (gold 'INHIBITOR')
     """
-    read = len(pred.relations) + pred.duplicates + pred.outside + len(pred.invalid)
+    read = len(pred.distinct) + pred.duplicates + pred.outside + len(pred.invalid)
     if read == 0:
         raise InputError(
             "no predicted relation at all: the file is empty (or blank), so every gold relation would be missed and "
@@ -155,21 +161,21 @@ def check_predictions(gold: GoldSet, pred: Relations) -> list[Notice]:
         vocabulary = Vocabulary(
             "relation type",
             frozenset(RELATION_TYPES),
-            {*(r[3] for r in pred.relations), *first},
+            {*(r[3] for r in pred.distinct), *first},
             pred.path,
             where=lambda label: f"line {first[label]}" if label in first else None,
         )
         check_vocabulary(vocabulary)  # its refusals; the warning for unknown types is _notes' (they are dropped)
     warnings = swapped_names(gold.relations_path, pred.path)
-    if pred.relations and set(pred.relations) == set(gold.gold.relations):
-        warnings = [*identical_notice(pred.path, len(pred.relations), "relations"), *warnings]
+    if pred.distinct and pred.distinct.keys() == gold.gold.distinct.keys():  # as sets, without building them
+        warnings = [*identical_notice(pred.path, len(pred.distinct), "relations"), *warnings]
     return warnings
 
 
 def _notes(gold: GoldSet, pred: Relations) -> tuple[list[str], list[Notice]]:
     notes = [
         f"DrugProt: {len(gold.pmids)} abstracts, {gold.candidate_pairs():,} candidate (chemical, gene) pairs, "
-        f"{len(gold.gold.relations)} gold relations; micro over the 13 relation types, weightings over the types "
+        f"{len(gold.gold.distinct)} gold relations; micro over the 13 relation types, weightings over the types "
         "with gold support",
         f"gold: {gold.relations_path} (entities {gold.entities_path}, PMIDs {gold.pmids_path})",
     ]

@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -203,7 +204,7 @@ class GoldFacts:
     """Gold encoded: each entity pair's bag id, each relation's id, the distinct facts as codes bag * R + rel."""
 
     path: str
-    pairs: dict[tuple[str, str], int]
+    n_bags: int
     relation_ids: dict[str, int]
     fact_codes: NDArray[np.int64]
     facts_per_bag: NDArray[np.int64]
@@ -217,8 +218,16 @@ class GoldFacts:
     pair_bags: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64), repr=False)
 
     @property
-    def n_bags(self) -> int:
-        return len(self.pairs)
+    def pairs(self) -> dict[tuple[str, str], int]:
+        """{(head, tail): bag id} (built when asked: scoring reads the codes, issue 34's memory bound)."""
+        heads, tails = list(self.head_ids), list(self.tail_ids)
+        return {(heads[c >> 32], tails[c & 0xFFFFFFFF]): b for b, c in enumerate(self.bag_pair_codes().tolist())}
+
+    def bag_pair_codes(self) -> NDArray[np.int64]:
+        """Each bag's pair code, head id << 32 | tail id, in bag order."""
+        out = np.empty(self.n_bags, dtype=np.int64)
+        out[self.pair_bags] = self.pair_codes
+        return out
 
     @property
     def n_facts(self) -> int:
@@ -239,12 +248,20 @@ def encode_gold(gold: RankedGold, na: str | None) -> GoldFacts:
     """Bags, relations and facts of a gold file (facts: distinct (h, t, relation), relation not `na`; a sentence
     with an `anno_relation_list` gives each listed relation, as OpenNRE's BagREDataset); a gold file without a
     fact is refused (recall would be undefined)."""
-    pairs: dict[tuple[str, str], int] = {}
-    for key in zip(gold.heads, gold.tails):
-        if key not in pairs:
-            pairs[key] = len(pairs)
+    n = gold.n_rows
+    head_ids = {h: i for i, h in enumerate(dict.fromkeys(gold.heads))}
+    tail_ids = {t: i for i, t in enumerate(dict.fromkeys(gold.tails))}
+    pair_of_row = np.fromiter(map(head_ids.__getitem__, gold.heads), np.int64, n) << 32
+    pair_of_row |= np.fromiter(map(tail_ids.__getitem__, gold.tails), np.int64, n)
+    # bags numbered in order of first appearance, from the sorted distinct pair codes (no tuple per pair)
+    pair_codes, first, inverse = np.unique(pair_of_row, return_index=True, return_inverse=True)
+    del pair_of_row
+    pair_bags = np.empty(pair_codes.size, dtype=np.int64)
+    pair_bags[np.argsort(first, kind="stable")] = np.arange(pair_codes.size, dtype=np.int64)
+    n_bags = int(pair_codes.size)
     relation_ids = {r: i for i, r in enumerate(gold.relations)}
-    bags = np.fromiter((pairs[k] for k in zip(gold.heads, gold.tails)), np.int64, gold.n_rows)
+    bags = pair_bags[inverse.reshape(-1)]
+    del inverse
     rels = np.fromiter((relation_ids[r] for r in gold.sentence_relations), np.int64, gold.n_rows)
     if gold.annotations is not None:  # a listed sentence's facts are its anno_relation_list, not its relation
         listed = [(b, relation_ids[r]) for b, a in zip(bags.tolist(), gold.annotations) if a for r in a]
@@ -257,17 +274,23 @@ def encode_gold(gold: RankedGold, na: str | None) -> GoldFacts:
         raise InputError(
             f"gold has no fact: every sentence is {na!r} (recall is undefined); is --negative right?", file=gold.path
         )
-    facts_per_bag = np.bincount(codes >> SHIFT, minlength=len(pairs)).astype(np.int64)
+    facts_per_bag = np.bincount(codes >> SHIFT, minlength=n_bags).astype(np.int64)
     facts_per_relation = np.bincount(codes & ((1 << SHIFT) - 1), minlength=len(relation_ids)).astype(np.int64)
     names = list(relation_ids)
-    digest = short_hash(sorted(f"{h}\t{t}\t{names[c & ((1 << SHIFT) - 1)]}" for (h, t), c in _fact_keys(pairs, codes)))
-    head_ids = {h: i for i, h in enumerate(dict.fromkeys(gold.heads))}
-    tail_ids = {t: i for i, t in enumerate(dict.fromkeys(gold.tails))}
-    pair_codes = np.fromiter((head_ids[h] << 32 | tail_ids[t] for h, t in pairs), np.int64, len(pairs))
-    order = np.argsort(pair_codes)
+    bag_pair = np.empty(n_bags, dtype=np.int64)
+    bag_pair[pair_bags] = pair_codes
+    fact_pairs = bag_pair[codes >> SHIFT].tolist()
+    head_names, tail_names = list(head_ids), list(tail_ids)
+    mask = (1 << SHIFT) - 1
+    digest = short_hash(
+        sorted(
+            f"{head_names[p >> 32]}\t{tail_names[p & 0xFFFFFFFF]}\t{names[c & mask]}"
+            for p, c in zip(fact_pairs, codes.tolist())
+        )
+    )
     return GoldFacts(
         gold.path,
-        pairs,
+        n_bags,
         relation_ids,
         codes,
         facts_per_bag,
@@ -277,8 +300,8 @@ def encode_gold(gold: RankedGold, na: str | None) -> GoldFacts:
         digest,
         head_ids,
         tail_ids,
-        pair_codes[order],
-        order.astype(np.int64),
+        pair_codes,
+        pair_bags,
     )
 
 
@@ -288,8 +311,11 @@ class Numbering:
     systems, so an entity pair is one resampled unit whichever system predicts it."""
 
     def __init__(self, gold: GoldFacts) -> None:
-        self.heads = dict(gold.head_ids)
-        self.tails = dict(gold.tail_ids)
+        # gold's tables are read, never copied (a million names cost ~100 MB a copy); new names go to `extra_*`
+        self.heads = gold.head_ids
+        self.tails = gold.tail_ids
+        self.extra_heads: dict[str, int] = {}
+        self.extra_tails: dict[str, int] = {}
         self.gold = gold
         self.extra: dict[int, int] = {}
 
@@ -304,9 +330,28 @@ class Numbering:
             table[name] = len(table)
         return np.fromiter(map(table.__getitem__, names), np.int64, len(names))
 
+    @staticmethod
+    def ids_beside(names: list[str], table: dict[str, int], extra: dict[str, int]) -> NDArray[np.int64]:
+        """`ids(names, table)` without changing `table`: names it lacks get ids from len(table) on in `extra` (as
+        `ids` would give them, sorted).
+
+        >>> extra = {}
+        >>> Numbering.ids_beside(["b", "z", "a"], {"a": 0, "b": 1}, extra).tolist(), extra
+        ([1, 2, 0], {'z': 2})
+        """
+        out = np.fromiter(map(table.get, names, repeat(-1)), np.int64, len(names))
+        missing = np.flatnonzero(out < 0)
+        if missing.size:
+            new = [names[k] for k in missing.tolist()]
+            for name in sorted(set(new).difference(extra)):
+                extra[name] = len(table) + len(extra)
+            out[missing] = np.fromiter(map(extra.__getitem__, new), np.int64, len(new))
+        return out
+
     def bags(self, heads: list[str], tails: list[str]) -> NDArray[np.int64]:
         """The bag (unit) id of each (head, tail)."""
-        codes = self.ids(heads, self.heads) << 32 | self.ids(tails, self.tails)
+        codes = self.ids_beside(heads, self.heads, self.extra_heads) << 32
+        codes |= self.ids_beside(tails, self.tails, self.extra_tails)
         known = self.gold.pair_codes
         out = np.empty(codes.shape[0], dtype=np.int64)
         pos = np.minimum(np.searchsorted(known, codes), known.size - 1)
@@ -318,11 +363,6 @@ class Numbering:
                 self.extra.setdefault(code, self.gold.n_bags + len(self.extra))
             out[~found] = np.fromiter(map(self.extra.__getitem__, missing.tolist()), np.int64, missing.shape[0])
         return out
-
-
-def _fact_keys(pairs: dict[tuple[str, str], int], codes: NDArray[np.int64]) -> list[tuple[tuple[str, str], int]]:
-    by_id = list(pairs)
-    return [(by_id[int(c) >> SHIFT], int(c)) for c in codes]
 
 
 @dataclass(frozen=True)

@@ -97,14 +97,15 @@ class Spert(E2EFormat):
 
     def read_arrays(self, data: bytes, name: str) -> E2EArraysDataset | None:
         """The file's sentences as arrays when it is a well-formed SpERT document whose objects hold only the keys
-        releval reads: decoded straight into typed records (msgspec checks every type while it parses, and makes
-        no dict per mention), then checked column by column. None for any other file, which `read_e2e` and
+        releval reads: split into its sentences' raw text, then decoded into typed records `_BATCH` sentences at a
+        time (msgspec checks every type while it parses, and makes no dict per mention), each batch checked column
+        by column and turned into arrays before the next is decoded. None for any other file, which `read_e2e` and
         `load_arrays` then read, check and locate as always (so nothing this accepts is refused there, and the
         reverse)."""
-        from releval.data.e2e_arrays import E2EArraysDataset
+        from releval.data.e2e_arrays import E2EArrays, E2EArraysDataset
 
         try:
-            document = _typed_decoder().decode(data)
+            document = _raw_decoder().decode(data)
         except (msgspec.MsgspecError, ValueError, RecursionError):
             return None
         if isinstance(document, dict):
@@ -119,14 +120,25 @@ class Spert(E2EFormat):
         relation_types: dict[str, int] = {}
         arrays = {}
         strings = len(document) if isinstance(document, dict) else 0  # split names
+        no_nul = b"\\u0000" not in data
         try:
             for split, records in splits.items():
-                found, held = _typed_columns(records, entity_types, relation_types, b"\\u0000" not in data)
-                if found is None:
-                    return None
-                arrays[split] = found
-                strings += held
-        except (ValueError, OverflowError):
+                parts = []
+                for start in range(0, len(records), _BATCH):
+                    batch = list(map(_sentence_decoder().decode, records[start : start + _BATCH]))
+                    found, held = _typed_columns(batch, entity_types, relation_types, no_nul)
+                    if found is None:
+                        return None
+                    # the type tables as they stand: this batch's codes index them (`concat` reads them)
+                    parts.append(replace(found, entity_types=list(entity_types), relation_types=list(relation_types)))
+                    strings += held
+                    del batch
+                    records[start : start + _BATCH] = repeat(None, min(_BATCH, len(records) - start))
+                if not parts:
+                    found, _ = _typed_columns([], entity_types, relation_types, no_nul)
+                    parts.append(found)  # type: ignore[arg-type]
+                arrays[split] = E2EArrays.concat(parts)
+        except (msgspec.MsgspecError, ValueError, OverflowError, RecursionError):
             return None
         if _string_delimiters(data) != 2 * strings:
             return None  # a key written twice (or escaped backslashes): the thorough path finds and locates it
@@ -364,14 +376,25 @@ class _Sentence(msgspec.Struct, gc=False, forbid_unknown_fields=True):
     orig_id: int | str | None | msgspec.UnsetType = msgspec.UNSET
 
 
-_decoder: msgspec.json.Decoder | None = None
+#: Sentences decoded into typed records at a time: the records of one batch are turned into arrays and dropped
+#: before the next is decoded, so the typed records (several times the text's size) never exist for a whole file.
+_BATCH = 1 << 15
+
+_decoders: dict[str, msgspec.json.Decoder] = {}
 
 
-def _typed_decoder() -> msgspec.json.Decoder:
-    global _decoder
-    if _decoder is None:
-        _decoder = msgspec.json.Decoder(list[_Sentence] | dict[str, list[_Sentence]])
-    return _decoder
+def _raw_decoder() -> msgspec.json.Decoder:
+    """A SpERT file as its sentences' raw JSON text (`msgspec.Raw`, a view into the file: no object per value)."""
+    if "raw" not in _decoders:
+        _decoders["raw"] = msgspec.json.Decoder(list[msgspec.Raw] | dict[str, list[msgspec.Raw]])
+    return _decoders["raw"]
+
+
+def _sentence_decoder() -> msgspec.json.Decoder:
+    """One sentence's raw JSON text as a typed record (msgspec checks every type while it parses)."""
+    if "sentence" not in _decoders:
+        _decoders["sentence"] = msgspec.json.Decoder(_Sentence)
+    return _decoders["sentence"]
 
 
 def _string_delimiters(raw: bytes) -> int | None:
