@@ -47,6 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
+from releval.data.semeval_labels import DIRECTED, OTHER
 from synthetic import LABELS, label_indices
 
 MIB = 1 << 20
@@ -63,21 +64,7 @@ PROBE = textwrap.dedent(
     """
 )
 
-SEMEVAL = ["Other"] + [
-    f"{r}({a})"
-    for r in (
-        "Cause-Effect",
-        "Component-Whole",
-        "Content-Container",
-        "Entity-Destination",
-        "Entity-Origin",
-        "Instrument-Agency",
-        "Member-Collection",
-        "Message-Topic",
-        "Product-Producer",
-    )
-    for a in ("e1,e2", "e2,e1")
-]
+SEMEVAL = [OTHER, *(label for label in DIRECTED if label != OTHER)]  # Other first, as the files order them
 CHEMPROT = ["false", "CPR:3", "CPR:4", "CPR:5", "CPR:6", "CPR:9"]
 DRUGPROT = ["INHIBITOR", "DIRECT-REGULATOR", "SUBSTRATE", "ACTIVATOR", "INDIRECT-UPREGULATOR", "PRODUCT-OF"]
 

@@ -23,8 +23,6 @@ Run: `python benchmarks/bench_resampling.py [--resamples 2000] [--runs 5] [--syn
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import statistics
 import sys
 import time
@@ -33,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+import bench_compare_many
 from releval.data.labels import load_labels
 from releval.metrics.joint_cells import joint_resampled_f
 from releval.significance.compare import joint_views
@@ -89,14 +88,8 @@ def synthetic_systems(k: int, seed: int = 0) -> tuple[list[str], dict[str, list[
 
 
 def tacred_systems(folder: Path) -> tuple[list[str], dict[str, list[str]], str]:
-    """The real TACRED systems of `*_test.jsonl.gz` files (gold from the files)."""
-    gold: list[str] = []
-    systems = {}
-    for path in sorted(folder.glob("*_test.jsonl.gz")):
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
-            rows = [json.loads(line) for line in handle]
-        gold = [r["label_true"] for r in rows]
-        systems[path.name.removesuffix("_test.jsonl.gz")] = [r["label_pred"] for r in rows]
+    """The real TACRED systems of `*_test.jsonl.gz` files (gold from the files), as bench_compare_many reads them."""
+    gold, systems = bench_compare_many.tacred_systems(folder)
     return gold, systems, "no_relation"
 
 
