@@ -243,19 +243,22 @@ def compare_command(
     )
     if splits < 1:
         raise OptionError(f"--splits: at least 1, got {splits}", option="--splits")
-    if rank_intervals and (the_task.rank_intervals is None or not paired):
+    if rank_intervals and the_task.rank_intervals is None:
         from releval.registry import tasks_with
 
         raise OptionError(
-            f"--rank-intervals: --task {' or '.join(tasks_with('rank_intervals'))} with one prediction file per system",
-            option="--rank-intervals",
+            f"--rank-intervals: --task {' or '.join(tasks_with('rank_intervals'))}", option="--rank-intervals"
         )
     with progress_bar(total, "comparing", show and paired) as advance:
         table = compare(gold, dict(specs), config, test_config, baseline=baseline, progress=advance)
     if rank_intervals and the_task.rank_intervals is not None:
         from dataclasses import replace
 
-        table = replace(table, ranks=the_task.rank_intervals(gold, dict(specs), config, test_config))
+        ranks = the_task.rank_intervals(gold, dict(specs), config, test_config)  # seeds: ranked by their mean
+        if paired:
+            table = replace(table, ranks=ranks)
+        else:
+            table = replace(table, ranks=ranks, confidence=test_config.confidence)
     if evaluate_measures:
         table = _with_measures(table, the_task, gold, specs, config, test_config, splits)
     emit_result(table, format, width, output, all_pairs=all_pairs)
