@@ -101,15 +101,20 @@ CASES = {
     "chemprot-blue": tuple(EXAMPLES / "chemprot" / f for f in ("blue_gold.tsv", "blue_sys_a.tsv", "blue_gold.tsv")),
     "chemprot-scibert": tuple(EXAMPLES / "chemprot" / f for f in ("scibert_test_head.txt", "scibert_sys_a.txt",
                                                                   "scibert_sys_b.txt")),
+    "ranked": (EXAMPLES / "ranked" / "gold.jsonl", EXAMPLES / "ranked" / "pcnn.jsonl", EXAMPLES / "ranked" / "cnn.tsv"),
 }  # fmt: skip
+
+#: Options each task's example needs (the bundled ranked runs predict some facts twice).
+OPTIONS = {"ranked": ["--duplicates", "max"]}
+SETTINGS = {"ranked": {"duplicates": "max"}}
 
 
 def _cases(tmp_path: Path, task: str) -> tuple[Path, Path, Path]:
     return _e2e_systems(tmp_path) if task == "e2e" else CASES[task]  # type: ignore[return-value]
 
 
-def test_every_task_with_a_comparison_but_ranked_declares_rank_intervals() -> None:
-    assert set(tasks_with("rank_intervals")) == set(tasks_with("compare")) - {"ranked"} == {"e2e", *CASES}
+def test_every_task_with_a_comparison_declares_rank_intervals() -> None:
+    assert set(tasks_with("rank_intervals")) == set(tasks_with("compare")) == {"e2e", *CASES}
 
 
 @pytest.mark.parametrize("task", ["e2e", *CASES])
@@ -121,7 +126,7 @@ def test_two_systems_of_the_same_two_runs_tie_in_every_resample(
     alone would rank a against b instead."""
     gold, a, b = _cases(tmp_path, task)
     argv = ["compare", "--task", task, str(gold), "-s", f"x={a},{b}", "-s", f"y={b},{a}", "-R", "200",
-            "--rank-intervals", "-f", "json"]  # fmt: skip
+            *OPTIONS.get(task, []), "--rank-intervals", "-f", "json"]  # fmt: skip
     assert cli.main(argv) == 0, capsys.readouterr().err
     (table,) = json.loads(capsys.readouterr().out)["results"]
     assert table["kind"] == "seeds" and table["confidence"] == 0.95
@@ -144,8 +149,9 @@ def test_runs_repeated_rank_as_one_file_per_system(task: str, tmp_path: Path) ->
     the_task = get_task(task)
     assert the_task.rank_intervals is not None
     test = SignificanceConfig(resamples=200, seed=11)
-    one = the_task.rank_intervals(gold, {"x": [a], "y": [b]}, the_task.config(), test)
-    two = the_task.rank_intervals(gold, {"x": [a, a], "y": [b, b]}, the_task.config(), test)
+    config = the_task.config(**SETTINGS.get(task, {}))
+    one = the_task.rank_intervals(gold, {"x": [a], "y": [b]}, config, test)
+    two = the_task.rank_intervals(gold, {"x": [a, a], "y": [b, b]}, config, test)
     assert one == two
 
 

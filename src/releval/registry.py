@@ -174,6 +174,12 @@ def _chemprot_rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], co
     return preset_rank_intervals(gold, systems, config, test, rank_intervals=rank_intervals)
 
 
+def _ranked_rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any) -> Any:
+    from releval.significance.ranked import rank_intervals
+
+    return rank_intervals(gold, systems, config, test)
+
+
 def _e2e_rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any) -> Any:
     from releval.significance.compare import e2e_rank_intervals
 
@@ -439,7 +445,7 @@ def _drugprot() -> Task[Any, Any]:
 def _ranked() -> Task[Any, Any]:
     from releval.tasks.ranked import TASK
 
-    return replace(TASK, compare=_compare_ranked, statistics=_ranked_statistics)
+    return replace(TASK, compare=_compare_ranked, statistics=_ranked_statistics, rank_intervals=_ranked_rank_intervals)
 
 
 def _docred() -> Task[Any, Any]:
