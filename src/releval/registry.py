@@ -168,6 +168,19 @@ def _rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any
     return rank_intervals(gold, systems, config, test)
 
 
+def _chemprot_rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any) -> Any:
+    from releval.significance.ranks import rank_intervals
+    from releval.tasks.chemprot import rank_intervals as preset_rank_intervals
+
+    return preset_rank_intervals(gold, systems, config, test, rank_intervals=rank_intervals)
+
+
+def _ranked_rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any) -> Any:
+    from releval.significance.ranked import rank_intervals
+
+    return rank_intervals(gold, systems, config, test)
+
+
 def _e2e_rank_intervals(gold: Any, systems: Mapping[str, Sequence[Any]], config: Any, test: Any) -> Any:
     from releval.significance.compare import e2e_rank_intervals
 
@@ -403,13 +416,23 @@ def _fewrel() -> Task[Any, Any]:
 def _chemprot_blue() -> Task[Any, Any]:
     from releval.tasks.chemprot import BLUE_TASK
 
-    return replace(BLUE_TASK, compare=_compare_chemprot, statistics=_chemprot_statistics)
+    return replace(
+        BLUE_TASK,
+        compare=_compare_chemprot,
+        statistics=_chemprot_statistics,
+        rank_intervals=_chemprot_rank_intervals,
+    )
 
 
 def _chemprot_scibert() -> Task[Any, Any]:
     from releval.tasks.chemprot import SCIBERT_TASK
 
-    return replace(SCIBERT_TASK, compare=_compare_chemprot, statistics=_chemprot_statistics)
+    return replace(
+        SCIBERT_TASK,
+        compare=_compare_chemprot,
+        statistics=_chemprot_statistics,
+        rank_intervals=_chemprot_rank_intervals,
+    )
 
 
 def _drugprot() -> Task[Any, Any]:
@@ -423,7 +446,7 @@ def _drugprot() -> Task[Any, Any]:
 def _ranked() -> Task[Any, Any]:
     from releval.tasks.ranked import TASK
 
-    return replace(TASK, compare=_compare_ranked, statistics=_ranked_statistics)
+    return replace(TASK, compare=_compare_ranked, statistics=_ranked_statistics, rank_intervals=_ranked_rank_intervals)
 
 
 def _docred() -> Task[Any, Any]:

@@ -152,9 +152,9 @@ def parse_system(spec: str) -> tuple[str, list[Path]]:
     "rank_intervals",
     is_flag=True,
     default=False,
-    help="One file per system: each system's rank and bootstrap rank interval (the range of its ranks in the "
-    "central --confidence share of resamples of one joint draw of the units for every system; rc, e2e, docred, "
-    "fewrel, drugprot and any task declaring rank_intervals).",
+    help="Each system's rank and bootstrap rank interval (the range of its ranks in the central --confidence share "
+    "of resamples of one joint draw of the units for every system; a system with several files is ranked by the mean "
+    "of its runs in each resample; every task declaring rank_intervals: all with a comparison but ranked).",
 )
 @click.option(
     "--evaluate-measures",
@@ -243,22 +243,41 @@ def compare_command(
     )
     if splits < 1:
         raise OptionError(f"--splits: at least 1, got {splits}", option="--splits")
-    if rank_intervals and (the_task.rank_intervals is None or not paired):
+    if rank_intervals and the_task.rank_intervals is None:
         from releval.registry import tasks_with
 
         raise OptionError(
-            f"--rank-intervals: --task {' or '.join(tasks_with('rank_intervals'))} with one prediction file per system",
-            option="--rank-intervals",
+            f"--rank-intervals: --task {' or '.join(tasks_with('rank_intervals'))}", option="--rank-intervals"
         )
     with progress_bar(total, "comparing", show and paired) as advance:
         table = compare(gold, dict(specs), config, test_config, baseline=baseline, progress=advance)
     if rank_intervals and the_task.rank_intervals is not None:
         from dataclasses import replace
 
-        table = replace(table, ranks=the_task.rank_intervals(gold, dict(specs), config, test_config))
+        ranks = the_task.rank_intervals(gold, dict(specs), config, test_config)  # seeds: ranked by their mean
+        if paired:
+            table = replace(table, ranks=ranks)
+        else:  # the seed tests draw nothing: the signature gains the rank draw's settings
+            table = replace(
+                table, ranks=ranks, confidence=test_config.confidence, signature=_rank_signed(table, test_config)
+            )
     if evaluate_measures:
         table = _with_measures(table, the_task, gold, specs, config, test_config, splits)
     emit_result(table, format, width, output, all_pairs=all_pairs)
+
+
+def _rank_signed(table: Any, test: Any) -> Any:
+    """A seed table's signature with what its rank intervals were drawn with: resamples, seed, level, class set."""
+    from releval.core.signature import Signature
+
+    seed = test.seed if test.seed is not None else "none"
+    drawn = {
+        "resamples": test.resamples,
+        "seed": seed,
+        "confidence": float(test.confidence),
+        "class_set": test.class_set,
+    }
+    return Signature.build(**{**table.signature.fields, **drawn})
 
 
 def _with_measures(table: Any, the_task: Any, gold: Path, specs: Any, config: Any, test: Any, splits: int) -> Any:

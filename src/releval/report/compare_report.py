@@ -150,9 +150,10 @@ def paired_tables(table: PairedTable, all_pairs: bool | None = None) -> list[Tab
     )
 
 
-def rank_tables(table: PairedTable) -> list[Table]:
+def rank_tables(table: PairedTable | SeedTable) -> list[Table]:
     """The bootstrap rank intervals, when the table has them (`compare --rank-intervals`): per system and average
-    its rank and, in parentheses, the range of its ranks in the central share of the resamples."""
+    its rank and, in parentheses, the range of its ranks in the central share of the resamples (over seeds, each
+    system ranked by the mean of its runs)."""
     if not table.ranks:
         return []
     metrics = list(next(iter(table.ranks.values())))
@@ -437,7 +438,7 @@ def seed_tables(table: SeedTable) -> list[Table]:
     ]
     title = f"Welch's t-test ({table.alternative}) and Cohen's d (Harbecke et al. 2022, Eq. 4)"
     return attach(
-        [summary, Table(title, columns, rows)],
+        [summary, *rank_tables(table), Table(title, columns, rows)],
         signature=str(table.signature),
         warnings=getattr(table, "warnings", ()),
         notes=table.notes,

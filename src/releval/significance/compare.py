@@ -655,27 +655,28 @@ def e2e_rank_intervals(
 ) -> dict[str, dict[str, Any]]:
     """Each end-to-end system's rank and bootstrap rank interval under every criterion and average: documents
     drawn once for every system (releval.significance.comparison.joint_rank_intervals), each criterion's types the
-    union of every system's, its class set fixed as the paired bootstrap fixes it; one file per system."""
+    union of every run's, its class set fixed as the paired bootstrap fixes it; a system with several files (seeds)
+    ranked by the mean of its runs' measure."""
     from releval.metrics.averages import fix_class_set
     from releval.metrics.cells import f_scores
     from releval.significance.comparison import JointRows, joint_rank_intervals
     from releval.tasks import e2e
 
     scored = _score_e2e_systems(gold, systems, config)
-    results = {name: runs[0] for name, runs in scored.items()}
+    every = [(name, i, r) for name, runs in scored.items() for i, r in enumerate(runs)]
     blocks: list[tuple[str, int, Any]] = []  # (criterion, its width 3K, its spec)
-    rows: dict[str, list[NDArray[np.float64]]] = {name: [] for name in results}
+    rows: dict[tuple[str, int], list[NDArray[np.float64]]] = {(name, i): [] for name, i, _ in every}
     for criterion in config.all_criteria:
-        labels = list(dict.fromkeys(label for r in results.values() for label in r.counts[criterion].labels))
+        labels = list(dict.fromkeys(label for _, _, r in every for label in r.counts[criterion].labels))
         index = {label: i for i, label in enumerate(labels)}
-        for name, r in results.items():
+        for name, i, r in every:
             dc = r.counts[criterion]
             cols = np.array([index[label] for label in dc.labels], dtype=np.intp)
             wide = np.zeros((dc.tp.shape[0], 3 * len(labels)))
             for part, m in enumerate((dc.tp, dc.fp, dc.fn)):
                 wide[:, part * len(labels) + cols] = m
-            rows[name].append(wide)
-        first = rows[next(iter(results))][-1]
+            rows[(name, i)].append(wide)
+        first = rows[(every[0][0], every[0][1])][-1]
         k = len(labels)
         support = first[:, :k].sum(0) + first[:, 2 * k :].sum(0)  # TP + FN: gold's, the same for every system
         blocks.append((criterion, 3 * k, fix_class_set(e2e.averaging_spec(config, k), support, test.class_set)))
@@ -689,5 +690,5 @@ def e2e_rank_intervals(
             start += width
         return out
 
-    joint = JointRows({name: np.hstack(parts) for name, parts in rows.items()}, measures)
-    return joint_rank_intervals(joint, _e2e_metrics(config), test)
+    runs = {name: [np.hstack(rows[(name, i)]) for i in range(len(scored[name]))] for name in scored}
+    return joint_rank_intervals(JointRows(runs, measures), _e2e_metrics(config), test)

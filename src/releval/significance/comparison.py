@@ -36,7 +36,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -203,12 +203,27 @@ def pair_rows_of(
 
 @dataclass(frozen=True)
 class JointRows:
-    """Every system's per-unit statistics on one set of units (`rows`: {system: (units, d)}, the same units in the
-    same order for all) and how totals become measures (`measures_of(totals (r, d))` → {measure: (r,)}): what a
-    joint bootstrap of all the systems at once needs — rank intervals of any task, any number of systems."""
+    """Every system's per-unit statistics on one set of units (`rows`: {system: (units, d)}, or {system: [(units,
+    d), …]} for a system with several runs (seeds), the same units in the same order for every run of every system)
+    and how totals become measures (`measures_of(totals (r, d))` → {measure: (r,)}): what a joint bootstrap of all
+    the systems at once needs — rank intervals of any task, any number of systems, any number of runs."""
 
     rows: Mapping[str, Any]
     measures_of: Callable[[Any], Mapping[str, Any]]
+
+    def runs(self) -> dict[str, list[Any]]:
+        """{system: [its runs' (units, d) rows]}: a single 2-D array is one run."""
+        import numpy as np
+
+        out: dict[str, list[Any]] = {}
+        for name, rows in self.rows.items():
+            if isinstance(rows, np.ndarray) and rows.ndim == 2:
+                out[name] = [rows]
+            else:
+                out[name] = [np.asarray(r, dtype=np.float64) for r in rows]
+            if not out[name]:
+                raise InputError(f"system {name!r} has no runs", field="system")
+        return out
 
 
 def joint_rank_intervals(
@@ -216,27 +231,51 @@ def joint_rank_intervals(
 ) -> dict[str, dict[str, Any]]:
     """Each system's rank and bootstrap rank interval under every measure, from one joint draw of the units for
     every system (releval.significance.ranks' definitions: competition ranks, the central `test.confidence` share
-    of the resamples' ranks). The units are drawn as distinct joint rows (every system's statistics of a unit side
-    by side: `releval.metrics.cells.draw_cell_counts`) in blocks of `block` resamples, and only a count of each
+    of the resamples' ranks). The units are drawn as distinct joint rows (every run's statistics of a unit side by
+    side: `releval.metrics.cells.draw_cell_counts`) in blocks of `block` resamples, and only a count of each
     system's ranks is kept (systems × systems per measure), so memory does not grow with the resamples — a board of
     1,000 entries needs 8 MB per measure.
+
+    A system with several runs (seeds) is scored, observed and in each resample, by the mean of its runs' measure,
+    every run on the same drawn units (releval.significance.ranks' definition, the one the board uses); one run per
+    system is the mean of one value, so its intervals are those of a single-run draw, digit for digit.
+
+    >>> import numpy as np
+    >>> from releval.significance.config import SignificanceConfig
+    >>> good = np.array([[1.0, 1.0]] * 4)  # (correct, total) per unit
+    >>> bad = np.array([[0.0, 1.0]] * 4)
+    >>> joint = JointRows({"a": [good, good], "b": [bad, good]}, lambda t: {"acc": t[..., 0] / t[..., 1]})
+    >>> r = joint_rank_intervals(joint, ["acc"], SignificanceConfig(resamples=20))
+    >>> r["a"]["acc"], r["b"]["acc"]
+    (RankInterval(rank=1, low=1, high=1), RankInterval(rank=2, low=2, high=2))
     """
     import numpy as np
 
     from releval.metrics.cells import bootstrap_plan, draw_cell_counts
     from releval.significance.ranking import RankInterval, competition_ranks
 
-    names = list(joint.rows)
+    runs = joint.runs()
+    names = list(runs)
     k = len(names)
-    stacked = np.hstack([np.asarray(joint.rows[n], dtype=np.float64) for n in names])
+    flat = [r for n in names for r in runs[n]]  # every run, system by system
+    owner = np.repeat(np.arange(k), [len(runs[n]) for n in names])
+    n_runs = np.array([len(runs[n]) for n in names], dtype=np.float64)
+    stacked = np.hstack([np.asarray(r, dtype=np.float64) for r in flat])
     uniq, counts = np.unique(stacked, axis=0, return_counts=True)
-    d = stacked.shape[1] // k
-    per_system = [uniq[:, s * d : (s + 1) * d] for s in range(k)]
-    observed = {m: np.empty(k) for m in metrics}
-    for s in range(k):
-        values = joint.measures_of(np.asarray(joint.rows[names[s]], dtype=np.float64).sum(0)[None, :])
-        for m in metrics:
-            observed[m][s] = float(np.asarray(values[m]).reshape(-1)[0])
+    d = stacked.shape[1] // len(flat)
+    per_run = [uniq[:, j * d : (j + 1) * d] for j in range(len(flat))]
+
+    def system_means(totals: Iterable[Any], size: int) -> dict[str, Any]:
+        """{measure: (k, size)}: the mean over each system's runs of the run's measure of its totals (one run's
+        (size, d) at a time, so memory holds one run's draws)."""
+        total = {m: np.zeros((k, size)) for m in metrics}
+        for j, run_totals in enumerate(totals):
+            values = joint.measures_of(run_totals)
+            for m in metrics:
+                total[m][owner[j]] += np.asarray(values[m], dtype=np.float64).reshape(-1)
+        return {m: total[m] / n_runs[:, None] for m in metrics}
+
+    observed = system_means((np.asarray(r, dtype=np.float64).sum(0)[None, :] for r in flat), 1)
     histogram = {m: np.zeros((k, k), dtype=np.int64) for m in metrics}  # system × (rank − 1)
     rng = np.random.default_rng(test.seed)
     plan = bootstrap_plan(counts.astype(np.int64))
@@ -244,17 +283,13 @@ def joint_rank_intervals(
     while done < test.resamples:
         size = min(block, test.resamples - done)
         draws = draw_cell_counts(counts.astype(np.int64), size, rng, plan)  # (size, cells)
-        scores = {m: np.empty((k, size)) for m in metrics}
-        for s in range(k):
-            values = joint.measures_of(draws @ per_system[s])
-            for m in metrics:
-                scores[m][s] = values[m]
+        scores = system_means((draws @ rows for rows in per_run), size)
         for m in metrics:
             ranks = competition_ranks(scores[m])  # (k, size)
             np.add.at(histogram[m], (np.repeat(np.arange(k), size), ranks.ravel() - 1), 1)
         done += size
     out: dict[str, dict[str, Any]] = {n: {} for n in names}
-    shown = {m: competition_ranks(observed[m]) for m in metrics}
+    shown = {m: competition_ranks(observed[m][:, 0]) for m in metrics}
     for m in metrics:
         for s, name in enumerate(names):
             low, high = bounds_of_counts(histogram[m][s], float(test.confidence))

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from releval.core.errors import InputError, OptionError, raise_all
+from releval.core.errors import InputError, raise_all
 from releval.core.validation import refuse_options
 from releval.data.docred import load_gold, load_submission
 from releval.metrics.averages import fix_class_set
@@ -203,12 +203,16 @@ def rank_intervals(
     gold: Any, systems: Mapping[str, Sequence[Any]], config: docred.DocredConfig, test: SignificanceConfig
 ) -> dict[str, dict[str, Any]]:
     """Each submission's rank and bootstrap rank interval under every DocRED measure: documents drawn once for
-    every system (releval.significance.comparison.joint_rank_intervals); one file per system."""
-    if any(len(runs) != 1 for runs in systems.values()):
-        raise OptionError("rank intervals: one submission per system", option="rank_intervals")
+    every system (releval.significance.comparison.joint_rank_intervals); a system with several submissions
+    (seeds) ranked by the mean of its runs' measure, every run widened to the same relation types and documents."""
     _, facts, results = _scored(gold, systems, config)
     distant = facts.distant is not None
-    labels, _, wide, spec, _ = _paired_inputs(results, config, distant, test)
+    owners = [(name, i) for name, runs in results.items() for i in range(len(runs))]
+    every = {str(j): [results[name][i]] for j, (name, i) in enumerate(owners)}  # each run as a system of its own
+    labels, _, wide_runs, spec, _ = _paired_inputs(every, config, distant, test)
+    wide: dict[str, list[np.ndarray]] = {name: [] for name in results}
+    for j, (name, _) in enumerate(owners):
+        wide[name].append(wide_runs[str(j)])
 
     def measures(totals: np.ndarray) -> Mapping[str, Any]:
         return docred.measures_of(totals, labels, config, distant, spec)

@@ -76,18 +76,21 @@ def rank_intervals(
     gold: Any, systems: Mapping[str, Sequence[Any]], config: dp.DrugProtConfig, test: SignificanceConfig
 ) -> dict[str, dict[str, Any]]:
     """Each DrugProt system's rank and bootstrap rank interval under micro and each weighting: abstracts drawn
-    once for every system (releval.significance.comparison.joint_rank_intervals)."""
+    once for every system (releval.significance.comparison.joint_rank_intervals); a system with several files
+    (seeds) ranked by the mean of its runs' F."""
     import numpy as np
 
     from releval.metrics.averages import fix_class_set
     from releval.metrics.cells import f_scores
 
-    results = {name: runs[0] for name, runs in _score_all(dp.load_gold(gold), systems, config).items()}
-    rows = {}
-    for name, r in results.items():
-        assert r.counts is not None
-        rows[name] = np.hstack([np.asarray(m, dtype=np.float64) for m in r.counts])
-    first = next(iter(rows.values()))
+    results = _score_all(dp.load_gold(gold), systems, config)
+    rows: dict[str, list[Any]] = {}
+    for name, runs in results.items():
+        rows[name] = []
+        for r in runs:
+            assert r.counts is not None
+            rows[name].append(np.hstack([np.asarray(m, dtype=np.float64) for m in r.counts]))
+    first = next(iter(rows.values()))[0]
     k = first.shape[1] // 3
     spec = fix_class_set(dp.averaging_spec(config), first[:, :k].sum(0) + first[:, 2 * k :].sum(0), test.class_set)
     return joint_rank_intervals(JointRows(rows, lambda t: f_scores(t, spec)), tuple(config.average_names), test)

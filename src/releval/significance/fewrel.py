@@ -110,7 +110,8 @@ def rank_intervals(
     gold: Any, systems: Mapping[str, Sequence[Any]], config: FewRelConfig | None, test: SignificanceConfig
 ) -> dict[str, dict[str, Any]]:
     """Each few-shot system's rank and bootstrap rank interval under every measure (accuracy, per setting):
-    episodes drawn once for every system (releval.significance.comparison.joint_rank_intervals)."""
+    episodes drawn once for every system (releval.significance.comparison.joint_rank_intervals); a system with
+    several files (seeds) ranked by the mean of its runs' accuracy."""
     _, results, _ = _stats(gold, systems)
     metrics = next(iter(results.values()))[0].measures
 
@@ -118,4 +119,5 @@ def rank_intervals(
         values = ratios(totals)
         return {m: values[..., j] for j, m in enumerate(metrics)}
 
-    return joint_rank_intervals(JointRows({n: r[0].rows for n, r in results.items()}, measures), metrics, test)
+    runs = {n: [run.rows for run in r] for n, r in results.items()}
+    return joint_rank_intervals(JointRows(runs, measures), metrics, test)

@@ -402,3 +402,37 @@ def compare_files(
     else:
         scored = seed_scored(gold, systems, config)
     return compare_scored(scored, paired, test, baseline, progress)
+
+
+def rank_intervals(
+    gold: Any, systems: Mapping[str, Sequence[Any]], config: rk.RankedConfig, test: SignificanceConfig
+) -> dict[str, dict[str, Any]]:
+    """Each system's rank and bootstrap rank interval under every ranked measure (releval.significance.ranks'
+    definitions: competition ranks, the central `test.confidence` share of the resamples' ranks): every run read on
+    one numbering of entity pairs and re-ranked in each joint resample (`bootstrap_draws`, the draws of `compare`'s
+    paired bootstrap for one file per system, same resamples and seed); a system with several files (seeds) ranked
+    by the mean of its runs' measure. The draws are kept (runs × measures × resamples), so this suits boards of
+    hundreds of entries, not the count-only memory of `joint_rank_intervals`."""
+    from releval.significance.ranking import RankInterval, competition_ranks, rank_bounds
+
+    owners = [name for name, runs in systems.items() for _ in runs]
+    prepared = prepare(
+        gold, {str(j): run for j, run in enumerate(r for runs in systems.values() for r in runs)}, config
+    )
+    boot = bootstrap_draws(prepared, config, test, np.random.default_rng(test.seed))
+    names = list(systems)
+    at = {name: s for s, name in enumerate(names)}
+    n_runs = np.array([len(systems[n]) for n in names], dtype=np.float64)
+    out: dict[str, dict[str, Any]] = {name: {} for name in names}
+    for m in config.metric_names:
+        observed = np.zeros(len(names))
+        draws = np.zeros((len(names), test.resamples))
+        for j, name in enumerate(owners):
+            observed[at[name]] += prepared.results[str(j)].measures[m]
+            draws[at[name]] += boot[str(j)][m]
+        shown = competition_ranks(observed / n_runs)
+        per_resample = competition_ranks(draws / n_runs[:, None])
+        for s, name in enumerate(names):
+            low, high = rank_bounds(per_resample[s], test.confidence)
+            out[name][m] = RankInterval(int(shown[s]), low, high)
+    return out

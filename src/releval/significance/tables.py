@@ -132,11 +132,16 @@ class PairedTable:
             list(data.get("notes", [])),
             data.get("unit", "items"),
             [Notice.from_dict(w) for w in data.get("warnings", [])],
-            {
-                s: {m: RankInterval(int(r["rank"]), int(r["low"]), int(r["high"])) for m, r in per.items()}
-                for s, per in data.get("rank_intervals", {}).items()
-            },
+            _ranks_of(data),
         )
+
+
+def _ranks_of(data: Mapping[str, Any]) -> dict[str, dict[str, RankInterval]]:
+    """The rank intervals `_ranks_dict` wrote, {} when the JSON has none."""
+    return {
+        s: {m: RankInterval(int(r["rank"]), int(r["low"]), int(r["high"])) for m, r in per.items()}
+        for s, per in data.get("rank_intervals", {}).items()
+    }
 
 
 def _ranks_dict(ranks: dict[str, dict[str, RankInterval]]) -> dict[str, dict[str, dict[str, int]]]:
@@ -180,6 +185,11 @@ class SeedTable:
     notes: list[str] = field(default_factory=list)
     unit: str = "items"
     warnings: list[Notice] = field(default_factory=list)
+    #: Bootstrap rank intervals {system: {average: RankInterval}}, each system ranked by the mean of its runs in
+    #: every resample (releval.significance.ranks), when asked for (`compare --rank-intervals`).
+    ranks: dict[str, dict[str, RankInterval]] = field(default_factory=dict)
+    #: The level of the rank intervals; None when there are none (the seed tests give no interval).
+    confidence: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "warnings", as_notices(self.warnings))
@@ -208,6 +218,7 @@ class SeedTable:
             "summary": {
                 s: {m: dict(zip(("mean", "sd", "runs"), self.summary(s, m))) for m in self.metrics} for s in self.runs
             },
+            **({"rank_intervals": _ranks_dict(self.ranks), "confidence": self.confidence} if self.ranks else {}),
             **_table_tail(self),
         }
 
@@ -226,6 +237,8 @@ class SeedTable:
             list(data.get("notes", [])),
             data.get("unit", "items"),
             [Notice.from_dict(w) for w in data.get("warnings", [])],
+            _ranks_of(data),
+            None if data.get("confidence") is None else float(data["confidence"]),
         )
 
 

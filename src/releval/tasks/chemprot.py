@@ -199,6 +199,21 @@ def compare(
     return replace(table, notes=[_note(config), *table.notes])
 
 
+def rank_intervals(
+    gold: Any,
+    systems: Mapping[str, Sequence[Any]],
+    config: _ChemProtConfig,
+    test: Any,
+    *,
+    rank_intervals: Callable[..., Any],
+) -> Any:
+    """Bootstrap rank intervals as `rc` computes them (`rank_intervals`: releval.significance.ranks', which
+    releval.registry passes in; several files of a system are its seeds, ranked by their mean), after the row checks
+    of `load_checked`."""
+    gold_file, _, runs = load_checked(gold, systems, config)
+    return rank_intervals(gold_file, runs, config, test)
+
+
 @dataclass(frozen=True)
 class PresetTask(Task[_ChemProtConfig, ScoreResult]):
     """A Task whose Config inherits settings the preset fixes: `fixed` names them, and they are not among the task's
