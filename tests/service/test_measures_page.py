@@ -279,3 +279,35 @@ def test_rank_intervals_of_a_1000_entry_board_equal_compare(tmp_path: Path) -> N
         assert len(got) == k
         assert got == {name: [expected[name]["micro"]["low"], expected[name]["micro"]["high"]] for name in paths}
         assert len({tuple(v) for v in got.values()}) > 10  # intervals that tell entries apart
+
+
+def test_rank_intervals_of_an_e2e_board_with_seeds_equal_compare(tmp_path: Path) -> None:
+    """An entry with two seeds on an e2e board is ranked by the mean of its runs' measure in each resample: the
+    intervals of `releval compare --task e2e --rank-intervals -s s0=a,b -s s1=c,d` (issue 33 item 4, over seeds)."""
+    from tests.service.test_board_e2e import GOLD as E2E_GOLD
+    from tests.service.test_board_e2e import predictions
+
+    first, second, third = _e2e_predictions(tmp_path)
+    fourth = tmp_path / "e2e-2.json"
+    fourth.write_text(json.dumps(predictions(2)), encoding="utf-8")
+    with running_board("sqlite", tmp_path) as board:
+        done = releval("benchmark", "seeds", str(E2E_GOLD), "--task", "e2e", "--resamples", "300", env=board.env)
+        assert done.returncode == 0, done.stderr
+        open_benchmark(board, "seeds")
+        for entry, seed, path in (("s0", "1", first), ("s0", "2", second), ("s1", "1", third), ("s1", "2", fourth)):
+            status, out = board.submit("seeds", entry, path.read_bytes(), path.name, seed=seed)
+            assert status == 201, out
+        board.wait_idle()
+        doc = board.json("/api/v1/benchmarks/seeds/board")
+        done = releval(
+            "compare", str(E2E_GOLD), "--task", "e2e", "--ner", "-s", f"s0={first},{second}", "-s", f"s1={third},{fourth}",
+            "-R", str(doc["resamples"]), "--seed", str(doc["seed"]), "--confidence", str(doc["confidence"]),
+            "--rank-intervals", "-f", "json", env=board.env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        expected = json.loads(done.stdout)["results"][0]["rank_intervals"]
+        got = {r["name"]: {m: c["rank_interval"] for m, c in r["cells"].items()} for r in doc["rows"]}
+        assert set(got) == {"s0", "s1"}
+        for name, per in got.items():
+            for m, interval in per.items():
+                assert interval == [expected[name][m]["low"], expected[name][m]["high"]], (name, m)

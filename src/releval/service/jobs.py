@@ -423,20 +423,23 @@ def _task_rank_intervals(
     bench: Benchmark, measure: Measure, spec: scoring.BenchmarkSpec, all_runs: dict[int, list[Run]]
 ) -> dict[str, list[int]]:
     """`rank_intervals` of a benchmark of another task than classification: its library Task's own rank intervals
-    (`releval compare --task T --rank-intervals`) over each entry's run, in entry order; {} when the Task has none
-    or an entry has several seeds (the library ranks one file per system), and when the library refuses to rank
-    these runs (a RelevalError): the intervals are left out, the measure's tie groups are not failed for them."""
+    (`releval compare --task T --rank-intervals`) over each entry's runs, in entry order (an entry with several
+    seeds by the mean of its runs' measure in each resample, as `compare` ranks `-s NAME=a,b`); {} when the Task has
+    none, and when the library refuses to rank these runs (a RelevalError): the intervals are left out, the
+    measure's tie groups are not failed for them."""
     from releval.core.errors import RelevalError
     from releval.registry import get_task
     from releval.service.board_systems import stored_systems
 
     task = get_task(bench.task)
-    if task.rank_intervals is None or any(len(rs) != 1 for rs in all_runs.values()):
+    if task.rank_intervals is None:
         return {}
-    stored = {str(e): stored_predictions(rs[0].pk) for e, rs in sorted(all_runs.items())}
+    entries = sorted(all_runs.items())
+    stored = {f"{e}#{i}": stored_predictions(r.pk) for e, rs in entries for i, r in enumerate(rs)}
     with stored_systems(bench, stored, spec, [measure.name]) as s:
+        systems = {str(e): [s.runs[f"{e}#{i}"] for i in range(len(rs))] for e, rs in entries}
         try:
-            got = task.rank_intervals(s.gold, {n: [run] for n, run in s.runs.items()}, s.config, spec.test_config())
+            got = task.rank_intervals(s.gold, systems, s.config, spec.test_config())
         except RelevalError:
             return {}
     return {e: [r[measure.name].low, r[measure.name].high] for e, r in got.items() if measure.name in r}
