@@ -300,7 +300,8 @@ def test_rank_intervals_of_an_e2e_board_with_seeds_equal_compare(tmp_path: Path)
         board.wait_idle()
         doc = board.json("/api/v1/benchmarks/seeds/board")
         done = releval(
-            "compare", str(E2E_GOLD), "--task", "e2e", "--ner", "-s", f"s0={first},{second}", "-s", f"s1={third},{fourth}",
+            "compare", str(E2E_GOLD), "--task", "e2e", "--ner", "-s", f"s0={first},{second}",
+            "-s", f"s1={third},{fourth}",
             "-R", str(doc["resamples"]), "--seed", str(doc["seed"]), "--confidence", str(doc["confidence"]),
             "--rank-intervals", "-f", "json", env=board.env,
         )  # fmt: skip
