@@ -21,17 +21,17 @@ GOLD, CNN = ROOT / "examples" / "ranked" / "gold.jsonl", ROOT / "examples" / "ra
 cli.register_commands([])
 
 
-def _by_hand(interpolated: bool) -> dict[int, float]:
+def p_at_recall_by_hand(interpolated: bool, gold: Path = GOLD, pred: Path = CNN) -> dict[int, float]:
     """The facts: every (head, tail, relation) of gold but NA; the predictions of cnn.tsv without NA, best score
     first (ties in file order: the default tie policy; every copy of a repeated prediction ranked and counted, as
     OpenNRE does: --duplicates count); P at the first rank whose recall reaches r % (or the
     highest P from there on)."""
     facts = set()
-    for line in GOLD.read_text().splitlines():
+    for line in gold.read_text(encoding="utf-8").splitlines():
         g = json.loads(line)
         if g["relation"] != "NA":
             facts.add((g["h"]["id"], g["t"]["id"], g["relation"]))
-    rows = [line.split("\t") for line in CNN.read_text().splitlines()[1:]]
+    rows = [line.split("\t") for line in pred.read_text(encoding="utf-8").splitlines()[1:]]
     preds = [(h, t, rel, float(s)) for h, t, rel, s in rows if rel != "NA"]
     ranking = sorted(preds, key=lambda p: -p[3])  # sorted() is stable: input order among equal scores
     correct, precision, recall = 0, [], []
@@ -50,7 +50,7 @@ def _by_hand(interpolated: bool) -> dict[int, float]:
 def test_p_at_recall_levels_equal_a_hand_count(interpolated: bool) -> None:
     config = RankedConfig(at_recall="10%,30%", interpolated=interpolated, duplicates="count")
     result = score(GOLD, CNN, config)
-    expected = _by_hand(interpolated)
+    expected = p_at_recall_by_hand(interpolated)
     assert result.measures["p@10%"] == pytest.approx(expected[10], abs=1e-15)
     assert result.measures["p@30%"] == pytest.approx(expected[30], abs=1e-15)
     assert ("p@r=interpolated" if interpolated else "p@r=first") in str(result.signature)

@@ -223,27 +223,11 @@ def _fields(signature: str) -> dict[str, str]:
 
 
 def _p_at_recall_by_hand(gold: Path, pred: Path, interpolated: bool) -> dict[str, float]:
-    """P@10% and P@30% counted here from the files: the facts are gold's distinct (head, tail, relation) but NA;
-    the ranking is the TSV's predictions but NA, best score first, equal scores in file order, every copy of a
-    repeated prediction ranked and counted (`duplicates=count`, OpenNRE's behaviour); P at a level is the precision
-    at the first rank whose recall reaches it — or, interpolated, the highest precision from that rank on."""
-    facts = set()
-    for line in gold.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        if row["relation"] != "NA":
-            facts.add((row["h"]["id"], row["t"]["id"], row["relation"]))
-    rows = [line.split("\t") for line in pred.read_text(encoding="utf-8").splitlines()[1:]]
-    ranking = sorted(((h, t, r, float(s)) for h, t, r, s in rows if r != "NA"), key=lambda p: -p[3])
-    hits, precision, recall = 0, [], []
-    for k, (h, t, r, _) in enumerate(ranking, start=1):
-        hits += (h, t, r) in facts
-        precision.append(hits / k)
-        recall.append(hits / len(facts))
-    out = {}
-    for level in (10, 30):
-        first = next(k for k, value in enumerate(recall) if value * 100 >= level - 1e-12)
-        out[f"p@{level}%"] = max(precision[first:]) if interpolated else precision[first]
-    return out
+    """P@10% and P@30% counted from the files by tests/test_ranked_recall_levels.py's hand count (gold's facts but
+    NA; the TSV's predictions but NA, best score first, equal scores in file order, every copy counted)."""
+    from tests.test_ranked_recall_levels import p_at_recall_by_hand
+
+    return {f"p@{level}%": p for level, p in p_at_recall_by_hand(interpolated, gold, pred).items()}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
