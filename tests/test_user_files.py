@@ -104,7 +104,7 @@ def test_json_given_as_labels_lines_is_refused_at_its_line(
     )
     assert code == 2 and out == ""
     assert f"{files['gold.jsonl']}:1: this line is JSON, not a label" in err
-    assert f"{files['gold.jsonl']}:6: this line is JSON" in err
+    assert "the same problem at 5 more lines (2, 3, 4, 5, 6)" in err  # every line of the file, said once
     assert "is this a gold or JSON lines file?" in err
     # a pretty-printed TACRED file: one JSON document, no line of it a JSON value
     code, out, err = run(["score", files["test.json"], files["test.json"], "--pred-format", "labels-lines"], capsys)
