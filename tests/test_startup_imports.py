@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -156,3 +157,32 @@ def _version() -> str:
     from releval import __version__
 
     return __version__
+
+
+def _task_modules(name: str) -> set[str]:
+    """The modules under releval.tasks that define a registered task's Config and its bases."""
+    from releval.registry import get_task
+
+    return {c.__module__ for c in get_task(name).config.__mro__ if c.__module__.startswith("releval.tasks.")}
+
+
+def _example_runs() -> list[tuple[str, Any, tuple[str, ...]]]:
+    from tests.test_replicability_tasks import CASES
+
+    semeval = (lambda tmp: (str(SEMEVAL / "test_key_directed.txt"), str(SEMEVAL / "onehaitao_cnn.txt"), ""), ())
+    return [(name, files, args) for name, (files, args) in {**CASES, "semeval-official": semeval}.items()]
+
+
+@pytest.mark.parametrize(("name", "files", "args"), _example_runs(), ids=lambda v: v if isinstance(v, str) else "")
+def test_a_one_file_score_imports_no_other_tasks_module(name: str, files: Any, args: tuple[str, ...], tmp_path) -> None:
+    """Issue 32: a one-file `score --task T` imports T's own task modules (its Config's and their bases') and the
+    shared ones, never the module of another registered task."""
+    from releval.registry import TASKS
+
+    gold, pred, _ = files(tmp_path)
+    proc, modules = _modules_of_command(["score", "--task", name, gold, pred, *args])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    own = _task_modules(name)
+    others = set().union(*(_task_modules(other) for other in TASKS if other != name)) - own - {"releval.tasks.base"}
+    assert own <= modules, own - modules  # the import log names the task's own modules: it was read
+    assert not modules & others, sorted(modules & others)

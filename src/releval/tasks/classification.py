@@ -32,7 +32,8 @@ from releval.core.signature import Signature, sequence_digest, short_hash
 from releval.core.validation import check_choice, check_nonempty
 from releval.data.alignment import Alignment, align
 from releval.data.columns import distinct
-from releval.data.labels import FORMATS, LabelFile, apply_patch, load_labels
+from releval.data.label_inputs import LabelsInput, as_label_file, system_name
+from releval.data.labels import FORMATS, LabelFile, apply_patch
 from releval.data.semeval_labels import undirected
 from releval.metrics.averages import AveragingSpec
 from releval.metrics.cells import PairedCells, cells_from_labels, encode_triplet
@@ -60,7 +61,6 @@ from releval.tasks.label_mistakes import (
 from releval.tasks.vocabulary import Vocabulary, check_vocabulary
 
 AUTO = "auto"
-LabelsInput = str | os.PathLike[str] | LabelFile | Mapping[str, str] | Sequence[str]
 
 
 @dataclass(frozen=True)
@@ -185,35 +185,6 @@ class Prepared:
     #: The prediction file (named by the label checks' errors) and what `prepare` noticed about the pair.
     pred_path: str = "<pred>"
     warnings: tuple[Notice, ...] = ()
-
-
-def as_label_file(
-    data: LabelsInput, role: str, format: str | None = None, fields: Mapping[str, str] | None = None
-) -> LabelFile:
-    """Any accepted input as a LabelFile: paths are loaded, mappings keep their keys as ids, lists are positional."""
-    if isinstance(data, LabelFile):
-        return data
-    if isinstance(data, (str, os.PathLike)):
-        # predictions' repeated ids are found by `align` (cheaper for large files)
-        return load_labels(data, format=format, role=role, check_unique=role == "gold", **dict(fields or {}))
-    if isinstance(data, Mapping):
-        ids = _as_strings(data)
-        return LabelFile(f"<{role} mapping>", "mapping", ids, _as_strings(data.values()), range(1, len(ids) + 1))
-    labels = _as_strings(data)
-    return LabelFile(f"<{role} list>", "list", None, labels, range(1, len(labels) + 1))
-
-
-def _as_strings(items: Iterable[Any]) -> list[str]:
-    """The items as a new list of str: copied as they are when every distinct item is a str (the usual case;
-    checking the distinct items costs a set, not a str() call per item), else each converted by str()."""
-    out = list(items)
-    try:
-        distinct = set(out)
-    except TypeError:  # an unhashable label (a list): str() of each
-        distinct = None
-    if distinct is not None and all(type(x) is str for x in distinct):
-        return out
-    return [x if type(x) is str else str(x) for x in out]
 
 
 def load_gold(gold: LabelsInput, config: ClassificationConfig) -> tuple[LabelFile, str | None]:
@@ -633,16 +604,6 @@ def paired_cells(
         config.entropy_n,
     )
     return cells_from_labels(g, a, b, len(labels)), spec, negative
-
-
-def system_name(pred: LabelFile) -> str:
-    """A prediction file's name without its format suffixes ("system" for in-memory data)."""
-    if pred.path.startswith("<"):
-        return "system"
-    name = Path(pred.path).name
-    for suffix in (".gz", ".jsonl", ".json", ".txt", ".tsv", ".csv"):
-        name = name.removesuffix(suffix)
-    return name
 
 
 def score_files(

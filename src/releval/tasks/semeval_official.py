@@ -33,12 +33,12 @@ from releval.core.table import Column, Table
 from releval.core.validation import check_choice
 from releval.data.alignment import align
 from releval.data.columns import distinct
+from releval.data.label_inputs import LabelsInput, as_label_file
+from releval.data.label_inputs import system_name as _system_name
 from releval.data.labels import LabelFile
 from releval.data.semeval_labels import DIRECTED_SET, OTHER, UNDIRECTED_SET
 from releval.metrics.semeval import VIEW_TITLES, VIEWS, Prf, SemevalScores, SemevalView, semeval_scores
 from releval.tasks.base import Task
-from releval.tasks.classification import LabelsInput, as_label_file
-from releval.tasks.classification import system_name as _system_name
 from releval.tasks.label_mistakes import identical_to_gold, swapped_files
 from releval.tasks.vocabulary import Vocabulary, check_vocabulary
 
