@@ -12,13 +12,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from django.db import transaction
 
 from releval.registry import BoardExample, get_task, tasks_with
 from releval.service import board as ops
+from releval.service.example_files import example_gold
 from releval.service.models import Benchmark, Submitter
 
 SLUG = "semeval2010-task8"
@@ -53,11 +53,7 @@ def load_task_examples() -> None:
         folder = example_dir(example.folder, example.gold)
         if folder is None or Benchmark.objects.filter(slug=example.slug).exists():
             continue
-        path = folder / example.gold
-        if example.part is not None and example.stored_name is not None:  # one key of a JSON file (a split)
-            gold, stored_name = json.dumps(json.loads(path.read_bytes())[example.part]).encode(), example.stored_name
-        else:
-            gold, stored_name = get_task(name).gold_upload(path)  # DrugProt's folder: one archive
+        gold, stored_name = example_gold(name, example, folder / example.gold)
         ops.create_benchmark(
             example.slug,
             example.title,
