@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from releval import __version__
+from releval.core.errors import RelevalError
 from releval.service import board as ops
 from releval.service import jobs, phases
 from releval.service.models import Benchmark, Entry
@@ -140,7 +141,10 @@ def evaluated(bench: Benchmark, viewer: Any) -> Evaluated:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
-    result = _evaluate(bench, spec, first, measures, left_out)
+    try:
+        result = _evaluate(bench, spec, first, measures, left_out)
+    except RelevalError as exc:  # the library refuses to compare these runs: said, as `releval compare` says it
+        raise ops.Refused(f"the measures of {bench.slug} cannot be evaluated: {exc}", 409) from None
     with _LOCK:
         _CACHE[key] = result
         while len(_CACHE) > CACHED:
