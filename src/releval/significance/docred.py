@@ -167,7 +167,7 @@ def compare_files(
         values,
         n,
         "documents",
-        lambda extra: docred.signature(config, g, first.counts, facts, extra),
+        lambda extra: docred.signature(config, g, first.scored_counts(), facts, extra),
         paired=pair,
         notes=notes,
         warnings=run_warnings(results),
@@ -185,9 +185,9 @@ def _paired_inputs(
     documents, then titles absent from gold), the averaging spec under the test's class set, and each system's
     observed measures under it."""
     one = {name: rs[0] for name, rs in results.items()}
-    labels = sorted({x for r in one.values() for x in r.counts.labels})
-    units = list(dict.fromkeys(u for r in one.values() for u in r.counts.units))
-    wide = {name: r.counts.widen(labels, units) for name, r in one.items()}
+    labels = sorted({x for r in one.values() for x in r.scored_counts().labels})
+    units = list(dict.fromkeys(u for r in one.values() for u in r.scored_counts().units))
+    wide = {name: r.scored_counts().widen(labels, units) for name, r in one.items()}
     k = len(labels)
     any_rows = next(iter(wide.values()))
     gold_support = (any_rows[:, :k] + any_rows[:, 2 * k : 3 * k]).sum(0)  # TP + FN: the same for every system

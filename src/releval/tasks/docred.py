@@ -43,8 +43,8 @@ from numpy.typing import NDArray
 from releval.core.errors import InputError
 from releval.core.notices import Notice
 from releval.core.options import DOCRED_SCORERS
-from releval.core.schema import header
-from releval.core.signature import Signature, short_hash
+from releval.core.schema import check_schema, header, reading
+from releval.core.signature import Signature, parse, short_hash
 from releval.core.table import Column, Table
 from releval.core.validation import check_choice, check_nonempty
 from releval.data.docred import (
@@ -606,29 +606,45 @@ CRASH_NOTES = {
 @dataclass(frozen=True)
 class DocredResult:
     """Scores of one system: the official numbers, per-relation rows with every weighting (`per_relation`),
-    Re-DocRED's subsets, and a precision-recall curve when every prediction has a score."""
+    Re-DocRED's subsets, and a precision-recall curve when every prediction has a score.
+
+    `from_dict` reads back what `to_dict` wrote. The per-document statistics are not written, so a result read back
+    has `counts` None: it renders and round-trips, and `measures` (which recomputes from them) refuses it.
+    """
 
     system: str
     official: dict[str, float]
     subsets: dict[str, float]
     per_relation: ScoreResult
-    counts: DocredCounts = field(compare=False, repr=False)
+    counts: DocredCounts | None = field(compare=False, repr=False)
     curve: PRCurve | None
     signature: Signature
     notes: list[str] = field(default_factory=list)
     warnings: list[Notice] = field(default_factory=list)
     #: Relation names by id (`DocredConfig.relation_names`), shown beside the ids; empty: ids only.
     relation_names: dict[str, str] = field(default_factory=dict)
+    #: The number of gold documents of a result read back (`counts` None); else counts.n_gold_documents.
+    documents_read: int = field(default=0, compare=False, repr=False)
 
     task: ClassVar[str] = "docred"
 
     @property
     def n_documents(self) -> int:
-        return self.counts.n_gold_documents
+        return self.documents_read if self.counts is None else self.counts.n_gold_documents
+
+    def scored_counts(self) -> DocredCounts:
+        """The per-document statistics (ValueError for a result read back from JSON, which has none)."""
+        if self.counts is None:
+            raise ValueError(
+                f"{self.system}: a DocRED result read back from JSON keeps no per-document counts; score the files "
+                "again to recompute or compare it"
+            )
+        return self.counts
 
     def measures(self, config: DocredConfig, distant: bool) -> dict[str, float]:
-        tot = self.counts.stats.sum(axis=0)
-        return {name: float(v) for name, v in measures_of(tot, self.counts.labels, config, distant).items()}
+        counts = self.scored_counts()
+        tot = counts.stats.sum(axis=0)
+        return {name: float(v) for name, v in measures_of(tot, counts.labels, config, distant).items()}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -643,8 +659,31 @@ class DocredResult:
             "signature": self.signature.format(),
             "notes": list(self.notes),
             "warnings": [w.to_dict() for w in self.warnings],
-            **({"relation_names": self.names_of(self.counts.labels)} if self.relation_names else {}),
+            **({"relation_names": self.names_of(self._labels())} if self.relation_names else {}),
         }
+
+    def _labels(self) -> Sequence[str]:
+        return tuple(self.relation_names) if self.counts is None else self.counts.labels
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DocredResult:
+        """The result `to_dict()` wrote (ValueError naming the key when it is not one), without its counts."""
+        check_schema(data, "DocRED result", "docred-score")
+        with reading("DocRED result"):
+            curve = data["pr_curve"]
+            return cls(
+                str(data["system"]),
+                {str(k): float(v) for k, v in data["official"].items()},
+                {str(k): float(v) for k, v in data["subsets"].items()},
+                ScoreResult.from_dict(data["per_relation"]),
+                None,
+                None if curve is None else PRCurve(**curve),
+                parse(data["signature"]),
+                [str(n) for n in data.get("notes", [])],
+                [Notice.from_dict(w) for w in data.get("warnings", [])],
+                {str(k): str(v) for k, v in data.get("relation_names", {}).items()},
+                int(data["documents"]),
+            )
 
     def names_of(self, labels: Sequence[str]) -> dict[str, str]:
         """{id: name} of the `labels` that have a name."""

@@ -30,6 +30,7 @@ Settings (every one in the signature's `criterion` or `average`):
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,8 +43,8 @@ from numpy.typing import NDArray
 
 from releval.core.errors import InputError, OptionError
 from releval.core.notices import Notice
-from releval.core.schema import header
-from releval.core.signature import Signature, short_hash
+from releval.core.schema import check_schema, header, reading
+from releval.core.signature import Signature, parse, short_hash
 from releval.core.table import Column, Table
 from releval.core.validation import check_choice
 from releval.data.ranked import RankedGold, RankedPredictions, load_gold, load_predictions
@@ -549,14 +550,18 @@ def weighted_aucs(rows: Sequence[RelationRow], config: RankedConfig) -> dict[str
 @dataclass(frozen=True)
 class RankedResult:
     """One system's ranked-facts scores: `measures` (auc, p@N…, max_f1, f1@t, weighting-auc…), the threshold
-    reaching max F1, P and R at the threshold, per-relation rows, the curve, notes, warnings, signature."""
+    reaching max F1, P and R at the threshold, per-relation rows, the curve, notes, warnings, signature.
+
+    `from_dict` reads back what `to_dict` wrote; the whole precision-recall curve is not written, so a result read
+    back has `curve` None (its figure needs the files scored again).
+    """
 
     system: str
     measures: dict[str, float]
     best_threshold: float
     at_threshold: tuple[float, float, int]
     relations: list[RelationRow]
-    curve: RankedCurve = field(repr=False, compare=False)
+    curve: RankedCurve | None = field(repr=False, compare=False)
     n_predictions: int
     n_facts: int
     n_bags: int
@@ -597,6 +602,38 @@ class RankedResult:
             "notes": list(self.notes),
             "warnings": [w.to_dict() for w in self.warnings],
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RankedResult:
+        """The result `to_dict()` wrote (ValueError naming the key when it is not one), without its curve."""
+        check_schema(data, "ranked result", "ranked-score")
+        with reading("ranked result"):
+            at = data["at_threshold"]
+            threshold = data["best_threshold"]
+            return cls(
+                str(data["system"]),
+                {str(k): float(v) for k, v in data["measures"].items()},
+                math.nan if threshold is None else float(threshold),
+                (float(at["precision"]), float(at["recall"]), int(at["predictions"])),
+                [
+                    RelationRow(
+                        str(r["relation"]),
+                        int(r["facts"]),
+                        int(r["predictions"]),
+                        int(r["hits"]),
+                        float(r["auc"]),
+                        {int(k[2:]): float(v) for k, v in r.items() if k.startswith("p@")},
+                    )
+                    for r in data["relations"]
+                ],
+                None,
+                int(data["predictions"]),
+                int(data["facts"]),
+                int(data["bags"]),
+                parse(data["signature"]),
+                [str(n) for n in data.get("notes", [])],
+                [Notice.from_dict(w) for w in data.get("warnings", [])],
+            )
 
     def to_tables(self) -> list[Table]:
         return RankedResult.tables_of([self])

@@ -78,9 +78,15 @@ def pr_curves(results: Sequence[RankedResult], max_points: int = MAX_POINTS) -> 
     facts = {r.n_facts for r in results}
     if len(facts) > 1:
         raise OptionError("precision-recall figure: the results were scored on different gold facts")
-    at = [n for n in results[0].measures if n.startswith("p@")]
+    at = [n for n in results[0].measures if n.startswith("p@") and n[2:].isdigit()]  # P@N, not P@R%
     ranks, recall, precision = [], [], []
     for r in results:
+        if r.curve is None:
+            raise OptionError(
+                f"precision-recall figure: {r.system}'s result was read back from JSON, which keeps no curve: "
+                "score its ranking file again",
+                option="results",
+            )
         idx = thin(r.curve.predictions, [int(n[2:]) - 1 for n in at], max_points)
         ranks.append(idx + 1)
         recall.append(r.curve.recall[idx])
