@@ -180,7 +180,7 @@ def floor_warnings(table: PairedTable, alpha: float = TIE_ALPHA) -> list[Notice]
             groups = f"; the tie groups (the best against the {rest} others) are undecided too"
     return [
         Notice(
-            f"{resamples:,} resamples cannot decide {m} comparisons ({family}): the smallest {table.correction} p is "
+            f"{resamples:,} resamples cannot decide {m:,} comparisons ({family}): the smallest {table.correction} p is "
             f"{floor:.3g} ≥ {alpha:g}, so no adjusted p-value of these pairs can be significant, whatever the data"
             f"{groups}; use at least {need:,} resamples (-R {need})",
             "resample-floor",
