@@ -28,6 +28,7 @@ def test_a_docred_result_read_back_refuses_to_recompute_its_measures() -> None:
     again = docred.DocredResult.from_dict(json.loads(json.dumps(result.to_dict())))
     assert again.n_documents == result.n_documents == 40  # the file's first 40 documents
     assert again.official == result.official and again.per_relation == result.per_relation
+    assert result.curve is not None and again.curve == result.curve  # every prediction of system_a has a score
     with pytest.raises(ValueError, match="A: a DocRED result read back from JSON keeps no per-document counts"):
         again.measures(config, distant=False)
     with pytest.raises(ValueError, match="kind 'score' is not 'docred-score'"):
