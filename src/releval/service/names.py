@@ -21,6 +21,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -112,22 +113,33 @@ DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
 )
 
 
+#: One character class of DEFAULT_IGNORABLE's ranges: a name is cleared of them in one pass.
+_IGNORABLE = re.compile(
+    "[" + "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high in DEFAULT_IGNORABLE) + "]"
+)
+
+
 def is_default_ignorable(ch: str) -> bool:
     """Whether `ch` has Unicode's Default_Ignorable_Code_Point property.
 
     >>> is_default_ignorable("\u00ad"), is_default_ignorable("\u180e"), is_default_ignorable("-")
     (True, True, False)
     """
-    code = ord(ch)
-    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
+    return _IGNORABLE.fullmatch(ch) is not None
 
 
 def _visible(s: str) -> str:
-    return "".join(c for c in s if not is_default_ignorable(c)) if any(map(is_default_ignorable, s)) else s
+    return _IGNORABLE.sub("", s)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def skeleton(name: str) -> str:
-    """What `name` looks like (module notes): two names with the same skeleton are confusable."""
+    """What `name` looks like (module notes): two names with the same skeleton are confusable.
+
+    Kept for the last 65,536 names: a new entry is compared with every entry of its benchmark, so on a board of
+    1,000 entries each name's skeleton was computed again for every submission (the submissions' cost grew with
+    the square of the entries).
+    """
     s = _visible(unicodedata.normalize("NFKC", _visible(name))).replace("I", "l").casefold()
     s = "".join(c for c in unicodedata.normalize("NFD", s) if unicodedata.category(c) != "Mn")
     s = "".join("-" if unicodedata.category(c) == "Pd" or c == "\u2212" else c for c in s.translate(CONFUSABLE))
