@@ -208,23 +208,29 @@ def test_forty_nine_tacred_systems_at_the_defaults_do_not_tie_a_27_point_loser_w
     bag_of_embeddings (39.44) is not tied with self_att_bert_cased (66.86)."""
     from conftest import shared_path
 
-    rows = {}
+    labels, gold_line = {}, ""
     for name in TACRED_SYSTEMS:
         path = shared_path("data", "tacred_labels", "test_results", f"{name}_test.jsonl.gz")
         with gzip.open(path, "rt", encoding="utf-8") as f:
-            rows[name] = [json.loads(line) for line in f]
-    paths = []
-    for name, records in rows.items():
-        paths.append(tmp_path / f"{name}.jsonl")
-        paths[-1].write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+            records = [json.loads(line) for line in f]
+        labels[name] = [r["label_pred"] for r in records]
+        gold_line = gold_line or "".join(f"{r['id']}\t{r['label_true']}\n" for r in records)
+        ids = [r["id"] for r in records]
+    gold = tmp_path / "gold.tsv"
+    gold.write_text(gold_line, encoding="utf-8")
+
+    def write(name: str, predicted: list[str]) -> Path:
+        path = tmp_path / f"{name}.tsv"
+        path.write_text("".join(f"{i}\t{x}\n" for i, x in zip(ids, predicted)), encoding="utf-8")
+        return path
+
+    paths = [write(name, predicted) for name, predicted in labels.items()]
     others = [n for n in TACRED_SYSTEMS if n != "self_att_bert_cased"]
     for j in range(39):  # blends: items i with (i + j) % 3 == 0 from b, the others from a
-        a, b = rows[others[j % 9]], rows[others[(j + 1 + j // 9) % 9]]
-        blend = [rb if (i + j) % 3 == 0 else ra for i, (ra, rb) in enumerate(zip(a, b))]
-        paths.append(tmp_path / f"blend{j:02d}.jsonl")
-        paths[-1].write_text("".join(json.dumps(r) + "\n" for r in blend), encoding="utf-8")
+        a, b = labels[others[j % 9]], labels[others[(j + 1 + j // 9) % 9]]
+        paths.append(write(f"blend{j:02d}", [xb if (i + j) % 3 == 0 else xa for i, (xa, xb) in enumerate(zip(a, b))]))
     assert len(paths) == 49
-    argv = ["compare", str(paths[TACRED_SYSTEMS.index("cnn")]), *map(str, paths), "--format", "json"]
+    argv = ["compare", str(gold), *map(str, paths), "--format", "json"]
     assert cli.main(argv) == 0
     captured = capsys.readouterr()
     table = json.loads(captured.out)["results"][0]

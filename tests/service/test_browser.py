@@ -1,7 +1,8 @@
 """The board in a real browser: Debian's Chromium (never a downloaded one), driven by Playwright, against a real
-`releval serve` on SQLite and PostgreSQL. A benchmark made with `releval benchmark`, a submission through the
-web form, the board sorted by clicking its headers, an entry's page with its per-class table and figure, a
-refused submission that stores nothing, and the bundled SemEval-2010 Task 8 systems on their board.
+`releval serve` on SQLite (what the pages show is queried on PostgreSQL too, by the API's tests). A benchmark made
+with `releval benchmark`, a submission through the web form, the board sorted by clicking its headers, an entry's
+page with its per-class table and figure, a refused submission that stores nothing, and the bundled SemEval-2010
+Task 8 systems on their board.
 
 Every expected F below is computed by hand from the small gold and prediction files this module writes.
 Screenshots are kept in $RELEVAL_TEST_ARTIFACTS (default: the test's tmp_path). Skipped, with the reason, where
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.service.boards import BACKENDS, Board, open_benchmark, releval, running_board
+from tests.service.boards import SQLITE_ONLY, Board, open_benchmark, releval, running_board
 
 CHROMIUM = os.environ.get("RELEVAL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -192,7 +193,7 @@ def form_submit(page: Any, entry: str, pred: Path, token: str) -> int:
 # ---------------------------------------------------------------- tests
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", SQLITE_ONLY)
 def test_submit_sort_entry_and_refusal(backend: str, tmp_path: Path, page: Any, shoot: Callable[[str], None]) -> None:
     slug = "toy"
     with running_board(backend, tmp_path) as board:
@@ -311,7 +312,7 @@ def test_submit_sort_entry_and_refusal(backend: str, tmp_path: Path, page: Any, 
         assert entries(page) == ["alpha-good", "gamma-mid", "beta-weak"]  # rank order, as before the refusal
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", SQLITE_ONLY)
 def test_bundled_semeval_systems(backend: str, tmp_path: Path, page: Any, shoot: Callable[[str], None]) -> None:
     with running_board(backend, tmp_path, examples=True) as board:
         board.wait_idle()
@@ -435,7 +436,7 @@ def test_a_wide_board_keeps_rank_and_names_in_view(tmp_path: Path, page: Any, sh
         assert first_row.locator("td.rank").inner_text().startswith("1")
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", SQLITE_ONLY)
 def test_measures_page_at_desktop_and_phone_widths(
     backend: str, tmp_path: Path, page: Any, shoot: Callable[[str], None]
 ) -> None:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.service.boards import BACKENDS, open_benchmark, releval, running_board
+from tests.service.boards import BACKENDS, SQLITE_ONLY, open_benchmark, releval, running_board
 
 TESTS = Path(__file__).resolve().parents[1]
 GOLD = "a b c d e f g h i j\n"
@@ -21,7 +21,7 @@ A = "a b c d e f g h x x\n"  # 8 of 10 tokens right
 B = "a b c d e f y y y y\n"  # 6 of 10
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", SQLITE_ONLY)
 def test_a_toy_task_from_the_environment_is_a_board_benchmark(backend: str, tmp_path: Path) -> None:
     env_extra = {"RELEVAL_TASKS": "toy=toy_task:TASK", "PYTHONPATH": str(TESTS)}
     gold, a, b = tmp_path / "gold.txt", tmp_path / "a.txt", tmp_path / "b.txt"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from tests.service import synthetic
-from tests.service.boards import BACKENDS, open_benchmark, releval, running_board
+from tests.service.boards import BACKENDS, SQLITE_ONLY, open_benchmark, releval, running_board
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 #: Four systems of different error rates (two close to each other) on the synthetic 300-item benchmark.
@@ -149,7 +149,7 @@ def _e2e_predictions(tmp_path: Path) -> list[Path]:
     return out
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", SQLITE_ONLY)
 def test_rank_intervals_of_e2e_and_docred_boards_equal_compare(backend: str, tmp_path: Path) -> None:
     """Issue 33 item 4: the board's rank interval of every entry under every measure is `releval compare --task T
     --rank-intervals` of the same files in the board's entry order, with the board's resamples, seed and level."""
