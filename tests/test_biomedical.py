@@ -242,19 +242,26 @@ def test_drugprot_gold_is_its_folder_or_its_relations_file(tmp_path: Path) -> No
     assert code == 2 and "no PMID list file (pmids.txt or *pmids*.txt)" in err
 
 
+def _drugprot_gold_of(tmp_path: Path, entities: str, relations: str, pmids: str) -> Path:
+    """A DrugProt gold folder (the official layout: entities, relations and the PMID list) of these three texts."""
+    gold = tmp_path / "gs"
+    gold.mkdir()
+    for name, text in (("gs_entities.tsv", entities), ("gs_relations.tsv", relations), ("pmids.txt", pmids)):
+        (gold / name).write_text(text, encoding="utf-8")
+    return gold
+
+
 def test_drugprot_keys_relations_by_abstract(tmp_path: Path) -> None:
     """The official library's overlapping columns (`pos0 = pos0 + idx`) give micro P = R = F1 = 1.0 here (its
     src/main.py run on these files outside the repository): the prediction names the wrong abstract, so by
     definition TP = 0, FP = 1, FN = 1."""
-    gold = tmp_path / "gs"
-    gold.mkdir()
-    (gold / "gs_entities.tsv").write_text(
+    gold = _drugprot_gold_of(
+        tmp_path,
         "100\tT1\tCHEMICAL\t0\t5\taspirin\n100\tT2\tGENE\t10\t15\tCOX-1\n"
         "200\tT1\tCHEMICAL\t0\t5\tibuprofen\n200\tT2\tGENE\t10\t15\tCOX-2\n",
-        encoding="utf-8",
+        "100\tINHIBITOR\tArg1:T1\tArg2:T2\n",
+        "100\n200\n",
     )
-    (gold / "gs_relations.tsv").write_text("100\tINHIBITOR\tArg1:T1\tArg2:T2\n", encoding="utf-8")
-    (gold / "pmids.txt").write_text("100\n200\n", encoding="utf-8")
     pred = tmp_path / "pred.tsv"
     pred.write_text("200\tINHIBITOR\tArg1:T1\tArg2:T2\n", encoding="utf-8")
     (result,) = get_task("drugprot").score_files(gold, [(None, pred)], DrugProtConfig())
@@ -269,17 +276,13 @@ def test_drugprot_counts_per_abstract_by_hand_share_the_list_s_pmids(tmp_path: P
     from releval.data.drugprot import load_gold, read_relations
     from releval.tasks.drugprot import RELATION_TYPES, document_counts
 
-    gold = tmp_path / "gs"
-    gold.mkdir()
-    (gold / "gs_entities.tsv").write_text(
+    gold = _drugprot_gold_of(
+        tmp_path,
         "100\tT1\tCHEMICAL\t0\t5\ta\n100\tT2\tGENE\t6\t9\tb\n100\tT3\tCHEMICAL\t10\t12\tc\n"
         "200\tT1\tCHEMICAL\t0\t5\td\n",
-        encoding="utf-8",
+        "100\tINHIBITOR\tArg1:T1\tArg2:T2\n100\tACTIVATOR\tArg1:T3\tArg2:T2\n",
+        "200\n100\n",
     )
-    (gold / "gs_relations.tsv").write_text(
-        "100\tINHIBITOR\tArg1:T1\tArg2:T2\n100\tACTIVATOR\tArg1:T3\tArg2:T2\n", encoding="utf-8"
-    )
-    (gold / "pmids.txt").write_text("200\n100\n", encoding="utf-8")
     pred = tmp_path / "pred.tsv"
     pred.write_text(
         "100\tINHIBITOR\tArg1:T1\tArg2:T2\n100\tINHIBITOR\tArg1:T2\tArg2:T1\n100\tINHIBITOR\tArg1:T3\tArg2:T2\n",

@@ -18,10 +18,11 @@ import io
 import json
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.service import synthetic
-from tests.service.boards import BACKENDS, SQLITE_ONLY, open_benchmark, releval, running_board
+from tests.service.boards import BACKENDS, SQLITE_ONLY, Board, open_benchmark, releval, running_board
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 #: Four systems of different error rates (two close to each other) on the synthetic 300-item benchmark.
@@ -149,6 +150,16 @@ def _e2e_predictions(tmp_path: Path) -> list[Path]:
     return out
 
 
+def _compare_ranks(board: Board, doc: dict[str, Any], *args: str) -> dict[str, Any]:
+    """`releval compare ARGS --rank-intervals` with the board's resamples, seed and level: its rank intervals."""
+    done = releval(
+        "compare", *args, "-R", str(doc["resamples"]), "--seed", str(doc["seed"]), "--confidence",
+        str(doc["confidence"]), "--rank-intervals", "-f", "json", env=board.env, timeout=900,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout)["results"][0]["rank_intervals"])
+
+
 @pytest.mark.parametrize("backend", SQLITE_ONLY)
 def test_rank_intervals_of_e2e_and_docred_boards_equal_compare(backend: str, tmp_path: Path) -> None:
     """Issue 33 item 4: the board's rank interval of every entry under every measure is `releval compare --task T
@@ -176,13 +187,9 @@ def test_rank_intervals_of_e2e_and_docred_boards_equal_compare(backend: str, tmp
         board.wait_idle()
         for task, (gold, systems, options) in boards.items():
             doc = board.json(f"/api/v1/benchmarks/ranks-{task}/board")
-            done = releval(
-                "compare", str(gold), "--task", task, *(f"s{i}={p}" for i, p in enumerate(systems)), *options,
-                "-R", str(doc["resamples"]), "--seed", str(doc["seed"]), "--confidence", str(doc["confidence"]),
-                "--rank-intervals", "-f", "json", env=board.env,
-            )  # fmt: skip
-            assert done.returncode == 0, done.stderr
-            expected = json.loads(done.stdout)["results"][0]["rank_intervals"]
+            expected = _compare_ranks(
+                board, doc, str(gold), "--task", task, *(f"s{i}={p}" for i, p in enumerate(systems)), *options
+            )
             got = {r["name"]: {m: c["rank_interval"] for m, c in r["cells"].items()} for r in doc["rows"]}
             assert set(got) == {f"s{i}" for i in range(len(systems))}
             for name, per in got.items():
@@ -268,13 +275,10 @@ def test_rank_intervals_of_a_1000_entry_board_equal_compare(tmp_path: Path) -> N
         board.wait_idle(timeout=900)
         doc = board.json("/api/v1/benchmarks/large/board")
         assert doc["measures"] == ["micro"]
-        done = releval(
-            "compare", str(gold), *(f"{name}={path}" for name, path in paths.items()), "--baseline", "s0000",
-            "--test", "bootstrap", "-R", str(doc["resamples"]), "--seed", str(doc["seed"]), "--confidence",
-            str(doc["confidence"]), "--rank-intervals", "-f", "json", env=board.env, timeout=900,
+        expected = _compare_ranks(
+            board, doc, str(gold), *(f"{name}={path}" for name, path in paths.items()), "--baseline", "s0000",
+            "--test", "bootstrap",
         )  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        expected = json.loads(done.stdout)["results"][0]["rank_intervals"]
         got = {r["name"]: r["cells"]["micro"]["rank_interval"] for r in doc["rows"]}
         assert len(got) == k
         assert got == {name: [expected[name]["micro"]["low"], expected[name]["micro"]["high"]] for name in paths}
@@ -299,14 +303,18 @@ def test_rank_intervals_of_an_e2e_board_with_seeds_equal_compare(tmp_path: Path)
             assert status == 201, out
         board.wait_idle()
         doc = board.json("/api/v1/benchmarks/seeds/board")
-        done = releval(
-            "compare", str(E2E_GOLD), "--task", "e2e", "--ner", "-s", f"s0={first},{second}",
-            "-s", f"s1={third},{fourth}",
-            "-R", str(doc["resamples"]), "--seed", str(doc["seed"]), "--confidence", str(doc["confidence"]),
-            "--rank-intervals", "-f", "json", env=board.env,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        expected = json.loads(done.stdout)["results"][0]["rank_intervals"]
+        expected = _compare_ranks(
+            board,
+            doc,
+            str(E2E_GOLD),
+            "--task",
+            "e2e",
+            "--ner",
+            "-s",
+            f"s0={first},{second}",
+            "-s",
+            f"s1={third},{fourth}",
+        )
         got = {r["name"]: {m: c["rank_interval"] for m, c in r["cells"].items()} for r in doc["rows"]}
         assert set(got) == {"s0", "s1"}
         for name, per in got.items():
